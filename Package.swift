@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+// hap2mqtt: a HomeKit (HAP over IP) controller that maps accessories to MQTT.
+// The module graph follows DESIGN.md "Parts"; arrows point down that table only.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "hap2mqtt",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hap2mqtt", targets: ["hap2mqtt"]),
+    ],
+    targets: [
+        // C libraries from the system (Debian -dev packages / Homebrew).
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"]), .brew(["mosquitto"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+
+        // The parts of DESIGN.md.
+        .target(name: "HomeModel"),
+        .target(name: "HomeStore", dependencies: ["HomeModel"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        .target(name: "HAPController", dependencies: ["HomeModel", "HomeStore", "COpenSSL"]),
+        .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT"]),
+        .executableTarget(
+            name: "hap2mqtt",
+            dependencies: ["HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "CYAML"]),
+
+        // Test support: fakes and process launchers. Never linked into the hap2mqtt executable.
+        .target(
+            name: "HAP2MQTTTesting",
+            dependencies: ["HomeModel", "HomeStore", "MQTT"],
+            path: "Tests/HAP2MQTTTesting"),
+
+        .testTarget(name: "HomeModelTests", dependencies: ["HomeModel"]),
+        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "HAP2MQTTTesting"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "HAP2MQTTTesting"]),
+        .testTarget(name: "HAPControllerTests", dependencies: ["HAPController", "HAP2MQTTTesting"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HAP2MQTTTesting"]),
+        .testTarget(name: "hap2mqttTests", dependencies: ["hap2mqtt", "HAP2MQTTTesting"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["HAP2MQTTTesting", "MQTT", "HomeModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

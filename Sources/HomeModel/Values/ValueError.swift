@@ -1,0 +1,51 @@
+/// Why a value was refused for a characteristic (DESIGN.md "Values"). It names the characteristic, the
+/// value and the rule it broke, and prints as one line, e.g.
+/// `brightness: 150 is above the maximum 100`.
+public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The rule that was broken.
+    public enum Rule: Sendable, Hashable {
+        /// The text or JSON could not be read as the characteristic's format.
+        case wrongType(expected: CharacteristicFormat)
+        case belowMinimum(Double)
+        case aboveMaximum(Double)
+        /// Not a whole number of steps from the minimum (or from 0).
+        case offStep(Double)
+        case notAValidValue([Int])
+        case tooLong(maxLength: Int)
+        /// The characteristic has no `pw` permission.
+        case readOnly
+        /// Outside the range the format itself can hold (e.g. 256 for uint8).
+        case outOfFormatRange
+    }
+
+    /// The characteristic's slug or type name, e.g. `brightness`.
+    public var characteristic: String
+    /// The offending value as received.
+    public var value: String
+    public var rule: Rule
+
+    public init(characteristic: String, value: String, rule: Rule) {
+        self.characteristic = characteristic
+        self.value = value
+        self.rule = rule
+    }
+
+    public var description: String {
+        let v = value.count > 64 ? String(value.prefix(61)) + "..." : value
+        switch rule {
+        case .wrongType(let f): return "\(characteristic): \(quoted(v)) is not a valid \(f.rawValue) value"
+        case .belowMinimum(let m):
+            return "\(characteristic): \(v) is below the minimum \(CharacteristicValue.format(m))"
+        case .aboveMaximum(let m):
+            return "\(characteristic): \(v) is above the maximum \(CharacteristicValue.format(m))"
+        case .offStep(let s): return "\(characteristic): \(v) is not a multiple of the step \(CharacteristicValue.format(s))"
+        case .notAValidValue(let vs):
+            return "\(characteristic): \(quoted(v)) is not one of the valid values \(vs.map(String.init).joined(separator: ", "))"
+        case .tooLong(let n): return "\(characteristic): the value is longer than \(n) bytes"
+        case .readOnly: return "\(characteristic) is read-only"
+        case .outOfFormatRange: return "\(characteristic): \(v) does not fit the characteristic's format"
+        }
+    }
+
+    private func quoted(_ s: String) -> String { "'\(s)'" }
+}

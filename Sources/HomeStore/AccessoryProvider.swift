@@ -1,0 +1,138 @@
+public import HomeModel
+
+/// A backend that supplies accessories to the `HomeStore`: the HAP controller over IP, or the in-memory
+/// provider of the tests. A second backend (BLE, Thread) fits behind this protocol without touching the
+/// `Gateway` (DESIGN.md "Parts").
+///
+/// Life cycle: the store reads `events`, then calls `start()`. The provider reports its first full sync
+/// with `.synced` (or `.syncFailed` when its accessory server cannot be reached at all), then reports
+/// changes as they happen, and a fresh `.synced` whenever it re-fetched everything (after a reconnect or
+/// a configuration-number change), which the store reconciles with what it holds. `stop()` ends the
+/// provider and finishes `events`.
+public protocol AccessoryProvider: Sendable {
+    /// A stable name for logs and errors, e.g. `hap:AA:BB:CC:DD:EE:FF` or `memory`.
+    var id: String { get }
+
+    /// What the provider reports. Read by exactly one consumer (the store).
+    var events: AsyncStream<ProviderEvent> { get }
+
+    /// Connects and begins the first sync. Returns once the work is under way; the sync itself is
+    /// reported through `events`.
+    func start() async
+
+    /// Disconnects, ends every background task and finishes `events`.
+    func stop() async
+
+    /// Reads the current values of characteristics, all of one accessory server. A result of
+    /// `.success(nil)` means the accessory returned no value.
+    func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+
+    /// Writes values in one request per accessory server and awaits the accessory's answer. On success
+    /// the value is the write response (`wr`) when the accessory sent one, else nil.
+    func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+
+    /// Asks the accessory to identify itself (blink, beep).
+    /// - Throws: `AccessoryError` when the accessory cannot be reached or refuses.
+    func identify(_ accessory: AccessoryID) async throws(AccessoryError)
+}
+
+/// One write of a characteristic value. `timed` asks for a HAP timed write (`/prepare` first), which
+/// characteristics with the `tw` permission need; `wantsResponse` asks for the write response (`r`) of
+/// characteristics with `wr`.
+public struct CharacteristicWrite: Sendable, Hashable {
+    public var address: CharacteristicAddress
+    public var value: CharacteristicValue
+    public var timed: Bool
+    public var wantsResponse: Bool
+
+    public init(address: CharacteristicAddress, value: CharacteristicValue, timed: Bool = false, wantsResponse: Bool = false) {
+        self.address = address
+        self.value = value
+        self.timed = timed
+        self.wantsResponse = wantsResponse
+    }
+}
+
+/// Where a value came from. The Gateway fires Home Assistant `event` entities only for `.event` values of
+/// stateless characteristics, never for a poll or a reconnect (hap-controller.md §4.8).
+public enum ValueSource: String, Sendable, Hashable {
+    /// An unsolicited notification from the accessory (HAP `EVENT/1.0`).
+    case event
+    /// A periodic read of a characteristic without events.
+    case poll
+    /// A read asked for by a user (`/get`) or by the store.
+    case read
+    /// The accessory confirmed a write.
+    case write
+    /// A full sync (first connect, reconnect).
+    case sync
+}
+
+/// A new value for one characteristic, as a provider reports it.
+public struct ValueUpdate: Sendable, Hashable {
+    public var address: CharacteristicAddress
+    public var value: CharacteristicValue?
+    public var source: ValueSource
+
+    public init(address: CharacteristicAddress, value: CharacteristicValue?, source: ValueSource) {
+        self.address = address
+        self.value = value
+        self.source = source
+    }
+}
+
+/// What an `AccessoryProvider` reports to the store.
+public enum ProviderEvent: Sendable {
+    /// Every accessory the provider has now, with current values. The first one finishes the provider's
+    /// first sync; later ones are reconciled: new accessories are added, missing ones removed, changed
+    /// ones updated, and values that differ reported as changes.
+    case synced([Accessory])
+    /// The first sync could not be done (e.g. the accessory server is unreachable). Counts as finished
+    /// for the store's readiness; the provider keeps trying and sends `.synced` when it succeeds.
+    case syncFailed(reason: String)
+    /// Values changed (events, polls), in the order they happened.
+    case values([ValueUpdate])
+    /// An accessory appeared without a full sync.
+    case accessoryAdded(Accessory)
+    /// An accessory is gone.
+    case accessoryRemoved(AccessoryID)
+    /// An accessory's services, characteristics or metadata changed.
+    case accessoryUpdated(Accessory)
+    /// Accessories became reachable or unreachable; `reason` says why when they became unreachable.
+    case reachability([AccessoryID], reachable: Bool, reason: String?)
+}
+
+/// Why a provider could not read, write or identify.
+public enum AccessoryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The accessory answered with a HAP status error.
+    case status(HAPStatus)
+    /// The accessory server cannot be reached now.
+    case unreachable(String)
+    /// The accessory did not answer in time.
+    case timedOut
+    /// The provider does not know this accessory or characteristic.
+    case unknown(String)
+    /// Any other failure, in words.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .status(let s): return s.description
+        case .unreachable(let why): return "accessory unreachable: \(why)"
+        case .timedOut: return "accessory did not answer in time"
+        case .unknown(let what): return "unknown \(what)"
+        case .failed(let why): return why
+        }
+    }
+
+    /// The HAP status this error stands for: its own status, -70402 when unreachable, -70408 on time-out.
+    public var hapStatus: HAPStatus? {
+        switch self {
+        case .status(let s): return s
+        case .unreachable: return .serviceCommunicationFailure
+        case .timedOut: return .operationTimedOut
+        case .unknown: return .resourceDoesNotExist
+        case .failed: return nil
+        }
+    }
+}

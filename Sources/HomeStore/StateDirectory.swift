@@ -1,0 +1,113 @@
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The gateway's state directory (default `./data`): controller identity, pairings, the slug map
+/// (DESIGN.md "Configuration and files").
+///
+/// Every file is written atomically: a temporary file in the same directory, `fsync`, `rename`, then an
+/// `fsync` of the directory, with mode 0600, so a crash leaves either the old or the new file and never
+/// a torn one. The directory itself is created with mode 0700.
+public struct StateDirectory: Sendable, Hashable {
+    /// The directory's path.
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The full path of `name` inside the directory.
+    public func url(_ name: String) -> URL { URL(fileURLWithPath: path).appendingPathComponent(name) }
+
+    /// Creates the directory (and parents) with mode 0700 when missing.
+    /// - Throws: `StateDirectoryError.io` when it cannot be created.
+    public func create() throws(StateDirectoryError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io(path: path, reason: "cannot create directory: \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads `name`; nil when the file does not exist.
+    /// - Throws: `StateDirectoryError.io` when it exists but cannot be read.
+    public func read(_ name: String) throws(StateDirectoryError) -> Data? {
+        let file = url(name).path
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw .io(path: file, reason: "cannot read file")
+        }
+        return data
+    }
+
+    /// Writes `data` to `name` atomically with mode 0600 (temporary file, fsync, rename, fsync of the
+    /// directory).
+    /// - Throws: `StateDirectoryError.io` naming the file and the system error.
+    public func write(_ data: Data, to name: String) throws(StateDirectoryError) {
+        try create()
+        let final = url(name).path
+        let temp = final + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(path: temp, reason: String(cString: strerror(errno))) }
+        var ok = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        let writeErrno = errno
+        ok = ok && fsync(fd) == 0
+        close(fd)
+        guard ok else {
+            unlink(temp)
+            throw .io(path: final, reason: String(cString: strerror(writeErrno)))
+        }
+        guard rename(temp, final) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temp)
+            throw .io(path: final, reason: reason)
+        }
+        let dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+
+    /// Removes `name` if it exists.
+    /// - Throws: `StateDirectoryError.io` when it exists and cannot be removed.
+    public func remove(_ name: String) throws(StateDirectoryError) {
+        let file = url(name).path
+        guard FileManager.default.fileExists(atPath: file) else { return }
+        guard unlink(file) == 0 else { throw .io(path: file, reason: String(cString: strerror(errno))) }
+    }
+
+    /// The names of the files in the directory whose names end in `suffix` (none when it does not exist).
+    public func files(withSuffix suffix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+            .filter { $0.hasSuffix(suffix) && !$0.contains(".tmp-") }
+            .sorted()
+    }
+}
+
+#if canImport(Glibc)
+private let Glibc_write = Glibc.write
+#else
+private let Glibc_write = Darwin.write
+#endif
+
+/// A state-directory file could not be read or written.
+public enum StateDirectoryError: Error, Sendable, CustomStringConvertible {
+    case io(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .io(let path, let reason): return "\(path): \(reason)"
+        }
+    }
+}

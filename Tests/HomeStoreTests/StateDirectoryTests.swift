@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import HomeStore
+
+@Suite("State directory")
+struct StateDirectoryTests {
+    @Test("files are written whole with mode 0600 and read back")
+    func atomicWrite() throws {
+        let dir = StateDirectory(path: NSTemporaryDirectory() + "hap2mqtt-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: dir.path) }
+        try dir.write(Data("first".utf8), to: "pairing.json")
+        try dir.write(Data("second".utf8), to: "pairing.json")
+        #expect(try dir.read("pairing.json") == Data("second".utf8))
+        let attrs = try FileManager.default.attributesOfItem(atPath: dir.url("pairing.json").path)
+        #expect((attrs[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let dirAttrs = try FileManager.default.attributesOfItem(atPath: dir.path)
+        #expect((dirAttrs[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        #expect(dir.files(withSuffix: ".json") == ["pairing.json"])
+        #expect(try dir.read("missing.json") == nil)
+        try dir.remove("pairing.json")
+        #expect(dir.files(withSuffix: ".json").isEmpty)
+    }
+
+    @Test("a write into an unwritable place fails with the path in the error")
+    func failure() {
+        let dir = StateDirectory(path: "/proc/hap2mqtt-cannot-exist")
+        #expect(throws: StateDirectoryError.self) { try dir.write(Data("x".utf8), to: "a.json") }
+    }
+}
