@@ -1,0 +1,50 @@
+public import HomeModel
+
+/// Why a read, write or identify through the store failed. Prints as one line a user can act on.
+public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The store has not finished its first sync; commands are not accepted yet (DESIGN.md lesson 1).
+    case notReady
+    /// No accessory with this id.
+    case unknownAccessory(AccessoryID)
+    /// The accessory has no characteristic with this iid.
+    case unknownCharacteristic(CharacteristicAddress)
+    /// The characteristic has no `pw` permission.
+    case notWritable(CharacteristicAddress)
+    /// The value broke a rule of the characteristic (format, range, step, valid values, length).
+    case invalidValue(ValueError)
+    /// The accessory is offline.
+    case unreachable(AccessoryID, String)
+    /// The accessory refused the write with this HAP status.
+    case status(HAPStatus)
+    /// No answer within the write time-out, in seconds.
+    case timedOut(seconds: Double)
+    /// The provider failed otherwise.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .notReady: return "the gateway has not finished its first sync yet; try again in a moment"
+        case .unknownAccessory(let id): return "no accessory \(id)"
+        case .unknownCharacteristic(let a): return "no characteristic \(a.iid) on accessory \(a.accessory)"
+        case .notWritable(let a): return "characteristic \(a) is read-only"
+        case .invalidValue(let e): return e.description
+        case .unreachable(let id, let why): return "accessory \(id) is offline: \(why)"
+        case .status(let s): return "the accessory refused the write: \(s)"
+        case .timedOut(let s): return "the accessory did not answer within \(CharacteristicValue.format(s)) s"
+        case .failed(let why): return why
+        }
+    }
+
+    /// The HAP status to report with this error, when there is one.
+    public var hapStatus: HAPStatus? {
+        switch self {
+        case .status(let s): return s
+        case .unreachable: return .serviceCommunicationFailure
+        case .timedOut: return .operationTimedOut
+        case .notWritable: return .readOnlyCharacteristic
+        case .invalidValue: return .invalidValueInRequest
+        case .unknownCharacteristic, .unknownAccessory: return .resourceDoesNotExist
+        case .notReady, .failed: return nil
+        }
+    }
+}
