@@ -46,7 +46,7 @@ struct SRPClientTests {
 
     @Test("random runs keep A, PAD(S), K and M1 free of a leading zero byte and agree with a padding server")
     func randomRuns() throws {
-        for _ in 0..<20 {
+        for _ in 0..<200 {
             let salt = try SecureRandom.bytes(16)
             var server = try TestSRPServer(password: "031-45-154", salt: salt, privateKey: SecureRandom.bytes(32),
                                            encoding: .padded)
