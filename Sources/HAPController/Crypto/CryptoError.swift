@@ -11,6 +11,8 @@ public enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A public key that must not be used: an X25519 point of small order (all-zero shared secret), or an SRP
     /// server value B ≡ 0 (mod N) or a scrambling parameter u = 0 (RFC 5054 §2.5.3).
     case invalidPublicKey(String)
+    /// An output length outside what the algorithm can give (HKDF-SHA512: 1…16320 bytes).
+    case invalidOutputLength(Int)
     /// The secure random generator could not produce bytes.
     case randomUnavailable
 
@@ -24,6 +26,8 @@ public enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
             return "authentication tag mismatch: the data was altered or the key is wrong"
         case .invalidPublicKey(let why):
             return "unusable public key: \(why)"
+        case .invalidOutputLength(let length):
+            return "HKDF-SHA512 gives 1 to 16320 bytes, not \(length)"
         case .randomUnavailable:
             return "the system's secure random generator failed"
         }

@@ -9,7 +9,7 @@ public enum HKDF {
     /// libcrypto fails.
     public static func sha512(key: [UInt8], salt: [UInt8], info: [UInt8], length: Int) throws(CryptoError) -> [UInt8] {
         guard (1...255 * SHA512.digestLength).contains(length) else {
-            throw .invalidLength(what: "HKDF-SHA512 output", expected: 32, actual: length)
+            throw .invalidOutputLength(length)
         }
         let context = try OpenSSL.check(EVP_PKEY_CTX_new_from_name(nil, "HKDF", nil), "EVP_PKEY_CTX_new_from_name(HKDF)")
         defer { EVP_PKEY_CTX_free(context) }

@@ -55,6 +55,7 @@ public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConve
         self.init(pairingID: id, key: key)
     }
 
+    /// Writes the form `init(from:)` reads; the seed is secret, so protect the file it goes to.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(pairingID, forKey: .pairingID)

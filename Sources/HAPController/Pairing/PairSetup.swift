@@ -145,6 +145,7 @@ public struct PairSetupResult: Sendable, Hashable, CustomStringConvertible {
     /// The accessory's Ed25519 long-term public key (32 bytes).
     public let accessoryLTPK: [UInt8]
 
+    /// The result for an accessory with this pairing id and 32-byte LTPK.
     public init(accessoryPairingID: String, accessoryLTPK: [UInt8]) {
         self.accessoryPairingID = accessoryPairingID
         self.accessoryLTPK = accessoryLTPK

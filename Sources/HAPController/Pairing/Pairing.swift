@@ -17,6 +17,7 @@ public struct Pairing: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A name the user gave the accessory, if any.
     public var name: String?
 
+    /// A pairing with every field given.
     public init(
         accessoryPairingID: String, accessoryLTPK: [UInt8], controllerPairingID: String, host: String, port: UInt16,
         name: String? = nil
@@ -51,6 +52,7 @@ public struct Pairing: Sendable, Hashable, Codable, CustomStringConvertible {
             name: try container.decodeIfPresent(String.self, forKey: .name))
     }
 
+    /// Writes the form `init(from:)` reads, the LTPK as base64.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(accessoryPairingID, forKey: .accessoryPairingID)

@@ -63,6 +63,7 @@ public struct PairingRecord: Sendable, Hashable, CustomStringConvertible {
     /// The raw permissions byte: 0x00 regular user, 0x01 admin.
     public let permissions: UInt8
 
+    /// A record with these fields.
     public init(pairingID: String, publicKey: [UInt8], permissions: UInt8) {
         self.pairingID = pairingID
         self.publicKey = publicKey

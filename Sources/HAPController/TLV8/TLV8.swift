@@ -8,9 +8,12 @@
 public struct TLV8: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
     /// One item: a type and its whole (unfragmented) value.
     public struct Item: Sendable, Hashable {
+        /// The item's type.
         public var type: TLV8Type
+        /// The whole value (fragments joined).
         public var value: [UInt8]
 
+        /// An item of `type` with `value`.
         public init(_ type: TLV8Type, _ value: [UInt8]) {
             self.type = type
             self.value = value

@@ -1,9 +1,12 @@
 /// The type byte of a TLV8 item in HAP pairing messages (HAP spec §5.15 table 5-6; hap-controller.md §1.1).
 /// Unknown types are kept as their raw value.
 public struct TLV8Type: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+    /// The type byte.
     public let rawValue: UInt8
 
+    /// The type with this byte.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The type with this byte, written as a literal (`0x2A`).
     public init(integerLiteral value: UInt8) { self.rawValue = value }
 
     /// Method to use for pairing (`PairingMethod`).

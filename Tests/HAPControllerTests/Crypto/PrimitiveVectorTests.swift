@@ -42,7 +42,7 @@ struct PrimitiveVectorTests {
 
     @Test("HKDF refuses an output length of 0 or more than 255 blocks")
     func hkdfLength() {
-        #expect(throws: CryptoError.self) { try HKDF.sha512(key: [1], salt: [], info: [], length: 0) }
+        #expect(throws: CryptoError.invalidOutputLength(0)) { try HKDF.sha512(key: [1], salt: [], info: [], length: 0) }
         #expect(throws: CryptoError.self) { try HKDF.sha512(key: [1], salt: [], info: [], length: 255 * 64 + 1) }
     }
 
