@@ -19,6 +19,9 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         case hang
         /// Wait this long, then succeed.
         case delay(Duration)
+        /// Wait until the test calls `releaseHeldWrites()` (or the call is cancelled), then answer with
+        /// the behaviour set by then.
+        case hold
     }
 
     struct State {
@@ -37,6 +40,7 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         var peakWritesInFlight: [AccessoryID: Int] = [:]
         var callsInFlight = 0
         var peakCallsInFlight = 0
+        var releases = 0
     }
 
     public let id: String
@@ -91,7 +95,7 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
     }
 
     public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
-        let behaviors = state.withLock { s -> [WriteBehavior] in
+        var (behaviors, heldSince) = state.withLock { s -> ([WriteBehavior], Int) in
             s.writes.append(writes)
             s.callsInFlight += 1
             s.peakCallsInFlight = max(s.peakCallsInFlight, s.callsInFlight)
@@ -99,7 +103,7 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
                 s.writesInFlight[id, default: 0] += 1
                 s.peakWritesInFlight[id] = max(s.peakWritesInFlight[id] ?? 0, s.writesInFlight[id] ?? 0)
             }
-            return writes.map { s.writeBehaviors[$0.address] ?? s.defaultWrite }
+            return (writes.map { s.writeBehaviors[$0.address] ?? s.defaultWrite }, s.releases)
         }
         defer {
             state.withLock { s in
@@ -107,8 +111,16 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
                 for id in Set(writes.map(\.address.accessory)) { s.writesInFlight[id, default: 1] -= 1 }
             }
         }
-        if behaviors.contains(.hang) {
-            try? await Task.sleep(for: .seconds(24 * 3600))
+        if behaviors.contains(.hold) {
+            while !Task.isCancelled, state.withLock({ $0.releases }) == heldSince {
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            behaviors = state.withLock { s in
+                writes.map { s.writeBehaviors[$0.address] ?? s.defaultWrite }.map { $0 == .hold ? .succeed : $0 }
+            }
+        }
+        if behaviors.contains(.hang) { try? await Task.sleep(for: .seconds(24 * 3600)) }
+        if behaviors.contains(.hang) || Task.isCancelled {
             return Dictionary(writes.map { ($0.address, .failure(.timedOut)) }, uniquingKeysWith: { _, new in new })
         }
         let delays = behaviors.compactMap { behavior -> Duration? in
@@ -159,6 +171,9 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
             if let address { s.writeBehaviors[address] = behavior } else { s.defaultWrite = behavior }
         }
     }
+
+    /// Lets every write held by `.hold` answer, with the behaviour set by then (`.hold` itself: success).
+    public func releaseHeldWrites() { state.withLock { $0.releases += 1 } }
 
     /// Makes reads of `address` fail with `error` (nil: read normally again).
     public func setReadFailure(_ error: AccessoryError?, for address: CharacteristicAddress) {

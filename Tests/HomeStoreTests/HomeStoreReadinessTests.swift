@@ -72,9 +72,7 @@ struct HomeStoreReadinessTests {
 
     @Test("a subscriber gets the snapshot and then every change once, even while values pour in")
     func snapshotAndStream() async throws {
-        let lamp = Fixture.lamp()
-        let provider = InMemoryAccessoryProvider(accessories: [lamp])
-        let store = await readyStore(provider)
+        let (lamp, provider, store, _) = await lampScene()
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
 
         let first = await store.subscribe()
@@ -109,9 +107,7 @@ struct HomeStoreReadinessTests {
 
     @Test("a burst of values costs one batch, not one per value")
     func batches() async throws {
-        let lamp = Fixture.lamp()
-        let provider = InMemoryAccessoryProvider(accessories: [lamp])
-        let store = await readyStore(provider)
+        let (lamp, provider, store, _) = await lampScene()
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         let changes = Recorder.following(batches: await store.subscribe().changes)
         provider.changeValues((1...100).map { (brightness, .int(Int64($0))) })
@@ -154,10 +150,7 @@ struct HomeStoreReadinessTests {
 
     @Test("stopping finishes every subscription and refuses later writes")
     func stop() async throws {
-        let lamp = Fixture.lamp()
-        let provider = InMemoryAccessoryProvider(accessories: [lamp])
-        let store = await readyStore(provider)
-        let changes = Recorder.following(batches: await store.subscribe().changes)
+        let (lamp, provider, store, changes) = await lampScene()
         await store.stop()
         #expect(await changes.waitUntilFinished())
         let on = try Fixture.address(lamp, .Characteristic.on)

@@ -125,3 +125,25 @@ func readyStore(
     await store.waitUntilReady()
     return store
 }
+
+/// A store write's outcome as a Result, for tasks (whose errors are untyped).
+func writeResult(_ store: HomeStore, _ address: CharacteristicAddress, _ value: CharacteristicValue) async
+    -> Result<CharacteristicValue, HomeStoreError>
+{
+    do {
+        return .success(try await store.write(address, value: value))
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// The common scene: one lamp (aid 2) on an in-memory provider, a ready store, and a recorder following
+/// the store's changes from now on.
+func lampScene(configuration: HomeStoreConfiguration = .init()) async
+    -> (lamp: Accessory, provider: InMemoryAccessoryProvider, store: HomeStore, changes: Recorder<HomeChange>)
+{
+    let lamp = Fixture.lamp()
+    let provider = InMemoryAccessoryProvider(accessories: [lamp])
+    let store = await readyStore(provider, configuration: configuration)
+    return (lamp, provider, store, Recorder.following(batches: await store.subscribe().changes))
+}
