@@ -103,8 +103,8 @@ extension HomeStore {
     /// (ProgrammableSwitchEvent): each press counts.
     private func apply(_ update: ValueUpdate, from provider: Int) {
         let address = update.address
-        guard let entry = entries[address.accessory], entry.provider == provider,
-            let location = entry.locations[address.iid]
+        // No copy of the entry is kept: it would share, and so force a copy of, the accessory's storage.
+        guard let location = entries[address.accessory].flatMap({ $0.provider == provider ? $0.locations[address.iid] : nil })
         else {
             logger.debug("value for an unknown characteristic ignored", ["address": address.description])
             return

@@ -44,6 +44,10 @@ public actor HomeStore {
     /// events does not build one huge batch.
     static let maximumBatch = 4096
 
+    /// How long changes gather before they are delivered. The provider's events reach the store one actor
+    /// hop each; without this window a burst of events would go out as one batch per event.
+    static let batchWindow = Duration.milliseconds(2)
+
     public init(configuration: HomeStoreConfiguration = .init()) {
         self.configuration = configuration
     }
@@ -206,7 +210,10 @@ public actor HomeStore {
             flush()
         } else if !flushScheduled {
             flushScheduled = true
-            Task { self.scheduledFlush() }
+            Task {
+                try? await Task.sleep(for: HomeStore.batchWindow)
+                self.scheduledFlush()
+            }
         }
     }
 
