@@ -26,6 +26,7 @@ public actor HomeStore {
     }
 
     let logger = Logger(label: "homestore")
+    /// The configuration in use (`configure(_:)` replaces it).
     public private(set) var configuration: HomeStoreConfiguration
     var providers: [ProviderSlot] = []
     var started = false
@@ -48,6 +49,7 @@ public actor HomeStore {
     /// hop each; without this window a burst of events would go out as one batch per event.
     static let batchWindow = Duration.milliseconds(2)
 
+    /// A store that has no providers yet and is not started.
     public init(configuration: HomeStoreConfiguration = .init()) {
         self.configuration = configuration
     }

@@ -5,10 +5,12 @@ public import HomeModel
 public struct AccessoryOverride: Sendable, Hashable {
     /// Shown instead of the Name characteristic; becomes `Accessory.configuredName`.
     public var name: String?
+    /// The room's name.
     public var room: String?
     /// The home's name; nil puts the accessory in the first configured home.
     public var home: String?
 
+    /// An override; nil fields keep the accessory's own.
     public init(name: String? = nil, room: String? = nil, home: String? = nil) {
         self.name = name
         self.room = room
@@ -26,6 +28,7 @@ public struct HomeStoreConfiguration: Sendable {
     /// (DESIGN.md "Writes": default 10 s).
     public var writeTimeout: Duration
 
+    /// A configuration; the defaults are one home called "Home", no overrides and a 10 s time-out.
     public init(
         homes: [Home] = [Home(name: "Home")], overrides: [AccessoryID: AccessoryOverride] = [:],
         writeTimeout: Duration = .seconds(10)

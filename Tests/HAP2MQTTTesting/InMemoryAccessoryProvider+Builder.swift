@@ -3,7 +3,9 @@ public import HomeModel
 extension InMemoryAccessoryProvider {
     /// Builds an accessory from the catalog: an AccessoryInformation service (Identify, Manufacturer
     /// "hap2mqtt tests", Model, Name, SerialNumber, FirmwareRevision) and one service per type in
-    /// `services` with its required characteristics and, when `optional`, its optional ones except Name.
+    /// `services` with its required characteristics and, when `optional`, its optional ones except Name
+    /// and the `tlv8`/`data` control points (a Lightbulb gets Brightness, Hue, Saturation,
+    /// ColorTemperature and ActiveTransitionCount).
     ///
     /// iids count from 1 in the accessory; the first service after the information is primary. Values
     /// start valid: false, the first valid value, the minimum or 0, an empty string or no bytes; a
@@ -30,10 +32,10 @@ extension InMemoryAccessoryProvider {
         for type in services where type != .Service.accessoryInformation {
             let serviceIID = iid()
             let info = HAPCatalog.service(type)
-            var types: [HAPType] = []
-            for t in (info?.required ?? []) + (optional ? info?.optional ?? [] : [])
-            where t != .Characteristic.name && !types.contains(t) {
-                types.append(t)
+            var types = info?.required ?? []
+            for t in optional ? info?.optional ?? [] : [] where t != .Characteristic.name && !types.contains(t) {
+                let format = HAPCatalog.characteristic(t)?.format
+                if format != .tlv8 && format != .data { types.append(t) }
             }
             let characteristics = types.compactMap { t -> Characteristic? in
                 guard var c = Characteristic.make(iid: iid(), type: t) else { return nil }

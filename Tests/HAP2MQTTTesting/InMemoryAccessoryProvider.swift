@@ -43,9 +43,11 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         var releases = 0
     }
 
+    /// The provider's name in logs (`memory` by default).
     public let id: String
     /// The accessory server id of the accessories this provider builds by default.
     public let serverID: String
+    /// What the provider reports; read by the store.
     public let events: AsyncStream<ProviderEvent>
     private let continuation: AsyncStream<ProviderEvent>.Continuation
     private let state: Mutex<State>
@@ -66,6 +68,7 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
 
     // MARK: AccessoryProvider
 
+    /// Reports the first sync at once unless made with `autoSync: false`.
     public func start() async {
         state.withLock { s in
             s.started = true
@@ -73,8 +76,11 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         }
     }
 
+    /// Finishes `events`.
     public func stop() async { continuation.finish() }
 
+    /// The held values; a failure set with `setReadFailure(_:for:)`, `.unreachable` for an accessory set
+    /// unreachable, `.unknown` for an address it does not have.
     public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
         state.withLock { s in
             s.reads.append(addresses)
@@ -94,6 +100,8 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         }
     }
 
+    /// Records the request, then answers as `setWriteBehavior(_:for:)` says; a successful write stores
+    /// the value and answers with it when `wantsResponse` is set.
     public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
         var (behaviors, heldSince) = state.withLock { s -> ([WriteBehavior], Int) in
             s.writes.append(writes)
@@ -146,6 +154,7 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         }
     }
 
+    /// Records the accessory; throws the failure set with `setIdentifyFailure(_:)`.
     public func identify(_ accessory: AccessoryID) async throws(AccessoryError) {
         let failure = state.withLock { s in
             s.identified.append(accessory)

@@ -22,6 +22,7 @@ struct InMemoryAccessoryProviderTests {
             #expect(bulb.characteristic(ofType: type) != nil, "no \(type)")
         }
         #expect(bulb.characteristic(ofType: .Characteristic.name) == nil)
+        #expect(bulb.characteristics.allSatisfy { $0.format != .tlv8 })
         #expect(bulb.characteristic(ofType: .Characteristic.colorTemperature)?.value == .int(140))
         #expect(bulb.characteristic(ofType: .Characteristic.on)?.value == .bool(false))
         #expect(lamp.informationService?.characteristic(ofType: .Characteristic.identify)?.value == nil)

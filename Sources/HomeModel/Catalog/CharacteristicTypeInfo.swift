@@ -10,18 +10,24 @@ public struct CharacteristicTypeInfo: Sendable, Hashable {
     public let name: String
     /// The type name in snake case (`lock_target_state`): `[a-z0-9_]`, unique in the catalog.
     public let slug: String
+    /// The value format (HAP spec Table 6-5).
     public let format: CharacteristicFormat
+    /// The permissions the definition gives (`pr`, `pw`, `ev`, …).
     public let permissions: Permissions
     /// HAP unit name (`celsius`, `percentage`, `arcdegrees`, `lux`, `seconds`), nil when unitless.
     public let unit: String?
+    /// The smallest value, in `unit`.
     public let minValue: Double?
+    /// The largest value, in `unit`.
     public let maxValue: Double?
+    /// The step between values, counted from `minValue` (or 0).
     public let minStep: Double?
     /// Maximum length of a string value in UTF-8 bytes, when the definition sets one.
     public let maxLength: Int?
     /// The named values of an enumeration, ordered by value; empty when the type is not an enumeration.
     public let validValues: [ValidValue]
 
+    /// An entry with the given fields; the catalog builds its own from its data.
     public init(
         type: HAPType, name: String, slug: String, format: CharacteristicFormat, permissions: Permissions,
         unit: String? = nil, minValue: Double? = nil, maxValue: Double? = nil, minStep: Double? = nil,
@@ -53,8 +59,10 @@ public struct CharacteristicTypeInfo: Sendable, Hashable {
 public struct ValidValue: Sendable, Hashable {
     /// The name as the catalog spells it (HAP-python's spelling, e.g. `SecuredPhysically,Exterior`).
     public let name: String
+    /// The integer HAP sends for it.
     public let value: Int
 
+    /// A named value.
     public init(name: String, value: Int) {
         self.name = name
         self.value = value

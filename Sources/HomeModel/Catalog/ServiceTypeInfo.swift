@@ -12,6 +12,7 @@ public struct ServiceTypeInfo: Sendable, Hashable {
     /// The characteristic types a service of this type may have.
     public let optional: [HAPType]
 
+    /// An entry with the given fields; the catalog builds its own from its data.
     public init(type: HAPType, name: String, slug: String, required: [HAPType], optional: [HAPType]) {
         self.type = type
         self.name = name
