@@ -1,0 +1,63 @@
+import HomeModel
+
+/// The writes waiting for one accessory, first in first out (DESIGN.md "Writes": serialised per accessory).
+///
+/// A single write to a characteristic that already has a single write waiting replaces that write's value
+/// in its place in the queue; both callers then get the outcome of the one write that is sent. Writes in
+/// flight have left the queue and are never replaced. All operations are O(1).
+struct WriteQueue {
+    typealias SingleWaiter = CheckedContinuation<Result<CharacteristicValue, HomeStoreError>, Never>
+    typealias BatchWaiter = CheckedContinuation<[CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>], Never>
+
+    enum Item {
+        case single(CharacteristicWrite, [SingleWaiter])
+        case batch([CharacteristicWrite], BatchWaiter)
+    }
+
+    /// Whether a task is sending this queue's writes.
+    var isDraining = false
+    private var items: [Int: Item] = [:]
+    private var head = 0
+    private var tail = 0
+    private var waitingSingles: [CharacteristicAddress: Int] = [:]
+
+    /// How many callers wait for a write that has not been sent yet.
+    var waitingCallers: Int {
+        items.values.reduce(0) { count, item in
+            switch item {
+            case .single(_, let waiters): return count + waiters.count
+            case .batch: return count + 1
+            }
+        }
+    }
+
+    /// Queues a single write, or folds it into the waiting write to the same characteristic.
+    /// Returns whether it was folded.
+    @discardableResult
+    mutating func enqueue(_ write: CharacteristicWrite, waiter: SingleWaiter) -> Bool {
+        if let position = waitingSingles[write.address], case .single(_, let waiters)? = items[position] {
+            items[position] = .single(write, waiters + [waiter])
+            return true
+        }
+        items[tail] = .single(write, [waiter])
+        waitingSingles[write.address] = tail
+        tail += 1
+        return false
+    }
+
+    /// Queues writes that go out in one request.
+    mutating func enqueue(batch writes: [CharacteristicWrite], waiter: BatchWaiter) {
+        items[tail] = .batch(writes, waiter)
+        tail += 1
+    }
+
+    /// Takes the oldest write out of the queue.
+    mutating func popFirst() -> Item? {
+        guard head < tail, let item = items.removeValue(forKey: head) else { return nil }
+        head += 1
+        if case .single(let write, _) = item, waitingSingles[write.address] == head - 1 {
+            waitingSingles[write.address] = nil
+        }
+        return item
+    }
+}
