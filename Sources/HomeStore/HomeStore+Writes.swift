@@ -21,14 +21,28 @@ extension HomeStore {
         -> CharacteristicValue
     {
         let write = try checkedWrite(address, value)
-        let result = await withCheckedContinuation { (waiter: WriteQueue.SingleWaiter) in
-            let id = address.accessory
-            if writeQueues[id, default: WriteQueue()].enqueue(write, waiter: waiter) {
-                logger.debug("write collapsed into a waiting one", ["address": address.description])
-            }
-            startDraining(id)
+        return try await pending(dropped: .failure(.failed("the write was dropped"))) { enqueue(write, waiter: $0) }.value.get()
+    }
+
+    /// Like `write(_:value:)`, but takes the write's place in the accessory's queue before it returns, so
+    /// commands that arrive in order are written in order; the task gives the outcome. Checks that fail
+    /// are in the outcome, and nothing is sent then.
+    public func enqueueWrite(_ address: CharacteristicAddress, value: CharacteristicValue) -> Task<WriteResult, Never> {
+        let write: CharacteristicWrite
+        do {
+            write = try checkedWrite(address, value)
+        } catch {
+            return Task { .failure(error) }
         }
-        return try result.get()
+        return pending(dropped: .failure(.failed("the write was dropped"))) { enqueue(write, waiter: $0) }
+    }
+
+    private func enqueue(_ write: CharacteristicWrite, waiter: WriteQueue.SingleWaiter) {
+        let id = write.address.accessory
+        if writeQueues[id, default: WriteQueue()].enqueue(write, waiter: waiter) {
+            logger.debug("write collapsed into a waiting one", ["address": write.address.description])
+        }
+        startDraining(id)
     }
 
     /// Writes several values, one provider request per accessory (the accessory's place in its write queue
@@ -37,7 +51,15 @@ extension HomeStore {
     public func write(_ writes: [(CharacteristicAddress, CharacteristicValue)]) async
         -> [CharacteristicAddress: WriteResult]
     {
-        var results: [CharacteristicAddress: WriteResult] = [:]
+        await enqueueWrite(writes).value
+    }
+
+    /// Like `write(_:)` for several values, but the writes take their places in the queues before it
+    /// returns; the task gives the outcomes.
+    public func enqueueWrite(_ writes: [(CharacteristicAddress, CharacteristicValue)])
+        -> Task<[CharacteristicAddress: WriteResult], Never>
+    {
+        var failed: [CharacteristicAddress: WriteResult] = [:]
         var last: [CharacteristicAddress: Int] = [:]
         for (index, (address, _)) in writes.enumerated() { last[address] = index }
         var groups: [AccessoryID: [CharacteristicWrite]] = [:]
@@ -45,22 +67,37 @@ extension HomeStore {
             do {
                 groups[address.accessory, default: []].append(try checkedWrite(address, value))
             } catch {
-                results[address] = .failure(error)
+                failed[address] = .failure(error)
             }
         }
-        await withTaskGroup(of: [CharacteristicAddress: WriteResult].self) { group in
-            for (id, batch) in groups {
-                group.addTask { await self.enqueueBatch(batch, for: id) }
+        let parts = groups.map { id, batch in
+            pending(dropped: Dictionary(batch.map { ($0.address, .failure(.failed("the write was dropped"))) }, uniquingKeysWith: { _, new in new })) {
+                (waiter: WriteQueue.BatchWaiter) in
+                writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: waiter)
+                startDraining(id)
             }
-            for await part in group { results.merge(part) { _, new in new } }
         }
-        return results
+        return Task {
+            var results = failed
+            for part in parts { results.merge(await part.value) { _, new in new } }
+            return results
+        }
     }
 
-    private func enqueueBatch(_ batch: [CharacteristicWrite], for id: AccessoryID) async -> [CharacteristicAddress: WriteResult] {
-        await withCheckedContinuation { (waiter: WriteQueue.BatchWaiter) in
-            writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: waiter)
-            startDraining(id)
+    /// Runs `enqueue` now with a waiter, and returns a task that gives what the waiter receives.
+    /// `dropped` is the outcome when the waiter is released without one (it cannot happen while the store
+    /// fails every waiting write when it stops; this keeps a future mistake from trapping).
+    private func pending<Outcome: Sendable>(
+        dropped: @autoclosure @escaping @Sendable () -> Outcome, _ enqueue: (WriteQueue.Waiter<Outcome>) -> Void
+    ) -> Task<Outcome, Never> {
+        let (stream, continuation) = AsyncStream<Outcome>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        enqueue(WriteQueue.Waiter { outcome in
+            continuation.yield(outcome)
+            continuation.finish()
+        })
+        return Task {
+            for await outcome in stream { return outcome }
+            return dropped()
         }
     }
 
