@@ -64,31 +64,12 @@ struct YAMLNode: Sendable, Hashable {
     }
 
     /// What a user would call this kind of node in an error message: `a list`, `a mapping`, or the
-    /// scalar's text in quotes.
+    /// scalar's text as a JSON string.
     var kindDescription: String {
         switch content {
-        case .scalar(let text, _): return YAMLNode.quoted(text)
+        case .scalar(let text, _): return text.jsonQuoted
         case .sequence: return "a list"
         case .mapping: return "a mapping"
         }
-    }
-
-    /// `text` in double quotes with quotes, backslashes and control characters escaped, so an error
-    /// message stays one line whatever the user wrote.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -10,7 +10,13 @@ enum YAMLReader {
     /// - Throws: `YAMLError` with libyaml's problem and position for a syntax error, or the reader's
     ///   own problem for anchors, aliases, tags, several documents and non-text mapping keys.
     static func parse(_ text: String, source: String) throws(YAMLError) -> YAMLNode {
-        let bytes = Array(text.utf8)
+        try parse(Array(text.utf8), source: source)
+    }
+
+    /// Parses the bytes of a file (UTF-8, or UTF-16 with a byte order mark, as libyaml reads them),
+    /// naming it `source` in errors.
+    /// - Throws: `YAMLError` as `parse(_:source:)` does, and for bytes that are not valid UTF-8.
+    static func parse(_ bytes: [UInt8], source: String) throws(YAMLError) -> YAMLNode {
         let empty = YAMLNode(.mapping([]), at: YAMLMark(line: 1, column: 1))
         guard !bytes.isEmpty else { return empty }
 
