@@ -9,40 +9,47 @@ import Darwin
 /// Turns SIGINT and SIGTERM (or other signals) into an async sequence, so `run` can shut down
 /// cleanly instead of being killed mid-write.
 ///
-/// While a handler lives, its signals are ignored by the process (`signal(SIG, SIG_IGN)`) and
-/// delivered to `signals` through a Dispatch signal source; each arrival is one element, so a second
-/// Ctrl-C during a slow shutdown is seen too. `cancel()` (or the handler's end) finishes the sequence
-/// and, when no other handler wants the signal, restores its default action.
+/// The signals are delivered to `signals` through a Dispatch signal source; each arrival is one
+/// element, so a second Ctrl-C during a slow shutdown is seen too. `cancel()` (or the handler's end)
+/// finishes the sequence.
+///
+/// The first handler for a signal sets the process to ignore it (`signal(SIG, SIG_IGN)`), so it no
+/// longer ends the process, and it stays so after `cancel()`: libdispatch on Linux installs its own
+/// handler for the signal once and never again, so putting the default action back would leave later
+/// handlers deaf. The program is expected to exit after the shutdown that a signal starts.
 final class SignalHandler: Sendable {
     /// The signal numbers as they arrive.
     let signals: AsyncStream<Int32>
 
-    private let numbers: [Int32]
     private let continuation: AsyncStream<Int32>.Continuation
     /// The live sources; nil once cancelled.
     private let state: Mutex<[any DispatchSourceSignal]?>
 
-    /// How many handlers want each signal, so the last one out restores the default action.
-    private static let users = Mutex<[Int32: Int]>([:])
+    /// The signals the process already ignores because of an earlier handler.
+    private static let ignored = Mutex<Set<Int32>>([])
 
-    /// Starts handling `numbers` (default SIGINT and SIGTERM).
-    init(_ numbers: [Int32] = [SIGINT, SIGTERM]) {
-        self.numbers = numbers
+    /// Starts handling `numbers` (default SIGINT and SIGTERM), returning once every source is
+    /// installed: libdispatch registers sources asynchronously, and on Linux a signal that came
+    /// before would meet only `SIG_IGN` and be lost.
+    init(_ numbers: [Int32] = [SIGINT, SIGTERM]) async {
         (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-        Self.users.withLock { users in
-            for number in numbers {
-                if users[number, default: 0] == 0 { signal(number, SIG_IGN) }
-                users[number, default: 0] += 1
-            }
+        Self.ignored.withLock { ignored in
+            for number in numbers where ignored.insert(number).inserted { signal(number, SIG_IGN) }
         }
         let queue = DispatchQueue(label: "hap2mqtt.signals")
         let continuation = continuation
+        let registered = DispatchGroup()
         state = Mutex(numbers.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { continuation.yield(number) }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             return source
         })
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            registered.notify(queue: queue) { done.resume() }
+        }
     }
 
     /// Stops handling the signals and finishes `signals`. Calling it again does nothing.
@@ -54,12 +61,6 @@ final class SignalHandler: Sendable {
         guard let sources = live else { return }
         for source in sources { source.cancel() }
         continuation.finish()
-        Self.users.withLock { users in
-            for number in numbers {
-                users[number, default: 1] -= 1
-                if users[number] == 0 { signal(number, SIG_DFL) }
-            }
-        }
     }
 
     deinit { cancel() }
