@@ -68,13 +68,13 @@ struct ConfigurationErrorTests {
             == "FILE:3:20: homeassistant.birth_delay_max: homeassistant.birth_delay_min (7 seconds) is more than "
                 + "homeassistant.birth_delay_max (5 seconds)")
         #expect(try configurationError("homekit:\n  accessories:\n    lamp: { room: Hall }\n")
-            == #"FILE:3:11: homekit.accessories["lamp"]: expected an accessory id "<pairing id>/<aid>" such as "AA:BB:CC:DD:EE:FF/2" as the key"#)
+            == #"FILE:3:5: homekit.accessories["lamp"]: expected an accessory id "<pairing id>/<aid>" such as "AA:BB:CC:DD:EE:FF/2", got "lamp""#)
         #expect(try configurationError("""
             homekit:
               accessories:
                 "aa:bb:cc:dd:ee:ff/2": { room: Hall }
                 "AA:BB:CC:DD:EE:FF/2": { room: Kitchen }
-            """) == #"FILE:4:28: homekit.accessories["AA:BB:CC:DD:EE:FF/2"]: the accessory AA:BB:CC:DD:EE:FF/2 is listed twice"#)
+            """) == #"FILE:4:5: homekit.accessories["AA:BB:CC:DD:EE:FF/2"]: the accessory AA:BB:CC:DD:EE:FF/2 is listed twice"#)
         #expect(try configurationError("home:\n  rooms: [Hall, Hall]\n")
             == #"FILE:2:17: home.rooms[1]: the room "Hall" is listed twice"#)
     }
@@ -82,6 +82,8 @@ struct ConfigurationErrorTests {
     @Test("a key written twice names both lines")
     func duplicateKey() throws {
         #expect(try configurationError("mqtt:\n  qos: 0\n  qos: 2\n") == "FILE:3:3: mqtt.qos: set twice (first on line 2)")
+        #expect(try configurationError("homekit:\n  accessories:\n    a/1: {}\n    a/1: {}\n")
+            == #"FILE:4:5: homekit.accessories["a/1"]: set twice (first on line 3)"#)
     }
 
     @Test("YAML syntax errors name the file, line and column")

@@ -39,8 +39,8 @@ struct GlobalOptions: Sendable, Hashable {
             guard logLevel == nil else { throw .repeatedOption("--log-level", command: command) }
             guard let level = LogLevel(name: value) else {
                 let names = LogLevel.allCases.map(\.description).joined(separator: ", ")
-                throw .invalidValue(
-                    option: "--log-level", problem: "expected one of \(names), got \(value.jsonQuoted)", command: command)
+                let problem = "expected one of \(names), got \(value.jsonQuoted)"
+                throw .invalidValue(option: "--log-level", problem: problem, command: command)
             }
             logLevel = level
         default:

@@ -33,10 +33,10 @@ enum Startup: Sendable, Hashable {
                 let loaded = try Configuration.load(
                     path: invocation.options.configPath, environment: environment,
                     defaultPath: defaultConfigurationPath)
+                let logLevel = invocation.options.logLevel ?? loaded.configuration.logLevel
                 return .command(CommandContext(
                     command: command, options: invocation.options, configuration: loaded.configuration,
-                    configurationFile: loaded.file, logLevel: invocation.options.logLevel ?? loaded.configuration.logLevel,
-                    warnings: loaded.warnings))
+                    configurationFile: loaded.file, logLevel: logLevel, warnings: loaded.warnings))
             } catch {
                 return .finish(status: usageErrorStatus, output: "", error: "hap2mqtt: \(error)\n")
             }

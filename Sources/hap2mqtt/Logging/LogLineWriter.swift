@@ -67,8 +67,9 @@ final class LogLineWriter: Sendable {
     }
 
     private static func needsQuotes(_ value: String) -> Bool {
-        value.isEmpty
-            || value.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F || "\"=\\".unicodeScalars.contains($0) }
+        value.isEmpty || value.unicodeScalars.contains { scalar in
+            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "=" || scalar == "\\"
+        }
     }
 
 }

@@ -93,23 +93,24 @@ struct ConfigurationValue {
         }
     }
 
-    /// The entries of a mapping whose keys are data (accessory ids), in the order written, each with
-    /// its key. An environment variable holds the mapping as YAML flow (`{"AA:…/2": {room: Hall}}`).
+    /// The entries of a mapping whose keys are data (accessory ids), in the order written. Each key
+    /// comes as a value of its own (its text, at the key's position) so that an error about it points
+    /// at the key. An environment variable holds the mapping as YAML flow (`{"AA:…/2": {room: Hall}}`).
     /// - Throws: `wrongType` for a scalar or a list, `duplicateKey` for a key written twice, `syntax`
     ///   for bad YAML in a variable.
-    func entries() throws(ConfigurationError) -> [(key: String, value: ConfigurationValue)] {
+    func entries() throws(ConfigurationError) -> [(key: ConfigurationValue, value: ConfigurationValue)] {
         let node = try parsedFromEnvironment(startingWith: "{") ?? self.node
         guard case .mapping(let entries) = node.content else { throw wrongType("a mapping") }
         var firstLines: [String: Int] = [:]
-        var result: [(key: String, value: ConfigurationValue)] = []
+        var result: [(key: ConfigurationValue, value: ConfigurationValue)] = []
         for entry in entries {
             let childKey = "\(key)[\(entry.key.jsonQuoted)]"
+            let keyValue = child(YAMLNode(.scalar(entry.key, .plain), at: entry.keyMark), key: childKey)
             if let first = firstLines[entry.key] {
-                let mark = isFromEnvironment ? nil : entry.keyMark
-                throw .duplicateKey(ConfigurationLocation(source: source, mark: mark), key: childKey, firstLine: first)
+                throw .duplicateKey(keyValue.location, key: childKey, firstLine: first)
             }
             firstLines[entry.key] = entry.keyMark.line
-            result.append((entry.key, child(entry.value, key: childKey)))
+            result.append((keyValue, child(entry.value, key: childKey)))
         }
         return result
     }

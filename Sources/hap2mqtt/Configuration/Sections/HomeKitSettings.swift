@@ -31,11 +31,10 @@ struct HomeKitSettings: Sendable, Hashable {
         }
         if let value = section.value("accessories") {
             for (key, entry) in try value.entries() {
-                guard let id = AccessoryID(key), !id.serverID.isEmpty, id.aid >= 1 else {
-                    throw entry.invalid(
-                        "expected an accessory id \"<pairing id>/<aid>\" such as \"AA:BB:CC:DD:EE:FF/2\" as the key")
+                guard let id = AccessoryID(try key.text()), !id.serverID.isEmpty, id.aid >= 1 else {
+                    throw key.wrongType("an accessory id \"<pairing id>/<aid>\" such as \"AA:BB:CC:DD:EE:FF/2\"")
                 }
-                guard accessories[id] == nil else { throw entry.invalid("the accessory \(id) is listed twice") }
+                guard accessories[id] == nil else { throw key.invalid("the accessory \(id) is listed twice") }
                 accessories[id] = try AccessoryOverride(entry)
             }
         }
