@@ -75,6 +75,8 @@ struct ConfigurationErrorTests {
                 "aa:bb:cc:dd:ee:ff/2": { room: Hall }
                 "AA:BB:CC:DD:EE:FF/2": { room: Kitchen }
             """) == #"FILE:4:5: homekit.accessories["AA:BB:CC:DD:EE:FF/2"]: the accessory AA:BB:CC:DD:EE:FF/2 is listed twice"#)
+        #expect(try configurationError("homeassistant:\n  exclude_accessories: [lamp, '']\n")
+            == "FILE:2:31: homeassistant.exclude_accessories[1]: must not be empty")
         #expect(try configurationError("home:\n  rooms: [Hall, Hall]\n")
             == #"FILE:2:17: home.rooms[1]: the room "Hall" is listed twice"#)
     }

@@ -93,6 +93,14 @@ struct ConfigurationValue {
         }
     }
 
+    /// A list of non-empty texts.
+    /// - Throws: as `list()`, and `invalidValue` for an empty item.
+    func texts() throws(ConfigurationError) -> [String] {
+        var texts: [String] = []
+        for item in try list() { texts.append(try item.nonEmptyText()) }
+        return texts
+    }
+
     /// The entries of a mapping whose keys are data (accessory ids), in the order written. Each key
     /// comes as a value of its own (its text, at the key's position) so that an error about it points
     /// at the key. An environment variable holds the mapping as YAML flow (`{"AA:…/2": {room: Hall}}`).

@@ -7,10 +7,10 @@ struct HomeAssistantSettings: Sendable, Hashable {
     var prefix = "homeassistant"
     /// `homeassistant.status_topic`: where Home Assistant publishes `online` when it (re)starts.
     var statusTopic = "homeassistant/status"
-    /// `homeassistant.birth_delay_min`, `homeassistant.birth_delay_max`: the random delay before
-    /// discovery is republished after Home Assistant's birth message, so that many gateways do not
-    /// answer at once.
+    /// `homeassistant.birth_delay_min`: the shortest random delay before discovery is republished
+    /// after Home Assistant's birth message (random, so that many gateways do not answer at once).
     var birthDelayMin = Duration.seconds(1)
+    /// `homeassistant.birth_delay_max`: the longest such delay.
     var birthDelayMax = Duration.seconds(5)
     /// `homeassistant.exclude_accessories`: accessory slugs or ids left out of discovery.
     var excludeAccessories: [String] = []
@@ -40,11 +40,7 @@ struct HomeAssistantSettings: Sendable, Hashable {
                 "\(section.keyPath("birth_delay_min")) (\(Duration.describe(birthDelayMin.inSeconds))) is more than "
                     + "\(section.keyPath("birth_delay_max")) (\(Duration.describe(birthDelayMax.inSeconds)))")
         }
-        excludeAccessories = try section.value("exclude_accessories")?.list().map { item throws(ConfigurationError) in
-            try item.nonEmptyText()
-        } ?? []
-        excludeCharacteristics = try section.value("exclude_characteristics")?.list().map {
-            item throws(ConfigurationError) in try item.nonEmptyText()
-        } ?? []
+        excludeAccessories = try section.value("exclude_accessories")?.texts() ?? []
+        excludeCharacteristics = try section.value("exclude_characteristics")?.texts() ?? []
     }
 }

@@ -27,8 +27,9 @@ struct MQTTSettings: Sendable, Hashable {
     var passwordFile: String?
     /// `mqtt.ca_file`: the certificate authorities to trust, in PEM, instead of the system's.
     var caFile: String?
-    /// `mqtt.cert_file` and `mqtt.key_file`: a client certificate and its key, in PEM (both or neither).
+    /// `mqtt.cert_file`: a client certificate in PEM (with `keyFile`, or neither).
     var certFile: String?
+    /// `mqtt.key_file`: the client certificate's private key in PEM.
     var keyFile: String?
     /// `mqtt.keepalive` in seconds; 0 turns MQTT keep-alive off.
     var keepalive = 30
@@ -41,16 +42,14 @@ struct MQTTSettings: Sendable, Hashable {
     /// certificate and its key, the password and the password file.
     /// - Throws: `ConfigurationError` for a bad value, an unreadable file, or settings that conflict.
     init(reading section: inout ConfigurationSection) throws(ConfigurationError) {
-        let urlValue = section.value("url")
-        if let urlValue { url = try MQTTBrokerURL(urlValue) }
+        if let value = section.value("url") { url = try MQTTBrokerURL(value) }
         if let value = section.value("base_topic") { baseTopic = try value.topic(allowsSlashAtEnds: false) }
         if let value = section.value("client_id") { clientID = try value.nonEmptyText() }
         if let value = section.value("protocol") { protocolVersion = try Self.protocolVersion(value) }
         username = try section.value("username")?.text().nonEmpty
 
-        let passwordValue = section.value("password")
+        password = try section.value("password")?.text().nonEmpty.map(Secret.init)
         let fileValue = section.value("password_file")
-        password = try passwordValue?.text().nonEmpty.map(Secret.init)
         passwordFile = try fileValue?.text().nonEmpty
         if let fileValue, let path = passwordFile {
             if password != nil {
