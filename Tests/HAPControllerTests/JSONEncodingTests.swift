@@ -12,7 +12,7 @@ struct JSONEncodingTests {
 
     @Test("every kind of value is written as JSON")
     func kinds() {
-        let v: HAPJSON = [nil, false, .int(-5), .uint(UInt64.max), 21.5, 20.0, 1e-7, "x", [], [:]]
+        let v: HAPJSON = [.null, false, .int(-5), .uint(UInt64.max), 21.5, 20.0, 1e-7, "x", [], [:]]
         #expect(v.description == #"[null,false,-5,18446744073709551615,21.5,20,1e-07,"x",[],{}]"#)
         #expect(HAPJSON.double(.infinity).description == "null")
         #expect(HAPJSON.double(.nan).description == "null")
@@ -28,7 +28,7 @@ struct JSONEncodingTests {
     func roundTrip() throws {
         let v: HAPJSON = [
             "aid": .uint(UInt64.max), "iid": .int(Int64.min), "value": 0.1, "text": "Küche \u{7F}\u{0}",
-            "list": [true, nil, ["deep": [1, 2, 3]]],
+            "list": [true, .null, ["deep": [1, 2, 3]]],
         ]
         #expect(try HAPJSON(parsing: v.encoded()) == v)
     }

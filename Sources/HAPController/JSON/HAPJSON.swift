@@ -157,11 +157,11 @@ public struct HAPJSONObject: Sendable, Hashable, RandomAccessCollection, Express
     }
 }
 
-extension HAPJSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+// Not ExpressibleByNilLiteral: `nil` must always mean "no value" (Optional), never JSON `null`.
+extension HAPJSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int64) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
