@@ -54,6 +54,7 @@ public struct LoopbackListener: Sendable {
         return await LoopbackSocket.blocking { Glibc_accept(fd) }
     }
 
+    /// Stops listening.
     public func close() { LoopbackSocket.close(descriptor) }
 
     private static func fail(_ fd: Int32, _ call: String) throws(LoopbackSocketError) -> LoopbackListener {

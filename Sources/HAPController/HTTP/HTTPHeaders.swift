@@ -12,6 +12,7 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
         }
     }
 
+    /// The fields in the order they were sent or added.
     public private(set) var fields: [Field]
 
     public init(_ fields: [Field] = []) { self.fields = fields }

@@ -12,11 +12,13 @@ public struct HTTPMessage: Sendable, Hashable {
         case event
     }
 
+    /// Response or event, from the status line.
     public var kind: Kind
     /// The status code, e.g. 200, 204, 207, 470.
     public var status: Int
     /// The reason phrase as sent (may be empty).
     public var reason: String
+    /// The header fields, and the trailer fields of a chunked body.
     public var headers: HTTPHeaders
     /// The body, de-chunked when it came with `Transfer-Encoding: chunked`.
     public var body: [UInt8]

@@ -18,6 +18,7 @@ public enum HAPContentType {
 /// request as one buffer so that it goes out in one write (some accessories break when a request spans
 /// TCP segments, homekit_python#12/#16).
 public struct HTTPRequest: Sendable, Hashable {
+    /// `GET`, `POST` or `PUT`.
     public var method: HTTPMethod
     /// The request target with its query, e.g. `/characteristics?id=1.10,1.11`.
     public var path: String
@@ -25,6 +26,7 @@ public struct HTTPRequest: Sendable, Hashable {
     public var contentType: String?
     /// More header fields, written after `Host`, `Content-Type` and `Content-Length`.
     public var headers: HTTPHeaders
+    /// The body, sent right after the head in the same buffer.
     public var body: [UInt8]
 
     public init(method: HTTPMethod, path: String, contentType: String? = nil, headers: HTTPHeaders = [:], body: [UInt8] = []) {

@@ -42,6 +42,7 @@ public struct HTTPResponseParser: Sendable {
     /// A chunk-size line longer than this (with extensions) is refused.
     private static let maximumChunkLineBytes = 1024
 
+    /// The bounds this parser enforces.
     public let limits: Limits
     private var state = State.head
     private var buffer: [UInt8] = []

@@ -28,6 +28,7 @@ public enum HAPJSON: Sendable, Hashable {
         return a[index]
     }
 
+    /// Whether the value is JSON `null`.
     public var isNull: Bool { self == .null }
 
     /// The value as a Bool: only `true` and `false`.
@@ -72,16 +73,19 @@ public enum HAPJSON: Sendable, Hashable {
     /// Whether the value is a number of any kind.
     public var isNumber: Bool { doubleValue != nil }
 
+    /// The text of a string; nil for other values.
     public var stringValue: String? {
         guard case .string(let s) = self else { return nil }
         return s
     }
 
+    /// The elements of an array; nil for other values.
     public var arrayValue: [HAPJSON]? {
         guard case .array(let a) = self else { return nil }
         return a
     }
 
+    /// The members of an object; nil for other values.
     public var objectValue: HAPJSONObject? {
         guard case .object(let o) = self else { return nil }
         return o

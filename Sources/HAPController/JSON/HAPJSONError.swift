@@ -25,6 +25,7 @@ public struct HAPJSONError: Error, Sendable, Hashable, CustomStringConvertible {
         case trailingData
     }
 
+    /// What was wrong.
     public let reason: Reason
     /// The byte offset in the input, counted from 0.
     public let offset: Int

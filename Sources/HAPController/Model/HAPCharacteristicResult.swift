@@ -4,6 +4,7 @@ public import HomeModel
 /// hap-controller.md §4.2–§4.4): a HAP status, and the value when the accessory sent one (a read, or a
 /// write with `"r":true`).
 public struct HAPCharacteristicResult: Sendable, Hashable {
+    /// The characteristic, `aid.iid`.
     public var id: HAPCharacteristicID
     /// `.success`, or the accessory's error (positive codes made negative, as MyQ sends them).
     public var status: HAPStatus

@@ -1,5 +1,6 @@
 /// One value of an `EVENT/1.0` notification (hap-controller.md §4.8).
 public struct HAPEventValue: Sendable, Hashable {
+    /// The characteristic that changed, `aid.iid`.
     public var id: HAPCharacteristicID
     /// The new value as HAP JSON; nil for `null` (read it with `CharacteristicValue.decoded`).
     public var value: HAPJSON?

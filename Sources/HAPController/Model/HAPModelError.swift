@@ -57,7 +57,9 @@ public struct HAPModelProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// Where: `aid 2`, `aid 2 service iid 9`, `aid 2 characteristic iid 13`, or `body`.
     public var location: String
+    /// Whether the entry was left out or read best-effort.
     public var action: Action
+    /// Why, in words.
     public var reason: String
 
     public init(location: String, action: Action, reason: String) {

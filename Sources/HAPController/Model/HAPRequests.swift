@@ -3,8 +3,11 @@ public import HomeModel
 /// One value to write with `PUT /characteristics` (HAP spec §6.7.2.2): the characteristic, its value as
 /// HAP JSON, and whether to ask for a write response (`"r":true`, for characteristics with `wr`).
 public struct HAPCharacteristicWriteItem: Sendable, Hashable {
+    /// The characteristic, `aid.iid`.
     public var id: HAPCharacteristicID
+    /// The value as the characteristic's format writes it (see `HAPJSON(encoding:format:)`).
     public var value: HAPJSON
+    /// Whether to send `"r":true`, asking for the write response.
     public var wantsResponse: Bool
 
     public init(id: HAPCharacteristicID, value: HAPJSON, wantsResponse: Bool = false) {

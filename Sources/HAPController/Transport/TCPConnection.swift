@@ -16,6 +16,7 @@ import Synchronization
 public final class TCPConnection: Sendable {
     /// The host as given to `connect`.
     public let host: String
+    /// The TCP port.
     public let port: UInt16
     /// The numeric address the connection reached, e.g. `127.0.0.1` or `::1` (for the `Host` header).
     public let remoteAddress: String
