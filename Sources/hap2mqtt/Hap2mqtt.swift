@@ -1,9 +1,27 @@
-/// The hap2mqtt program's entry point.
+import Foundation
+import HomeModel
+
+/// The program's entry point: parses the command line, loads the configuration, sets up logging to
+/// standard error and runs the command (`dispatch`). Usage and configuration errors print one line
+/// starting `hap2mqtt: ` and exit with status 2.
 @main
 struct Hap2mqtt {
+    /// The program's version, as `hap2mqtt --version` and `bridge/info` show it.
     static let version = "0.1.0"
 
     static func main() async {
-        print("hap2mqtt \(version)")
+        let startup = Startup.decide(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        switch startup {
+        case .finish(let status, let output, let error):
+            StandardStream.write(output, to: STDOUT_FILENO)
+            StandardStream.write(error, to: STDERR_FILENO)
+            exit(status)
+        case .command(let context):
+            LogSystem.bootstrap(LogLineWriter().sink(minimumLevel: context.logLevel))
+            let logger = Logger(label: "hap2mqtt")
+            for warning in context.warnings { logger.warning(warning) }
+            exit(await dispatch(context))
+        }
     }
 }

@@ -16,6 +16,8 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case readOnly
         /// Outside the range the format itself can hold (e.g. 256 for uint8).
         case outOfFormatRange
+        /// `toggle` was asked for while the current value is not known yet.
+        case unknownCurrentValue
     }
 
     /// The characteristic's slug or type name, e.g. `brightness`.
@@ -31,7 +33,7 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let v = value.count > 64 ? String(value.prefix(61)) + "..." : value
+        let v = ValueError.oneLine(value.count > 64 ? String(value.prefix(61)) + "..." : value)
         switch rule {
         case .wrongType(let f): return "\(characteristic): \(quoted(v)) is not a valid \(f.rawValue) value"
         case .belowMinimum(let m):
@@ -41,11 +43,28 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case .offStep(let s): return "\(characteristic): \(v) is not a multiple of the step \(CharacteristicValue.format(s))"
         case .notAValidValue(let vs):
             return "\(characteristic): \(quoted(v)) is not one of the valid values \(vs.map(String.init).joined(separator: ", "))"
-        case .tooLong(let n): return "\(characteristic): the value is longer than \(n) bytes"
-        case .readOnly: return "\(characteristic) is read-only"
+        case .tooLong(let n): return "\(characteristic): \(quoted(v)) is longer than \(n) bytes"
+        case .readOnly: return "\(characteristic): cannot write \(quoted(v)), the characteristic is read-only"
         case .outOfFormatRange: return "\(characteristic): \(v) does not fit the characteristic's format"
+        case .unknownCurrentValue:
+            return "\(characteristic): \(quoted(v)) needs the current value, which is not known yet"
         }
     }
 
     private func quoted(_ s: String) -> String { "'\(s)'" }
+
+    /// The value with line breaks and other control characters escaped, so the message stays one line.
+    private static func oneLine(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.properties.generalCategory == .control: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

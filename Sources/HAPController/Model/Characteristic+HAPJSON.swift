@@ -1,0 +1,117 @@
+import HomeModel
+
+extension Characteristic {
+    /// Reads one characteristic object of `GET /accessories` (HAP spec §6.3.3; hap-controller.md §4.1).
+    ///
+    /// `iid` and `type` are required: without them the characteristic is skipped (nil, with a problem).
+    /// Everything else is read best-effort and odd parts are reported as `adjusted` problems: an unknown
+    /// or missing format is inferred from the value, a value the format cannot carry is left unknown,
+    /// metadata of the wrong JSON type is ignored.
+    static func fromHAP(_ json: HAPJSON, location: String, problems: inout [HAPModelProblem]) -> Characteristic? {
+        guard json.objectValue != nil else {
+            problems.append(HAPModelProblem(location: location, action: .skipped, reason: "a characteristic must be an object, not \(json.kindName)"))
+            return nil
+        }
+        guard let iid = json["iid"]?.intValue, iid >= 0 else {
+            problems.append(HAPModelProblem(location: location, action: .skipped, reason: "no valid \"iid\""))
+            return nil
+        }
+        let here = "\(location) iid \(iid)"
+        guard let typeText = json["type"]?.stringValue, let type = HAPType(typeText) else {
+            problems.append(HAPModelProblem(location: here, action: .skipped, reason: "\"type\" is not a HAP type UUID: \(json["type"]?.description ?? "missing")"))
+            return nil
+        }
+        func note(_ reason: String) { problems.append(HAPModelProblem(location: here, action: .adjusted, reason: reason)) }
+
+        let rawValue = json["value"]
+        let format: CharacteristicFormat
+        if let name = json["format"]?.stringValue, let known = CharacteristicFormat(hapName: name) {
+            format = known
+        } else {
+            format = CharacteristicFormat.inferred(from: rawValue)
+            note("format \(json["format"]?.description ?? "missing") is not a HAP format; read as \(format.rawValue) from the value")
+        }
+
+        var permissions: Permissions = []
+        if let names = json["perms"]?.arrayValue {
+            permissions = Permissions(names: names.compactMap(\.stringValue))
+        } else {
+            note("no \"perms\" array; no permissions assumed")
+        }
+
+        var value: CharacteristicValue?
+        if let rawValue {
+            do throws(HAPModelError) {
+                value = try CharacteristicValue.decoded(fromHAP: rawValue, format: format)
+            } catch {
+                note("value left unknown: \(error)")
+            }
+        }
+
+        func number(_ key: String) -> Double? {
+            guard let j = json[key] else { return nil }
+            guard let d = j.doubleValue, d.isFinite else {
+                if !j.isNull { note("ignored \"\(key)\": \(j) is not a number") }
+                return nil
+            }
+            return d
+        }
+        func integer(_ key: String) -> Int? {
+            guard let j = json[key] else { return nil }
+            guard let i = j.intValue else {
+                if !j.isNull { note("ignored \"\(key)\": \(j) is not an integer") }
+                return nil
+            }
+            return i
+        }
+
+        var validValues: [Int]?
+        if let list = json["valid-values"] {
+            validValues = list.arrayValue?.compactMap(\.intValue)
+            if validValues == nil, !list.isNull { note("ignored \"valid-values\": not an array") }
+        }
+        var validRange: ClosedRange<Int>?
+        if let range = json["valid-values-range"] {
+            if let a = range.arrayValue, a.count == 2, let lo = a[0].intValue, let hi = a[1].intValue, lo <= hi {
+                validRange = lo...hi
+            } else if !range.isNull {
+                note("ignored \"valid-values-range\": \(range) is not [min, max]")
+            }
+        }
+
+        return Characteristic(
+            iid: iid, type: type, format: format, permissions: permissions,
+            unit: json["unit"]?.stringValue, minValue: number("minValue"), maxValue: number("maxValue"),
+            minStep: number("minStep"), maxLength: integer("maxLen"), maxDataLength: integer("maxDataLen"),
+            validValues: validValues, validValuesRange: validRange, value: value,
+            descriptionText: json["description"]?.stringValue)
+    }
+}
+
+extension CharacteristicFormat {
+    /// The format for a HAP `format` name, in any case; `int32` and `double`, seen from some servers,
+    /// read as `int` and `float`.
+    init?(hapName: String) {
+        let name = hapName.lowercased()
+        switch name {
+        case "int32": self = .int
+        case "double": self = .float
+        case "dictionary": self = .dictionary
+        default: self.init(rawValue: name)
+        }
+    }
+
+    /// A best guess from a value when the format is unknown: its JSON kind (`string` when there is no
+    /// value).
+    static func inferred(from value: HAPJSON?) -> CharacteristicFormat {
+        switch value {
+        case .bool?: return .bool
+        case .int(let i)?: return Int32(exactly: i) != nil ? .int : i > 0 ? .uint64 : .float
+        case .uint?: return .uint64
+        case .double?: return .float
+        case .array?: return .array
+        case .object?: return .dictionary
+        case .string?, .null?, nil: return .string
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// One value of an `EVENT/1.0` notification (hap-controller.md §4.8).
+public struct HAPEventValue: Sendable, Hashable {
+    /// The characteristic that changed, `aid.iid`.
+    public var id: HAPCharacteristicID
+    /// The new value as HAP JSON; nil for `null` (read it with `CharacteristicValue.decoded`).
+    public var value: HAPJSON?
+
+    public init(id: HAPCharacteristicID, value: HAPJSON?) {
+        self.id = id
+        self.value = value
+    }
+
+    /// Reads the body of an `EVENT/1.0` message, `{"characteristics":[{"aid":1,"iid":10,"value":true}]}`,
+    /// into the values in the order they happened, one per characteristic, each the newest.
+    ///
+    /// HAP-NodeJS lists a coalesced event's items newest first ("Apple backend processes events in reverse
+    /// order", HAP-NodeJS PR #964; hap-controller.md §4.8, §7.7), so the items are taken from last to
+    /// first, and when a characteristic appears more than once the first item (the newest) wins. Items
+    /// without `aid`, `iid` or `value` are left out.
+    /// - Throws: `HAPModelError.invalidJSON`, or `.unexpectedBody` when there is no `characteristics`
+    ///   array.
+    public static func parse(eventBody body: [UInt8]) throws(HAPModelError) -> [HAPEventValue] {
+        let json: HAPJSON
+        do throws(HAPJSONError) { json = try HAPJSON(parsing: body) } catch { throw .invalidJSON(error) }
+        guard let items = json["characteristics"]?.arrayValue else {
+            throw .unexpectedBody("an event needs a \"characteristics\" array")
+        }
+        var seen = Set<HAPCharacteristicID>()
+        var values: [HAPEventValue] = []
+        for item in items {
+            guard let id = HAPCharacteristicID(item: item), let value = item["value"], seen.insert(id).inserted else { continue }
+            values.append(HAPEventValue(id: id, value: value.isNull ? nil : value))
+        }
+        return values.reversed()
+    }
+}

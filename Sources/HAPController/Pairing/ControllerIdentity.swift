@@ -1,0 +1,86 @@
+import HomeModel
+import Foundation
+
+/// This controller's long-term identity (HAP spec §5.6.6.1): its pairing id, a UUID string the accessory
+/// stores, and its Ed25519 long-term key pair (LTSK as a 32-byte seed, LTPK). Created once and persisted by
+/// the pairing store; `Codable` with the seed and public key as base64. `description` never shows the seed.
+public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable {
+    /// The iOSDevicePairingID: an upper-case UUID string, sent as UTF-8 in pair-setup M5 and pair-verify M3.
+    public let pairingID: String
+    /// The Ed25519 long-term public key (LTPK, 32 bytes).
+    public let publicKey: [UInt8]
+    /// The Ed25519 seed (LTSK, 32 bytes). Secret.
+    let seed: [UInt8]
+
+    /// A new identity with a random UUID and a fresh key pair. Throws `CryptoError` if randomness or
+    /// libcrypto fail.
+    public static func generate() throws(CryptoError) -> ControllerIdentity {
+        let key = try Ed25519PrivateKey()
+        return ControllerIdentity(pairingID: UUID().uuidString, key: key)
+    }
+
+    /// The identity with this pairing id and 32-byte Ed25519 seed (for importing an existing controller).
+    /// Throws `CryptoError.invalidLength` for a seed of another length.
+    public init(pairingID: String, seed: [UInt8]) throws(CryptoError) {
+        self.init(pairingID: pairingID, key: try Ed25519PrivateKey(seed: seed))
+    }
+
+    private init(pairingID: String, key: Ed25519PrivateKey) {
+        self.pairingID = pairingID
+        self.seed = key.seed
+        self.publicKey = key.publicKey
+    }
+
+    /// The Ed25519 signature of `message` with the long-term secret key.
+    func signature(for message: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try Ed25519PrivateKey(seed: seed).signature(for: message)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case pairingID, seed, publicKey
+    }
+
+    /// Reads `{"pairingID": …, "seed": base64, "publicKey": base64}`; the public key must be the one the seed
+    /// gives, so a damaged file is found when it is read, not at the next pairing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decode(String.self, forKey: .pairingID)
+        let seed = try Base64Field.decode(container, .seed)
+        let stored = try Base64Field.decode(container, .publicKey)
+        guard let key = try? Ed25519PrivateKey(seed: seed), key.publicKey == stored else {
+            throw DecodingError.dataCorruptedError(forKey: .publicKey, in: container,
+                                                   debugDescription: "the public key does not belong to the seed")
+        }
+        self.init(pairingID: id, key: key)
+    }
+
+    /// Writes the form `init(from:)` reads; the seed is secret, so protect the file it goes to.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pairingID, forKey: .pairingID)
+        try container.encode(Base64.encode(seed), forKey: .seed)
+        try container.encode(Base64.encode(publicKey), forKey: .publicKey)
+    }
+
+    public var description: String { "ControllerIdentity(\(pairingID))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["pairingID": pairingID, "publicKey": Hex.encode(publicKey)])
+    }
+}
+
+/// Base64 byte fields in `Codable` containers.
+enum Base64Field {
+    /// The bytes of the base64 string at `key`; a `DecodingError` if it is not base64.
+    static func decode<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, length: Int? = nil) throws -> [UInt8] {
+        guard let bytes = Base64.decode(try container.decode(String.self, forKey: key)) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not base64")
+        }
+        if let length, bytes.count != length {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                   debugDescription: "\(bytes.count) bytes where \(length) were expected")
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,121 @@
+internal import Dispatch
+internal import Foundation
+import Synchronization
+
+/// One TCP connection to an accessory server, on POSIX sockets (SwiftNIO cannot be fetched here).
+///
+/// A dedicated reader thread does blocking `recv` calls and hands the bytes to `receive()`; sends run on a
+/// serial queue of their own, so neither blocks Swift's cooperative threads and nothing polls in a loop.
+/// Received data is held up to 4 MiB; beyond that the reader pauses until `receive()` takes it, so a
+/// peer cannot grow memory without bound.
+///
+/// The socket has TCP_NODELAY and SO_KEEPALIVE (hap-controller.md §0). One task at a time should call
+/// `receive()`; several may, and are served in order. `close()` (or dropping the last reference) ends the
+/// connection; the descriptor is closed once the reader thread and any send in progress have let go of
+/// it, so it is never reused under them.
+public final class TCPConnection: Sendable {
+    /// The host as given to `connect`.
+    public let host: String
+    /// The TCP port.
+    public let port: UInt16
+    /// The numeric address the connection reached, e.g. `127.0.0.1` or `::1` (for the `Host` header).
+    public let remoteAddress: String
+
+    private let shared: SocketState
+    private let sendQueue: DispatchQueue
+
+    /// The default time-out of `connect` (aiohomekit's).
+    public static let defaultConnectTimeout: Duration = .seconds(10)
+    /// A send that cannot hand its bytes to the kernel for this long fails with `.sendTimedOut`.
+    static let sendTimeoutSeconds = 30
+
+    private init(host: String, port: UInt16, connected: SocketConnector.Connected) {
+        self.host = host
+        self.port = port
+        self.remoteAddress = connected.address
+        self.shared = SocketState(descriptor: connected.descriptor)
+        self.sendQueue = DispatchQueue(label: "hap.tcp.send.\(connected.address).\(port)")
+        let shared = self.shared
+        let reader = Thread { shared.readLoop() }
+        reader.name = "hap.tcp.read \(TCPError.endpoint(connected.address, port))"
+        reader.start()
+    }
+
+    deinit { shared.close() }
+
+    /// Connects to `host` (an IPv4 or IPv6 literal, bracketed or not, or a name) on `port`, trying each of
+    /// the host's addresses in turn within `timeout` overall.
+    /// - Throws: `TCPError.resolutionFailed`, `.connectionRefused`, `.connectTimedOut`, `.unreachable`,
+    ///   `.cancelled` when the task is cancelled meanwhile, or `.system`.
+    public static func connect(host: String, port: UInt16, timeout: Duration = defaultConnectTimeout) async throws(TCPError) -> TCPConnection {
+        let cancelled = Atomic<Bool>(false)
+        let result: Result<SocketConnector.Connected, TCPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: SocketConnector.connect(
+                        host: host, port: port, timeout: timeout, sendTimeoutSeconds: sendTimeoutSeconds,
+                        cancelled: { cancelled.load(ordering: .relaxed) }))
+                }
+            }
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
+        }
+        return TCPConnection(host: host, port: port, connected: try result.get())
+    }
+
+    /// Writes all of `bytes`, in one `send` when the kernel takes them (a HAP request must go out in one
+    /// write, hap-controller.md §0). Sends from several tasks go out one after another, never interleaved.
+    /// - Throws: `TCPError.closed` after `close()`, `.reset`, `.closedByPeer`, `.sendTimedOut`, or
+    ///   `.system`.
+    public func send(_ bytes: [UInt8]) async throws(TCPError) {
+        let fd = try shared.beginSend()
+        let shared = self.shared
+        let result: Result<Void, TCPError> = await withCheckedContinuation { continuation in
+            sendQueue.async {
+                let outcome = Self.sendAll(bytes, on: fd)
+                shared.endSend()
+                continuation.resume(returning: outcome.mapError { shared.translate($0) })
+            }
+        }
+        try result.get()
+    }
+
+    /// The next bytes from the peer: everything that has arrived since the last call, at least one byte.
+    /// Waits until bytes arrive.
+    /// - Throws: `TCPError.closedByPeer` once the peer closed and every byte was taken, `.reset`,
+    ///   `.closed` after `close()`, `.cancelled` when the waiting task is cancelled (the connection stays
+    ///   usable), or `.system`.
+    public func receive() async throws(TCPError) -> [UInt8] {
+        let id = shared.nextWaiterID()
+        let result: Result<[UInt8], TCPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in shared.receive(id: id, continuation) }
+        } onCancel: {
+            shared.cancelReceive(id: id)
+        }
+        return try result.get()
+    }
+
+    /// Closes the connection: the peer sees the close, waiting `receive()` calls throw `.closed`, later
+    /// sends throw `.closed`. Calling it again does nothing.
+    public func close() { shared.close() }
+
+    private static func sendAll(_ bytes: [UInt8], on fd: Int32) -> Result<Void, TCPError> {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let n = POSIX.systemSend(fd, base + offset, raw.count - offset)
+                if n >= 0 {
+                    offset += n
+                    continue
+                }
+                let code = errno
+                switch code {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return .failure(.sendTimedOut)
+                default: return .failure(SocketState.error(code, call: "send"))
+                }
+            }
+            return .success(())
+        }
+    }
+}

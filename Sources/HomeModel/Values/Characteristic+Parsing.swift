@@ -1,0 +1,110 @@
+/// Reading MQTT command payloads into values (DESIGN.md "Values"). Parsing only turns text into a value
+/// of the characteristic's format; `validate(_:name:)` then checks range, step and valid values.
+extension Characteristic {
+    /// Parses the payload of a `/set` message for this characteristic.
+    ///
+    /// - `bool`: `true`/`false`, `1`/`0`, `on`/`off` in any case, and `toggle`, which flips `current`.
+    /// - integer formats and `float`: a JSON number or numeric text; surrounding white space is ignored.
+    /// - enumerations (integer formats with valid values from the accessory or the catalog): the integer,
+    ///   or the valid-value name in any case, ignoring everything but letters and digits (`secured`,
+    ///   `SECURED`, `heat`, `counter_clockwise`).
+    /// - `string`: the raw text; `tlv8` and `data`: base64; `array` and `dict`: the JSON text.
+    ///
+    /// - Parameters:
+    ///   - current: the characteristic's current value, needed by `toggle`.
+    ///   - name: the characteristic's slug, for the error message.
+    /// - Throws: `ValueError` with `.wrongType` when the text is not a value of the format,
+    ///   `.notAValidValue` for an unknown enumeration name, `.unknownCurrentValue` for `toggle` without
+    ///   a current value.
+    public func parseCommand(_ text: String, current: CharacteristicValue?, name: String) throws(ValueError)
+        -> CharacteristicValue
+    {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wrongType = ValueError(characteristic: name, value: text, rule: .wrongType(expected: format))
+        switch format {
+        case .bool:
+            switch trimmed.lowercased() {
+            case "true", "1", "on": return .bool(true)
+            case "false", "0", "off": return .bool(false)
+            case "toggle":
+                guard let now = current?.boolValue else {
+                    throw ValueError(characteristic: name, value: trimmed, rule: .unknownCurrentValue)
+                }
+                return .bool(!now)
+            default: throw wrongType
+            }
+        case .uint8, .uint16, .uint32, .uint64, .int, .float:
+            if let number = ParsedNumber(text: trimmed) {
+                guard let value = number.value(for: format) else { throw wrongType }
+                return value
+            }
+            if let names = enumerationNames, !names.isEmpty {
+                guard let value = names.first(where: { ValidValue.matchKey($0.name) == ValidValue.matchKey(trimmed) })
+                else { throw ValueError(characteristic: name, value: text, rule: .notAValidValue(allowedValues)) }
+                return .int(Int64(value.value))
+            }
+            throw wrongType
+        case .string: return .string(text)
+        case .tlv8, .data:
+            guard let bytes = Base64.decode(trimmed) else { throw wrongType }
+            return .data(bytes)
+        case .array, .dictionary:
+            guard !trimmed.isEmpty else { throw wrongType }
+            return .json(trimmed)
+        }
+    }
+
+    /// Parses one JSON scalar of a multi-write object (`<accessory>/set`) with the rules of
+    /// `parseCommand(_:current:name:)`: a JSON string is read like a payload; a JSON boolean suits `bool`;
+    /// a JSON number suits numbers, and `bool` when it is 0 or 1.
+    /// - Throws: `ValueError` as `parseCommand(_:current:name:)` does; `null` is `.wrongType`.
+    public func parseCommand(json: JSONScalar, current: CharacteristicValue?, name: String) throws(ValueError)
+        -> CharacteristicValue
+    {
+        let number: ParsedNumber
+        switch json {
+        case .string(let s): return try parseCommand(s, current: current, name: name)
+        case .bool(let b) where format == .bool: return .bool(b)
+        case .int(let i): number = .int(i)
+        case .uint(let u): number = .uint(u)
+        case .double(let d): number = .double(d)
+        case .null, .bool:
+            throw ValueError(characteristic: name, value: json.text, rule: .wrongType(expected: format))
+        }
+        if format == .bool, let b = number.value(for: .uint8)?.boolValue { return .bool(b) }
+        guard let value = number.value(for: format) else {
+            throw ValueError(characteristic: name, value: json.text, rule: .wrongType(expected: format))
+        }
+        return value
+    }
+
+    /// The named values of an enumerated characteristic, from the catalog; nil when the catalog names no
+    /// values for it. Names may map to integers the accessory does not accept: `validate` refuses those.
+    var enumerationNames: [ValidValue]? {
+        guard format.isInteger, let info = HAPCatalog.characteristic(type), !info.validValues.isEmpty else {
+            return nil
+        }
+        return info.validValues
+    }
+
+    /// The integers an enumeration accepts: the accessory's valid values, else the catalog's.
+    var allowedValues: [Int] {
+        validValues ?? HAPCatalog.characteristic(type)?.validValues.map(\.value) ?? []
+    }
+}
+
+extension JSONScalar {
+    /// The scalar as JSON text, for error messages.
+    var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .uint(let u): return String(u)
+        case .double(let d): return CharacteristicValue.format(d)
+        case .string(let s): return s
+        }
+    }
+}
+
+internal import Foundation

@@ -1,0 +1,104 @@
+/// Checking a value against a characteristic's rules before a write (DESIGN.md "Values": nothing is
+/// clamped; a value that breaks a rule is refused and never written).
+extension Characteristic {
+    /// Checks `value` for a write to this characteristic and returns it in the format's normal form:
+    /// `.bool` for `bool`, `.int` for integer formats (`.uint` only above `Int64.max`), `.float` for
+    /// `float`, `.string`, `.data` for `tlv8`/`data`, `.json` for `array`/`dict`.
+    ///
+    /// The rules, in order: the characteristic has `pw`; the value's type fits the format (an integer
+    /// format takes an integral number within the format's range; `float` takes any finite number);
+    /// strings are at most `maxLength` UTF-8 bytes (64 when absent), `tlv8`/`data` at most `maxDataLength`
+    /// bytes; an enumeration's value is among its valid values (the accessory's, else the catalog's when
+    /// the accessory sent no `valid-values-range`) and inside `validValuesRange`; numbers lie within
+    /// `minValue`...`maxValue` and a whole number of `minStep`s from `minValue` (or 0), with a relative
+    /// tolerance of 1e-9 for binary noise (21.3 with step 0.1).
+    /// - Parameter name: the characteristic's slug, for the error message.
+    /// - Throws: `ValueError` naming the characteristic, the value and the broken rule.
+    public func validate(_ value: CharacteristicValue, name: String) throws(ValueError) -> CharacteristicValue {
+        func fail(_ rule: ValueError.Rule) -> ValueError {
+            ValueError(characteristic: name, value: value.description, rule: rule)
+        }
+        guard isWritable else { throw fail(.readOnly) }
+        let normal = try conformed(value, fail)
+        switch normal {
+        case .string(let s) where s.utf8.count > (maxLength ?? 64): throw fail(.tooLong(maxLength: maxLength ?? 64))
+        case .data(let d) where maxDataLength.map({ d.count > $0 }) ?? false:
+            throw fail(.tooLong(maxLength: maxDataLength ?? 0))
+        case .int, .uint:
+            try checkEnumeration(normal, fail)
+            try checkRange(normal, fail)
+        case .float: try checkRange(normal, fail)
+        default: break
+        }
+        return normal
+    }
+
+    /// The value in the format's normal form, or `.wrongType` / `.outOfFormatRange`.
+    private func conformed(_ value: CharacteristicValue, _ fail: (ValueError.Rule) -> ValueError) throws(ValueError)
+        -> CharacteristicValue
+    {
+        let wrongType = fail(.wrongType(expected: format))
+        switch (format, value) {
+        case (.bool, .bool), (.string, .string), (.tlv8, .data), (.data, .data), (.array, .json), (.dictionary, .json):
+            return value
+        case (.float, .int), (.float, .uint), (.float, .float):
+            guard let d = value.doubleValue, d.isFinite else { throw wrongType }
+            return .float(d)
+        case (_, .int), (_, .uint), (_, .float):
+            guard let range = format.integerRange else { throw wrongType }
+            let integer: CharacteristicValue
+            switch value {
+            case .float(let f): guard let v = ParsedNumber.double(f).value(for: format) else { throw wrongType }
+                integer = v
+            case .uint(let u): integer = .integer(u)
+            default: integer = value
+            }
+            guard let d = integer.doubleValue, range.contains(d), !(format == .uint64 && d < 0) else {
+                throw fail(.outOfFormatRange)
+            }
+            return integer
+        default: throw wrongType
+        }
+    }
+
+    /// Valid values and the valid-values range of an integer value.
+    private func checkEnumeration(_ value: CharacteristicValue, _ fail: (ValueError.Rule) -> ValueError)
+        throws(ValueError)
+    {
+        guard let v = value.int64Value else { return }
+        let allowed = validValues ?? (validValuesRange == nil ? enumerationNames?.map(\.value) : nil)
+        if let allowed, !allowed.contains(where: { Int64($0) == v }) { throw fail(.notAValidValue(allowed)) }
+        if let r = validValuesRange {
+            if v < Int64(r.lowerBound) { throw fail(.belowMinimum(Double(r.lowerBound))) }
+            if v > Int64(r.upperBound) { throw fail(.aboveMaximum(Double(r.upperBound))) }
+        }
+    }
+
+    /// `minValue`, `maxValue` and `minStep` of a number.
+    private func checkRange(_ value: CharacteristicValue, _ fail: (ValueError.Rule) -> ValueError) throws(ValueError) {
+        guard let v = value.doubleValue else { return }
+        if let minValue, v < minValue { throw fail(.belowMinimum(minValue)) }
+        if let maxValue, v > maxValue { throw fail(.aboveMaximum(maxValue)) }
+        if let minStep, minStep > 0 {
+            let steps = (v - (minValue ?? 0)) / minStep
+            if abs(steps - steps.rounded()) > 1e-9 * max(1, abs(steps)) { throw fail(.offStep(minStep)) }
+        }
+    }
+
+    /// A value from an accessory in the format's normal form, without checking any rule: `1` becomes
+    /// `true` for `bool`, `21` becomes `21.0` for `float`, `21.0` becomes `21` for integer formats, and
+    /// base64 text becomes bytes for `tlv8`/`data`. A value that does not convert is returned as it is.
+    ///
+    /// Accessories send booleans as 0/1 and floats as integers (hap-controller.md §4.1); the store keeps
+    /// the normal form so that equal values compare equal and MQTT payloads look alike.
+    public func normalized(_ value: CharacteristicValue) -> CharacteristicValue {
+        switch (format, value) {
+        case (.bool, _): return value.boolValue.map(CharacteristicValue.bool) ?? value
+        case (.float, .int), (.float, .uint), (.float, .float): return value.doubleValue.map(CharacteristicValue.float) ?? value
+        case (_, .float(let f)) where format.isInteger: return ParsedNumber.double(f).value(for: format) ?? value
+        case (_, .uint(let u)) where format.isInteger: return .integer(u)
+        case (.tlv8, .string(let s)), (.data, .string(let s)): return Base64.decode(s).map(CharacteristicValue.data) ?? value
+        default: return value
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import HomeModel
+
+/// Applying what providers report: syncs are reconciled with what the store holds, values and
+/// reachability become changes only when they differ (DESIGN.md "Availability and recovery").
+extension HomeStore {
+    func handle(_ event: ProviderEvent, from provider: Int) {
+        switch event {
+        case .synced(let accessories):
+            reconcile(accessories, from: provider)
+            finishFirstSync(provider)
+        case .syncFailed(let reason):
+            logger.warning("first sync failed", ["provider": providers[provider].provider.id, "reason": reason])
+            finishFirstSync(provider)
+        case .values(let updates):
+            for update in updates { apply(update, from: provider) }
+        case .accessoryAdded(let accessory), .accessoryUpdated(let accessory):
+            upsert(accessory, from: provider)
+        case .accessoryRemoved(let id):
+            guard owns(id, provider) else { return }
+            remove(id)
+        case .reachability(let ids, let reachable, let reason):
+            for id in ids { setReachable(id, reachable, reason: reason, from: provider) }
+        }
+    }
+
+    /// A full sync: new accessories are added, missing ones removed, the others updated.
+    private func reconcile(_ accessories: [Accessory], from provider: Int) {
+        var seen = Set<AccessoryID>()
+        for accessory in accessories {
+            guard seen.insert(accessory.id).inserted else {
+                logger.warning("accessory reported twice in one sync; the first one is kept", ["accessory": accessory.id.description])
+                continue
+            }
+            upsert(accessory, from: provider)
+        }
+        let gone = entries.filter { $0.value.provider == provider && !seen.contains($0.key) }.keys.sorted()
+        for id in gone { remove(id) }
+    }
+
+    /// Adds an accessory, or updates the one with its id: `.accessoryUpdated` when its structure, name or
+    /// place changed, else `.valueChanged(source: .sync)` for each value that differs.
+    private func upsert(_ reported: Accessory, from provider: Int) {
+        let id = reported.id
+        let placement = StoredAccessory.Placement(accessory: reported)
+        var accessory = reported.normalizingValues()
+        let placed = place(placement, id: id)
+        accessory.configuredName = placed.configuredName
+        accessory.room = placed.room
+        accessory.home = placed.home
+
+        guard let existing = entries[id] else {
+            store(StoredAccessory(accessory: accessory, placement: placement, provider: provider))
+            emit(.accessoryAdded(accessory))
+            return
+        }
+        guard existing.provider == provider else {
+            logger.warning(
+                "accessory id already belongs to another provider; ignored",
+                ["accessory": id.description, "provider": providers[provider].provider.id])
+            return
+        }
+        if existing.accessory.hasSameStructure(as: accessory) {
+            // A value the sync did not bring (a failed read) keeps the last known one. The changes are
+            // emitted before the store holds them, which no one can see: nothing suspends in between.
+            for (s, service) in accessory.services.enumerated() {
+                for (c, characteristic) in service.characteristics.enumerated() {
+                    let old = existing.accessory.services[s].characteristics[c].value
+                    guard let value = characteristic.value else {
+                        accessory.services[s].characteristics[c].value = old
+                        continue
+                    }
+                    if value != old {
+                        emit(.valueChanged(CharacteristicAddress(accessory: id, iid: characteristic.iid), value, source: .sync))
+                    }
+                }
+            }
+            entries[id]?.placement = placement
+            entries[id]?.replaceValues(with: accessory)
+        } else {
+            var updated = StoredAccessory(accessory: accessory, placement: placement, provider: provider)
+            updated.reachable = existing.reachable
+            updated.unreachableReason = existing.unreachableReason
+            store(updated)
+            emit(.accessoryUpdated(old: existing.accessory, new: accessory))
+        }
+    }
+
+    private func store(_ entry: StoredAccessory) {
+        if !entry.duplicateIIDs.isEmpty {
+            logger.warning(
+                "accessory has repeated iids; the first of each is used",
+                ["accessory": entry.accessory.id.description, "iids": entry.duplicateIIDs.map(String.init).joined(separator: ",")])
+        }
+        entries[entry.accessory.id] = entry
+    }
+
+    private func remove(_ id: AccessoryID) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        emit(.accessoryRemoved(entry.accessory))
+    }
+
+    /// One value from a provider. Equal values are no change, except events of stateless types
+    /// (ProgrammableSwitchEvent): each press counts.
+    private func apply(_ update: ValueUpdate, from provider: Int) {
+        let address = update.address
+        // No copy of the entry is kept: it would share, and so force a copy of, the accessory's storage.
+        guard let location = entries[address.accessory].flatMap({ $0.provider == provider ? $0.locations[address.iid] : nil })
+        else {
+            logger.debug("value for an unknown characteristic ignored", ["address": address.description])
+            return
+        }
+        guard let value = update.value else { return }
+        setValue(value, at: address, location, source: update.source)
+    }
+
+    /// Stores a value and emits `.valueChanged` when it differs (or is a stateless event).
+    func setValue(
+        _ value: CharacteristicValue, at address: CharacteristicAddress, _ location: StoredAccessory.Location,
+        source: ValueSource
+    ) {
+        guard let old = entries[address.accessory]?.setValue(value, at: location) else { return }
+        let new = entries[address.accessory]?.value(at: location)
+        if new != old.value || (source == .event && HAPCatalog.isStateless(old.type)) {
+            emit(.valueChanged(address, new, source: source))
+        }
+    }
+
+    private func setReachable(_ id: AccessoryID, _ reachable: Bool, reason: String?, from provider: Int) {
+        guard owns(id, provider), let entry = entries[id] else { return }
+        if !reachable { entries[id]?.unreachableReason = reason ?? "unreachable" }
+        guard entry.reachable != reachable else { return }
+        entries[id]?.reachable = reachable
+        if reachable { entries[id]?.unreachableReason = nil }
+        emit(.reachabilityChanged(id, reachable: reachable, reason: reachable ? nil : reason))
+    }
+
+    private func owns(_ id: AccessoryID, _ provider: Int) -> Bool {
+        guard let entry = entries[id] else {
+            logger.debug("event for an unknown accessory ignored", ["accessory": id.description])
+            return false
+        }
+        return entry.provider == provider
+    }
+}

@@ -1,0 +1,225 @@
+public import HomeModel
+
+/// Writes (DESIGN.md "Writes"): checked and validated here, then awaited and serialised per accessory;
+/// rapid writes to one characteristic collapse to the last value; the confirmed value is published only
+/// after the provider accepted it.
+extension HomeStore {
+    /// The outcome of one write: the confirmed value, or why it failed.
+    public typealias WriteResult = Result<CharacteristicValue, HomeStoreError>
+
+    /// Writes one value and returns the value the accessory confirmed (its write response, else the
+    /// written value in the format's normal form).
+    ///
+    /// While another write to the accessory is in flight, the write waits; a later write to the same
+    /// characteristic that arrives while this one still waits replaces its value, and both callers get
+    /// the outcome of the one write sent.
+    /// - Throws: `.notReady` before the first sync; `.unknownAccessory`, `.unknownCharacteristic`;
+    ///   `.unreachable`; `.notWritable` without `pw`; `.invalidValue` when `validate` refuses the value
+    ///   (nothing is sent then); `.status` when the accessory refused; `.timedOut` after `writeTimeout`;
+    ///   `.failed` otherwise.
+    public func write(_ address: CharacteristicAddress, value: CharacteristicValue) async throws(HomeStoreError)
+        -> CharacteristicValue
+    {
+        let write = try checkedWrite(address, value)
+        return try await pending(dropped: .failure(.failed("the write was dropped"))) { enqueue(write, waiter: $0) }.value.get()
+    }
+
+    /// Like `write(_:value:)`, but takes the write's place in the accessory's queue before it returns, so
+    /// commands that arrive in order are written in order; the task gives the outcome. Checks that fail
+    /// are in the outcome, and nothing is sent then.
+    public func enqueueWrite(_ address: CharacteristicAddress, value: CharacteristicValue) -> Task<WriteResult, Never> {
+        let write: CharacteristicWrite
+        do {
+            write = try checkedWrite(address, value)
+        } catch {
+            return Task { .failure(error) }
+        }
+        return pending(dropped: .failure(.failed("the write was dropped"))) { enqueue(write, waiter: $0) }
+    }
+
+    private func enqueue(_ write: CharacteristicWrite, waiter: WriteQueue.SingleWaiter) {
+        let id = write.address.accessory
+        if writeQueues[id, default: WriteQueue()].enqueue(write, waiter: waiter) {
+            logger.debug("write collapsed into a waiting one", ["address": write.address.description])
+        }
+        startDraining(id)
+    }
+
+    /// Writes several values, one provider request per accessory (the accessory's place in its write queue
+    /// is kept). Values that fail the checks are not sent and get their error; when an address appears
+    /// more than once, the last value counts.
+    public func write(_ writes: [(CharacteristicAddress, CharacteristicValue)]) async
+        -> [CharacteristicAddress: WriteResult]
+    {
+        await enqueueWrite(writes).value
+    }
+
+    /// Like `write(_:)` for several values, but the writes take their places in the queues before it
+    /// returns; the task gives the outcomes.
+    public func enqueueWrite(_ writes: [(CharacteristicAddress, CharacteristicValue)])
+        -> Task<[CharacteristicAddress: WriteResult], Never>
+    {
+        var failed: [CharacteristicAddress: WriteResult] = [:]
+        var last: [CharacteristicAddress: Int] = [:]
+        for (index, (address, _)) in writes.enumerated() { last[address] = index }
+        var groups: [AccessoryID: [CharacteristicWrite]] = [:]
+        for (index, (address, value)) in writes.enumerated() where last[address] == index {
+            do {
+                groups[address.accessory, default: []].append(try checkedWrite(address, value))
+            } catch {
+                failed[address] = .failure(error)
+            }
+        }
+        let parts = groups.map { id, batch in
+            pending(dropped: Dictionary(batch.map { ($0.address, .failure(.failed("the write was dropped"))) }, uniquingKeysWith: { _, new in new })) {
+                (waiter: WriteQueue.BatchWaiter) in
+                writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: waiter)
+                startDraining(id)
+            }
+        }
+        return Task {
+            var results = failed
+            for part in parts { results.merge(await part.value) { _, new in new } }
+            return results
+        }
+    }
+
+    /// Runs `enqueue` now with a waiter, and returns a task that gives what the waiter receives.
+    /// `dropped` is the outcome when the waiter is released without one (it cannot happen while the store
+    /// fails every waiting write when it stops; this keeps a future mistake from trapping).
+    private func pending<Outcome: Sendable>(
+        dropped: @autoclosure @escaping @Sendable () -> Outcome, _ enqueue: (WriteQueue.Waiter<Outcome>) -> Void
+    ) -> Task<Outcome, Never> {
+        let (stream, continuation) = AsyncStream<Outcome>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        enqueue(WriteQueue.Waiter { outcome in
+            continuation.yield(outcome)
+            continuation.finish()
+        })
+        return Task {
+            for await outcome in stream { return outcome }
+            return dropped()
+        }
+    }
+
+    /// The checks a write passes before it is queued, and the request it becomes.
+    private func checkedWrite(_ address: CharacteristicAddress, _ value: CharacteristicValue) throws(HomeStoreError)
+        -> CharacteristicWrite
+    {
+        let (_, characteristic) = try usableCharacteristic(address)
+        guard characteristic.isWritable else { throw .notWritable(address) }
+        let normal: CharacteristicValue
+        do {
+            normal = try characteristic.validate(value, name: HAPCatalog.characteristicSlug(characteristic.type))
+        } catch {
+            throw .invalidValue(error)
+        }
+        return CharacteristicWrite(
+            address: address, value: normal, timed: characteristic.permissions.contains(.timedWrite),
+            wantsResponse: characteristic.permissions.contains(.writeResponse))
+    }
+
+    /// The accessory and characteristic at `address`, when the store is ready and the accessory reachable.
+    func usableCharacteristic(_ address: CharacteristicAddress) throws(HomeStoreError) -> (StoredAccessory, Characteristic) {
+        let entry = try usableAccessory(address.accessory)
+        guard let characteristic = entry.characteristic(address.iid) else { throw .unknownCharacteristic(address) }
+        return (entry, characteristic)
+    }
+
+    /// The accessory `id`, when the store is ready and the accessory reachable.
+    func usableAccessory(_ id: AccessoryID) throws(HomeStoreError) -> StoredAccessory {
+        guard !stopped else { throw .failed("the home store has stopped") }
+        guard ready else { throw .notReady }
+        guard let entry = entries[id] else { throw .unknownAccessory(id) }
+        guard entry.reachable else { throw .unreachable(id, entry.unreachableReason ?? "unreachable") }
+        return entry
+    }
+
+    private func startDraining(_ id: AccessoryID) {
+        guard writeQueues[id]?.isDraining == false else { return }
+        writeQueues[id]?.isDraining = true
+        Task { await self.drainWrites(id) }
+    }
+
+    /// Sends an accessory's queued writes one at a time until its queue is empty.
+    private func drainWrites(_ id: AccessoryID) async {
+        while let item = writeQueues[id]?.popFirst() {
+            switch item {
+            case .single(let write, let waiters):
+                let result = await send([write], to: id)[write.address] ?? .failure(.failed("no result"))
+                for waiter in waiters { waiter.resume(returning: result) }
+            case .batch(let writes, let waiter):
+                waiter.resume(returning: await send(writes, to: id))
+            }
+        }
+        writeQueues[id] = nil
+    }
+
+    /// One provider request; on success the confirmed values are stored and published.
+    private func send(_ writes: [CharacteristicWrite], to id: AccessoryID) async -> [CharacteristicAddress: WriteResult] {
+        func all(_ error: HomeStoreError) -> [CharacteristicAddress: WriteResult] {
+            Dictionary(writes.map { ($0.address, .failure(error)) }, uniquingKeysWith: { _, new in new })
+        }
+        let entry: StoredAccessory
+        do { entry = try usableAccessory(id) } catch { return all(error) }
+        let provider = providers[entry.provider].provider
+        let timeout = configuration.writeTimeout
+        guard let answers = await withDeadline(timeout, { await provider.write(writes) }) else {
+            logger.warning("write timed out", ["accessory": id.description])
+            return all(.timedOut(seconds: timeout.seconds))
+        }
+        var results: [CharacteristicAddress: WriteResult] = [:]
+        for write in writes {
+            switch answers[write.address] {
+            case .success(let response)?: results[write.address] = .success(confirm(write, response: response))
+            case .failure(let error)?: results[write.address] = .failure(HomeStoreError(error, accessory: id, timeout: timeout))
+            case nil: results[write.address] = .failure(.failed("the accessory sent no result for \(write.address)"))
+            }
+        }
+        return results
+    }
+
+    /// Stores the confirmed value of a successful write and publishes it if it changed.
+    private func confirm(_ write: CharacteristicWrite, response: CharacteristicValue?) -> CharacteristicValue {
+        let address = write.address
+        guard let location = entries[address.accessory]?.locations[address.iid],
+            let characteristic = entries[address.accessory]?.characteristic(address.iid)
+        else { return response ?? write.value }
+        let confirmed = response.map(characteristic.normalized) ?? write.value
+        setValue(confirmed, at: address, location, source: .write)
+        return confirmed
+    }
+
+    /// How many callers wait for a write to this accessory that has not been sent yet (collapsed writes
+    /// count once per caller); for diagnostics and tests.
+    public func waitingWrites(_ id: AccessoryID) -> Int { writeQueues[id]?.waitingCallers ?? 0 }
+
+    /// Fails every write still waiting in a queue (the store stops).
+    func failWaitingWrites(_ error: HomeStoreError) {
+        for id in writeQueues.keys {
+            while let item = writeQueues[id]?.popFirst() {
+                switch item {
+                case .single(_, let waiters): for waiter in waiters { waiter.resume(returning: .failure(error)) }
+                case .batch(let writes, let waiter):
+                    waiter.resume(returning: Dictionary(writes.map { ($0.address, .failure(error)) }, uniquingKeysWith: { _, new in new }))
+                }
+            }
+        }
+    }
+}
+
+extension HomeStoreError {
+    /// The store's error for a provider's `AccessoryError`.
+    init(_ error: AccessoryError, accessory: AccessoryID, timeout: Duration) {
+        switch error {
+        case .status(let status): self = .status(status)
+        case .unreachable(let why): self = .unreachable(accessory, why)
+        case .timedOut: self = .timedOut(seconds: timeout.seconds)
+        case .unknown, .failed: self = .failed(error.description)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,248 @@
+public import HomeModel
+
+/// The one home store (DESIGN.md lesson 5): every accessory of every provider, their values and
+/// reachability, readiness, change streams, and the routing of reads and writes to the owning provider.
+///
+/// Readiness (lesson 1): until every provider added before `start()` has finished its first sync
+/// (`.synced` or `.syncFailed`), nothing is streamed and every read, write and identify fails with
+/// `.notReady`. Writes (lesson 3) are validated, then awaited and serialised per accessory; the store
+/// publishes the confirmed value only after the provider accepted it.
+///
+/// The program uses `HomeStore.shared`; tests make their own. A stopped store cannot be started again.
+public actor HomeStore {
+    /// The program's store.
+    public static let shared = HomeStore()
+
+    struct ProviderSlot {
+        let provider: any AccessoryProvider
+        let events: AsyncStream<ProviderEvent>
+        var consumer: Task<Void, Never>?
+    }
+
+    struct Subscriber {
+        let continuation: AsyncStream<[HomeChange]>.Continuation
+        /// Subscribed before the store was ready: gets every accessory as `.accessoryAdded` when it is.
+        var needsInitial: Bool
+    }
+
+    let logger = Logger(label: "homestore")
+    /// The configuration in use (`configure(_:)` replaces it).
+    public private(set) var configuration: HomeStoreConfiguration
+    var providers: [ProviderSlot] = []
+    var started = false
+    var stopped = false
+    var ready = true
+    var awaitingFirstSync: Set<Int> = []
+    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    var entries: [AccessoryID: StoredAccessory] = [:]
+    var subscribers: [Int: Subscriber] = [:]
+    var nextSubscriberID = 0
+    var pending: [HomeChange] = []
+    var flushScheduled = false
+    var writeQueues: [AccessoryID: WriteQueue] = [:]
+
+    /// Changes waiting to be delivered are sent at once when this many have gathered, so that a flood of
+    /// events does not build one huge batch.
+    static let maximumBatch = 4096
+
+    /// How long changes gather before they are delivered. The provider's events reach the store one actor
+    /// hop each; without this window a burst of events would go out as one batch per event.
+    static let batchWindow = Duration.milliseconds(2)
+
+    /// A store that has no providers yet and is not started.
+    public init(configuration: HomeStoreConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Replaces the configuration. Accessories whose name, room or home change are re-placed and
+    /// reported as `.accessoryUpdated`.
+    public func configure(_ configuration: HomeStoreConfiguration) {
+        self.configuration = configuration
+        for id in entries.keys.sorted() {
+            guard let entry = entries[id] else { continue }
+            let placed = place(entry.placement, id: id)
+            guard placed != StoredAccessory.Placement(accessory: entry.accessory) else { continue }
+            let old = entry.accessory
+            entries[id]?.place(configuredName: placed.configuredName, room: placed.room, home: placed.home)
+            if let new = entries[id]?.accessory { emit(.accessoryUpdated(old: old, new: new)) }
+        }
+    }
+
+    /// The configured homes.
+    public var homes: [Home] { configuration.homes }
+
+    /// Adds a provider. If the store has started, the provider starts at once and its accessories arrive
+    /// as `.accessoryAdded` when it syncs; it does not hold back readiness.
+    public func add(_ provider: any AccessoryProvider) async {
+        guard !stopped else {
+            logger.warning("provider added after the store stopped; ignored", ["provider": provider.id])
+            return
+        }
+        let index = providers.count
+        providers.append(ProviderSlot(provider: provider, events: provider.events))
+        if started {
+            launch(index)
+            await provider.start()
+        } else {
+            awaitingFirstSync.insert(index)
+            if ready {
+                ready = false
+                for id in subscribers.keys { subscribers[id]?.needsInitial = true }
+            }
+        }
+    }
+
+    /// Starts every provider and consumes its events. Returns once every provider has started; the first
+    /// syncs finish later (`waitUntilReady()`).
+    public func start() async {
+        guard !started, !stopped else { return }
+        started = true
+        let count = providers.count
+        for index in 0..<count { launch(index) }
+        for index in 0..<count { await providers[index].provider.start() }
+        updateReadiness()
+    }
+
+    /// Stops every provider, fails the writes still waiting, and finishes every subscriber's stream.
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        for slot in providers { await slot.provider.stop() }
+        for slot in providers { slot.consumer?.cancel() }
+        flush()
+        for subscriber in subscribers.values { subscriber.continuation.finish() }
+        subscribers = [:]
+        failWaitingWrites(.failed("the home store has stopped"))
+        let waiters = readyWaiters
+        readyWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Whether every provider added before `start()` has finished its first sync.
+    public var isReady: Bool { ready }
+
+    /// Returns when the store is ready (at once when it is, or has no providers), or when it stops.
+    public func waitUntilReady() async {
+        guard !ready, !stopped else { return }
+        await withCheckedContinuation { readyWaiters.append($0) }
+    }
+
+    /// Every accessory, sorted by id.
+    public func accessories() -> [Accessory] { entries.values.map(\.accessory).sorted { $0.id < $1.id } }
+
+    /// The accessory with this id.
+    public func accessory(_ id: AccessoryID) -> Accessory? { entries[id]?.accessory }
+
+    /// One characteristic with its current value, without copying its accessory.
+    public func characteristic(_ address: CharacteristicAddress) -> Characteristic? {
+        entries[address.accessory]?.characteristic(address.iid)
+    }
+
+    /// Whether the accessory is known and reachable.
+    public func isReachable(_ id: AccessoryID) -> Bool { entries[id]?.reachable ?? false }
+
+    /// The current accessories and a stream of every later change, taken at one instant so that no change
+    /// is lost or seen twice. The stream finishes when the store stops or the subscriber stops iterating.
+    public func subscribe() -> HomeSubscription {
+        flush()
+        let (stream, continuation) = AsyncStream<[HomeChange]>.makeStream(bufferingPolicy: .unbounded)
+        let snapshot = ready ? accessories() : []
+        var unreachable: [AccessoryID: String] = [:]
+        for accessory in snapshot where !(entries[accessory.id]?.reachable ?? true) {
+            unreachable[accessory.id] = entries[accessory.id]?.unreachableReason ?? "unreachable"
+        }
+        guard !stopped else {
+            continuation.finish()
+            return HomeSubscription(snapshot: snapshot, unreachable: unreachable, changes: stream)
+        }
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        subscribers[id] = Subscriber(continuation: continuation, needsInitial: !ready)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return HomeSubscription(snapshot: snapshot, unreachable: unreachable, changes: stream)
+    }
+
+    private func removeSubscriber(_ id: Int) { subscribers[id] = nil }
+
+    /// Starts consuming a provider's events.
+    private func launch(_ index: Int) {
+        let events = providers[index].events
+        providers[index].consumer = Task { await self.consume(events, from: index) }
+    }
+
+    private func consume(_ events: AsyncStream<ProviderEvent>, from index: Int) async {
+        for await event in events { handle(event, from: index) }
+        if awaitingFirstSync.contains(index) {
+            logger.warning("provider ended before its first sync", ["provider": providers[index].provider.id])
+            finishFirstSync(index)
+        }
+    }
+
+    /// Marks a provider's first sync as finished and becomes ready when it was the last.
+    func finishFirstSync(_ index: Int) {
+        guard awaitingFirstSync.remove(index) != nil else { return }
+        updateReadiness()
+    }
+
+    private func updateReadiness() {
+        guard !ready, started, awaitingFirstSync.isEmpty else { return }
+        ready = true
+        logger.info("home store ready", ["accessories": String(entries.count)])
+        let all = accessories()
+        var initial = all.map(HomeChange.accessoryAdded)
+        for accessory in all where !(entries[accessory.id]?.reachable ?? true) {
+            initial.append(.reachabilityChanged(accessory.id, reachable: false, reason: entries[accessory.id]?.unreachableReason))
+        }
+        for (id, subscriber) in subscribers where subscriber.needsInitial {
+            subscribers[id]?.needsInitial = false
+            if !initial.isEmpty { subscriber.continuation.yield(initial) }
+        }
+        let waiters = readyWaiters
+        readyWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Queues a change for the subscribers. Nothing is streamed before the store is ready.
+    func emit(_ change: HomeChange) {
+        guard ready, !subscribers.isEmpty else { return }
+        pending.append(change)
+        if pending.count >= HomeStore.maximumBatch {
+            flush()
+        } else if !flushScheduled {
+            flushScheduled = true
+            Task {
+                try? await Task.sleep(for: HomeStore.batchWindow)
+                self.scheduledFlush()
+            }
+        }
+    }
+
+    private func scheduledFlush() {
+        flushScheduled = false
+        flush()
+    }
+
+    /// Delivers the queued changes as one batch.
+    func flush() {
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending = []
+        for subscriber in subscribers.values where !subscriber.needsInitial { subscriber.continuation.yield(batch) }
+    }
+
+    /// The configuration's name, room and home over what the provider sent; the first home by default.
+    func place(_ placement: StoredAccessory.Placement, id: AccessoryID) -> StoredAccessory.Placement {
+        let override = configuration.overrides[id]
+        return StoredAccessory.Placement(
+            configuredName: override?.name ?? placement.configuredName, room: override?.room ?? placement.room,
+            home: override?.home ?? placement.home ?? configuration.homes.first?.name)
+    }
+}
+
+extension StoredAccessory.Placement {
+    init(accessory: Accessory) {
+        self.init(configuredName: accessory.configuredName, room: accessory.room, home: accessory.home)
+    }
+}

@@ -1,0 +1,69 @@
+import HomeModel
+
+/// The writes waiting for one accessory, first in first out (DESIGN.md "Writes": serialised per accessory).
+///
+/// A single write to a characteristic that already has a single write waiting replaces that write's value
+/// in its place in the queue; both callers then get the outcome of the one write that is sent. Writes in
+/// flight have left the queue and are never replaced. All operations are O(1).
+struct WriteQueue {
+    /// Who gets a write's outcome: a closure, so a caller can wait in a task of its own while its place in
+    /// the queue was taken synchronously (`HomeStore.enqueueWrite`).
+    struct Waiter<Outcome: Sendable>: Sendable {
+        let deliver: @Sendable (Outcome) -> Void
+        func resume(returning outcome: Outcome) { deliver(outcome) }
+    }
+    typealias SingleWaiter = Waiter<Result<CharacteristicValue, HomeStoreError>>
+    typealias BatchWaiter = Waiter<[CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>]>
+
+    enum Item {
+        case single(CharacteristicWrite, [SingleWaiter])
+        case batch([CharacteristicWrite], BatchWaiter)
+    }
+
+    /// Whether a task is sending this queue's writes.
+    var isDraining = false
+    private var items: [Int: Item] = [:]
+    private var head = 0
+    private var tail = 0
+    private var waitingSingles: [CharacteristicAddress: Int] = [:]
+
+    /// How many callers wait for a write that has not been sent yet.
+    var waitingCallers: Int {
+        items.values.reduce(0) { count, item in
+            switch item {
+            case .single(_, let waiters): return count + waiters.count
+            case .batch: return count + 1
+            }
+        }
+    }
+
+    /// Queues a single write, or folds it into the waiting write to the same characteristic.
+    /// Returns whether it was folded.
+    @discardableResult
+    mutating func enqueue(_ write: CharacteristicWrite, waiter: SingleWaiter) -> Bool {
+        if let position = waitingSingles[write.address], case .single(_, let waiters)? = items[position] {
+            items[position] = .single(write, waiters + [waiter])
+            return true
+        }
+        items[tail] = .single(write, [waiter])
+        waitingSingles[write.address] = tail
+        tail += 1
+        return false
+    }
+
+    /// Queues writes that go out in one request.
+    mutating func enqueue(batch writes: [CharacteristicWrite], waiter: BatchWaiter) {
+        items[tail] = .batch(writes, waiter)
+        tail += 1
+    }
+
+    /// Takes the oldest write out of the queue.
+    mutating func popFirst() -> Item? {
+        guard head < tail, let item = items.removeValue(forKey: head) else { return nil }
+        head += 1
+        if case .single(let write, _) = item, waitingSingles[write.address] == head - 1 {
+            waitingSingles[write.address] = nil
+        }
+        return item
+    }
+}

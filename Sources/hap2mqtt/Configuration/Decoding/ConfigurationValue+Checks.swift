@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ConfigurationValue {
+    /// An MQTT topic name from the configuration (MQTT 5 §4.7): not empty, without the wildcards `+`
+    /// and `#` and without NUL; with `allowsSlashAtEnds` false also not starting or ending in `/`, as
+    /// a prefix that other levels are appended to must not.
+    /// - Throws: `wrongType` for a list or mapping, `invalidValue` for a topic that breaks these rules.
+    func topic(allowsSlashAtEnds: Bool) throws(ConfigurationError) -> String {
+        let topic = try nonEmptyText()
+        if topic.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) {
+            throw invalid("must not contain the wildcards + and # or NUL, got \(topic.jsonQuoted)")
+        }
+        if !allowsSlashAtEnds, topic.hasPrefix("/") || topic.hasSuffix("/") {
+            throw invalid("must not start or end with /, got \(topic.jsonQuoted)")
+        }
+        return topic
+    }
+
+    /// Checks that the file at `path` (relative to the working directory) can be read, so a TLS
+    /// problem shows at start-up with the key that names the file.
+    /// - Throws: `invalidValue` with the system's reason.
+    func checkReadable(_ path: String) throws(ConfigurationError) {
+        if case .failure(let reason) = FileBytes.read(path) {
+            throw invalid("cannot read \(path): \(reason)")
+        }
+    }
+
+    /// The text of a secret file (`mqtt.password_file`) without its trailing line breaks. Only the
+    /// path ever appears in an error, never the content.
+    /// - Throws: `invalidValue` when the file cannot be read or is not UTF-8.
+    func secretFileContents(_ path: String) throws(ConfigurationError) -> String {
+        switch FileBytes.read(path) {
+        case .failure(let reason):
+            throw invalid("cannot read \(path): \(reason)")
+        case .success(let bytes):
+            guard var text = String(validating: bytes, as: UTF8.self) else {
+                throw invalid("\(path) is not UTF-8 text")
+            }
+            while text.last == "\n" || text.last == "\r" || text.last == "\r\n" { text.removeLast() }
+            return text
+        }
+    }
+}
+
+/// Reads whole files with POSIX calls, so that a failure has the system's short reason (`Permission
+/// denied`, `Is a directory`) rather than a long Foundation message.
+enum FileBytes {
+    /// Whether `path` names an existing file system entry.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The file's bytes, or the `strerror` text of the first call that failed.
+    static func read(_ path: String) -> Result<[UInt8], FileReadFailure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(FileReadFailure(errno: errno)) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(FileReadFailure(errno: errno))
+            }
+            if count == 0 { return .success(bytes) }
+            bytes += chunk[..<count]
+        }
+    }
+}
+
+/// Why a file could not be read, as the system says it.
+struct FileReadFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    let errno: Int32
+    var description: String { String(cString: strerror(errno)) }
+}
+
+#if canImport(Glibc)
+private let systemRead = Glibc.read
+#else
+private let systemRead = Darwin.read
+#endif

@@ -1,0 +1,75 @@
+import Foundation
+import HomeModel
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes log records as single lines to a file descriptor, standard error unless told otherwise:
+///
+///     2025-06-01T12:00:00.123Z info    mqtt: connected host=127.0.0.1 port=1883
+///
+/// The time is ISO 8601 in UTC with milliseconds, the level is padded to the longest level name, then
+/// the logger's label, the message, and the metadata as `key=value` sorted by key. Line breaks and
+/// control characters in the message are escaped; a metadata value with spaces, quotes, `=` or
+/// control characters is written as a JSON string. So every record is exactly one line.
+///
+/// Records from many threads never interleave: each line is written whole, under a lock.
+final class LogLineWriter: Sendable {
+    private let fileDescriptor: Int32
+    private let clock: @Sendable () -> Date
+    private let lock = Mutex(())
+
+    /// A writer to `fileDescriptor` (which it does not close), taking each record's time from `clock`.
+    init(fileDescriptor: Int32 = STDERR_FILENO, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.fileDescriptor = fileDescriptor
+        self.clock = clock
+    }
+
+    /// A sink for `LogSystem.bootstrap` that keeps records at `minimumLevel` and above.
+    func sink(minimumLevel: LogLevel) -> LogSink {
+        LogSink(minimumLevel: minimumLevel) { [self] record in write(record) }
+    }
+
+    /// Writes one record as one line. Write errors are dropped: there is nowhere left to report them.
+    func write(_ record: LogRecord) {
+        let line = Self.format(record, at: clock()) + "\n"
+        lock.withLock { _ in StandardStream.write(line, to: fileDescriptor) }
+    }
+
+    /// The line for `record` at `date`, without the line break.
+    static func format(_ record: LogRecord, at date: Date) -> String {
+        let level = record.level.description
+        var line = timestamp(date) + " " + level + String(repeating: " ", count: max(0, 7 - level.count)) + " "
+        line += record.label.escapingControlCharacters(andQuotes: false) + ": "
+            + record.message.escapingControlCharacters(andQuotes: false)
+        for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
+            let shown = needsQuotes(value) ? value.jsonQuoted : value
+            line += " " + key.escapingControlCharacters(andQuotes: false) + "=" + shown
+        }
+        return line
+    }
+
+    /// `2025-06-01T12:00:00.123Z`.
+    static func timestamp(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var (whole, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        if fraction < 0 { (whole, fraction) = (whole - 1, fraction + 1000) }
+        var seconds = time_t(whole)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let millis = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
+    }
+
+    private static func needsQuotes(_ value: String) -> Bool {
+        value.isEmpty || value.unicodeScalars.contains { scalar in
+            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "=" || scalar == "\\"
+        }
+    }
+
+}

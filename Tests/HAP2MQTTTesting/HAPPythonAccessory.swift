@@ -1,0 +1,263 @@
+public import HomeModel
+import Foundation
+import Synchronization
+
+/// A real HomeKit accessory for tests: the HAP-python 5.0.0 bridge of `Tests/Fixtures/hap_fixture.py`,
+/// run as a child process on 127.0.0.1 (never advertised over mDNS), with a Light, Switch, Temperature
+/// sensor, Lock, Thermostat and Blind (aids 2, 3, 4, 5, 6, 8).
+///
+/// The Python comes from `HAP2MQTT_TEST_PYTHON`, else `<repo>/.venv/bin/python` (made by `scripts/test`);
+/// when neither exists, `start` throws, so tests fail rather than skip. Each instance has its own port and
+/// state file; `stop()`, `kill()` and `start()` again keep both, so a test can take the accessory away and
+/// bring it back as it was (paired). Dropping the instance kills the process and removes its files; tests
+/// still call `stop()` so that nothing outlives them.
+public final class HAPPythonAccessory: Sendable {
+    /// A write the accessory accepted (its setter ran).
+    public struct SetterCall: Sendable, Hashable {
+        public let accessory: String
+        /// HAP-python's name of the characteristic, e.g. `Brightness`, `LockTargetState`.
+        public let characteristic: String
+        public let value: CharacteristicValue?
+        /// Whether the write was a timed write (it carried a `pid`).
+        public let timed: Bool
+    }
+
+    /// A write refused because of `failWrites`.
+    public struct RejectedWrite: Sendable, Hashable {
+        public let accessory: String
+        public let characteristic: String
+        public let value: CharacteristicValue?
+        public let status: HAPStatus
+    }
+
+    /// A `PUT /prepare` the accessory received (the first step of a timed write).
+    public struct PrepareRequest: Sendable, Hashable {
+        public let ttl: Int
+        public let pid: UInt64
+    }
+
+    /// What the accessory reports about itself.
+    public struct Status: Sendable, Hashable {
+        public let paired: Bool
+        /// The configuration number (`c#`); it grows when accessories are added or removed.
+        public let configVersion: Int
+        /// The accessory server's pairing id, `XX:XX:XX:XX:XX:XX`.
+        public let pairingID: String
+        /// Accessory name → aid of the bridged accessories.
+        public let accessories: [String: Int]
+    }
+
+    /// The kinds of accessory `addAccessory` can add.
+    public enum Kind: String, Sendable {
+        case light, `switch`, temperature, lock, thermostat, blind
+    }
+
+    /// The HAP port on 127.0.0.1.
+    public let port: UInt16
+    /// The setup code, `XXX-XX-XXX`.
+    public let setupCode: String
+    /// The directory with the state file and the fixture's log (removed when the instance goes away).
+    public var directoryPath: String { directory.path }
+    private let directory: URL
+    private let shared: FixtureProcess
+    private let python: String
+    private let script: String
+    private let fixedPairingID: String?
+
+    /// The default setup code, the one HAP-python's examples use.
+    public static let defaultSetupCode = "031-45-154"
+
+    private init(port: UInt16, setupCode: String, pairingID: String?) throws(HAPPythonAccessoryError) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw .venvMissing(python) }
+        let script = root.appendingPathComponent("Tests/Fixtures/hap_fixture.py").path
+        guard FileManager.default.fileExists(atPath: script) else { throw .fixtureMissing(script) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-hap-python-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .startFailed("cannot create \(directory.path): \(error)")
+        }
+        self.port = port
+        self.setupCode = setupCode
+        self.directory = directory
+        self.python = python
+        self.script = script
+        self.fixedPairingID = pairingID
+        self.shared = FixtureProcess(log: directory.appendingPathComponent("fixture.log"))
+    }
+
+    deinit {
+        shared.killNow()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts a fresh, unpaired accessory on a free loopback port and waits until it listens.
+    /// - Parameters:
+    ///   - setupCode: the code pair-setup needs.
+    ///   - pairingID: a fixed pairing id instead of a random one.
+    /// - Throws: `HAPPythonAccessoryError.venvMissing` when there is no Python with HAP-python,
+    ///   `.startFailed` or `.timedOut` when the fixture does not come up.
+    public static func start(setupCode: String = defaultSetupCode, pairingID: String? = nil) async throws(HAPPythonAccessoryError) -> HAPPythonAccessory {
+        var lastError = HAPPythonAccessoryError.startFailed("no attempt")
+        for _ in 0..<3 {  // another process may take the free port between the check and the bind
+            let port: UInt16
+            do { port = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
+            let accessory = try HAPPythonAccessory(port: port, setupCode: setupCode, pairingID: pairingID)
+            do {
+                try await accessory.start(reset: true)
+                return accessory
+            } catch .portInUse {
+                lastError = .portInUse(port)
+            }
+        }
+        throw lastError
+    }
+
+    /// Starts the accessory again on the same port with the same state file (so it is still paired with
+    /// whoever paired before), or, with `reset`, unpaired and with the original accessories.
+    /// - Throws: `.alreadyRunning`, `.portInUse`, `.startFailed` (with the end of the fixture's log), or
+    ///   `.timedOut` after 60 s without the ready line.
+    public func start(reset: Bool = false) async throws(HAPPythonAccessoryError) {
+        var arguments = [script, "--port", String(port), "--state", directory.appendingPathComponent("accessory.state").path, "--code", setupCode]
+        if let fixedPairingID { arguments += ["--pairing-id", fixedPairingID] }
+        if reset { arguments.append("--reset") }
+        try shared.launch(python: python, arguments: arguments)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(60))
+        while clock.now < deadline {
+            switch shared.startOutcome() {
+            case .ready: return
+            case .failed(let error):
+                await shared.waitForExit(timeout: .seconds(5))
+                throw error
+            case .pending: try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        shared.killNow()
+        throw .timedOut("the fixture did not report ready within 60 s\n\(shared.logTail())")
+    }
+
+    /// Stops the accessory like a power-off with notice (SIGTERM; SIGKILL after 10 s). Connections close.
+    public func stop() async {
+        guard shared.signal(SIGTERM) else { return }
+        if await shared.waitForExit(timeout: .seconds(10)) { return }
+        _ = shared.signal(SIGKILL)
+        await shared.waitForExit(timeout: .seconds(10))
+    }
+
+    /// Stops the accessory at once (SIGKILL), like pulling the plug.
+    public func kill() async {
+        guard shared.signal(SIGKILL) else { return }
+        await shared.waitForExit(timeout: .seconds(10))
+    }
+
+    /// Whether the process is running.
+    public var isRunning: Bool { shared.isRunning }
+
+    /// Every accepted write so far, in order.
+    public var setterCalls: [SetterCall] { shared.record.setterCalls }
+    /// Every write refused through `failWrites`, in order.
+    public var rejectedWrites: [RejectedWrite] { shared.record.rejectedWrites }
+    /// Every `PUT /prepare` so far, in order.
+    public var prepareRequests: [PrepareRequest] { shared.record.prepareRequests }
+
+    /// Waits until at least `count` setter calls have been recorded and returns them all.
+    /// - Throws: `.timedOut` with what was recorded.
+    public func waitForSetterCalls(count: Int, timeout: Duration = .seconds(10)) async throws(HAPPythonAccessoryError) -> [SetterCall] {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            let calls = setterCalls
+            if calls.count >= count { return calls }
+            guard clock.now < deadline else { throw .timedOut("\(count) setter calls expected, got \(calls)") }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Changes a value from the accessory's side (a wall switch, a sensor reading): subscribed
+    /// controllers get an EVENT.
+    public func setValue(accessory: String, characteristic: String, value: CharacteristicValue) async throws(HAPPythonAccessoryError) {
+        _ = try await control(["cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": FixtureJSON.object(for: value)])
+    }
+
+    /// The value the accessory holds now.
+    public func value(accessory: String, characteristic: String) async throws(HAPPythonAccessoryError) -> CharacteristicValue? {
+        try await control(["cmd": "get_value", "accessory": accessory, "characteristic": characteristic]).value
+    }
+
+    /// Makes writes to one characteristic fail with `status` (e.g. -70410, -70402) without changing the
+    /// value; nil accepts writes again.
+    public func failWrites(accessory: String, characteristic: String, status: HAPStatus?) async throws(HAPPythonAccessoryError) {
+        _ = try await control(["cmd": "fail_writes", "accessory": accessory, "characteristic": characteristic, "status": status.map { $0.rawValue } as Any])
+    }
+
+    /// Removes a bridged accessory now and for later starts; the configuration number grows.
+    @discardableResult
+    public func removeAccessory(_ name: String) async throws(HAPPythonAccessoryError) -> Status {
+        try await control(["cmd": "remove_accessory", "accessory": name]).status()
+    }
+
+    /// Adds a bridged accessory now and for later starts; the configuration number grows.
+    @discardableResult
+    public func addAccessory(_ name: String, kind: Kind) async throws(HAPPythonAccessoryError) -> Status {
+        try await control(["cmd": "add_accessory", "accessory": name, "kind": kind.rawValue]).status()
+    }
+
+    /// Forgets every paired controller and drops their connections, as a factory reset does.
+    public func resetPairings() async throws(HAPPythonAccessoryError) {
+        _ = try await control(["cmd": "reset_pairings"])
+    }
+
+    /// Drops every connection; pairings stay (an accessory that closes idle connections).
+    public func disconnectClients() async throws(HAPPythonAccessoryError) {
+        _ = try await control(["cmd": "disconnect_clients"])
+    }
+
+    /// Paired or not, configuration number, pairing id and accessories.
+    public func status() async throws(HAPPythonAccessoryError) -> Status {
+        try await control(["cmd": "status"]).status()
+    }
+
+    /// Sends one command over the control channel and reads its answer.
+    private func control(_ command: [String: Any]) async throws(HAPPythonAccessoryError) -> FixtureJSON.Answer {
+        guard let controlPort = shared.controlPort else { throw .notRunning }
+        let line: [UInt8]
+        do {
+            line = Array(try JSONSerialization.data(withJSONObject: command)) + [0x0A]
+        } catch {
+            throw .control("cannot encode \(command): \(error)")
+        }
+        guard let fd = await LoopbackSocket.connect(port: controlPort) else { throw .notRunning }
+        defer { LoopbackSocket.close(fd) }
+        guard await LoopbackSocket.write(fd, line), let answer = await LoopbackSocket.readLine(fd) else { throw .notRunning }
+        return try FixtureJSON.answer(answer)
+    }
+}
+
+/// Why the HAP-python fixture could not be used. Prints as one line (plus the fixture's log where it helps).
+public enum HAPPythonAccessoryError: Error, Sendable, CustomStringConvertible {
+    case venvMissing(String)
+    case fixtureMissing(String)
+    case alreadyRunning
+    case notRunning
+    case portInUse(UInt16)
+    case startFailed(String)
+    case timedOut(String)
+    /// The fixture refused a control command.
+    case control(String)
+
+    public var description: String {
+        switch self {
+        case .venvMissing(let path): return "HAP-python venv not found: run scripts/test, which creates it (no Python at \(path); or set HAP2MQTT_TEST_PYTHON)"
+        case .fixtureMissing(let path): return "the HAP-python fixture is missing: \(path)"
+        case .alreadyRunning: return "the HAP-python fixture is already running"
+        case .notRunning: return "the HAP-python fixture is not running"
+        case .portInUse(let port): return "port \(port) is in use"
+        case .startFailed(let why): return "the HAP-python fixture did not start: \(why)"
+        case .timedOut(let what): return "timed out: \(what)"
+        case .control(let why): return "the HAP-python fixture refused the command: \(why)"
+        }
+    }
+}

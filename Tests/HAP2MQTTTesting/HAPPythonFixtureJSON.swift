@@ -1,0 +1,98 @@
+import Foundation
+import HomeModel
+
+/// The JSON lines the fixture prints and the answers of its control channel (see the header of
+/// Tests/Fixtures/hap_fixture.py). Values come with their Python type, so `true` and `1`, `21.0` and `21`
+/// stay apart.
+enum FixtureJSON {
+    enum Line {
+        case ready(controlPort: UInt16)
+        case set(HAPPythonAccessory.SetterCall)
+        case rejected(HAPPythonAccessory.RejectedWrite)
+        case prepare(HAPPythonAccessory.PrepareRequest)
+        case error(String, portInUse: Bool)
+        case other
+    }
+
+    /// A control answer's fields.
+    struct Answer: Sendable {
+        var paired: Bool?
+        var configVersion: Int?
+        var pairingID: String?
+        var accessories: [String: Int]?
+        var value: CharacteristicValue?
+
+        func status() throws(HAPPythonAccessoryError) -> HAPPythonAccessory.Status {
+            guard let paired, let configVersion, let pairingID, let accessories else { throw .control("the answer carries no status") }
+            return HAPPythonAccessory.Status(paired: paired, configVersion: configVersion, pairingID: pairingID, accessories: accessories)
+        }
+    }
+
+    static func line(_ bytes: [UInt8]) -> Line {
+        guard let o = object(bytes), let event = o["event"] as? String else { return .other }
+        let accessory = o["accessory"] as? String ?? "", characteristic = o["characteristic"] as? String ?? ""
+        switch event {
+        case "ready":
+            guard let port = (o["control_port"] as? NSNumber).flatMap({ UInt16(exactly: $0.intValue) }) else { return .other }
+            return .ready(controlPort: port)
+        case "set":
+            return .set(.init(accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), timed: o["timed"] as? Bool ?? false))
+        case "rejected":
+            let status = HAPStatus(rawValue: (o["status"] as? NSNumber)?.intValue ?? 0)
+            return .rejected(.init(accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), status: status))
+        case "prepare":
+            let ttl = (o["ttl"] as? NSNumber)?.intValue ?? 0
+            let pid = (o["pid"] as? NSNumber).flatMap { UInt64($0.stringValue) } ?? 0
+            return .prepare(.init(ttl: ttl, pid: pid))
+        case "error":
+            return .error(o["error"] as? String ?? "unknown error", portInUse: o["reason"] as? String == "port_in_use")
+        default:
+            return .other
+        }
+    }
+
+    static func answer(_ text: String) throws(HAPPythonAccessoryError) -> Answer {
+        guard let o = object(Array(text.utf8)) else { throw .control("unreadable answer: \(text)") }
+        guard o["ok"] as? Bool == true else { throw .control(o["error"] as? String ?? text) }
+        var answer = Answer()
+        answer.paired = o["paired"] as? Bool
+        answer.configVersion = (o["config_version"] as? NSNumber)?.intValue
+        answer.pairingID = o["pairing_id"] as? String
+        answer.accessories = (o["accessories"] as? [String: Any])?.compactMapValues { ($0 as? NSNumber)?.intValue }
+        answer.value = value(o["value"], type: o["type"])
+        return answer
+    }
+
+    /// The JSON object for a command's value.
+    static func object(for value: CharacteristicValue) -> Any {
+        switch value {
+        case .bool(let b): return b
+        case .int(let i): return i
+        case .uint(let u): return u
+        case .float(let f): return f
+        case .string(let s): return s
+        case .data(let d): return Base64.encode(d)
+        case .json(let text): return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? NSNull()
+        }
+    }
+
+    static func value(_ raw: Any?, type: Any?) -> CharacteristicValue? {
+        guard let raw, !(raw is NSNull) else { return nil }
+        switch type as? String {
+        case "bool": return (raw as? Bool).map(CharacteristicValue.bool)
+        case "int":
+            guard let n = raw as? NSNumber else { return nil }
+            if let i = Int64(n.stringValue) { return .int(i) }
+            return UInt64(n.stringValue).map(CharacteristicValue.uint) ?? .int(n.int64Value)
+        case "float": return (raw as? NSNumber).map { .float($0.doubleValue) }
+        case "str": return (raw as? String).map(CharacteristicValue.string)
+        default:
+            guard let data = try? JSONSerialization.data(withJSONObject: raw, options: .fragmentsAllowed) else { return nil }
+            return .json(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    private static func object(_ bytes: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+    }
+}

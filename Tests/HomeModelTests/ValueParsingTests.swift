@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import HomeModel
+
+@Suite("Parsing /set payloads")
+struct ValueParsingTests {
+    @Test("bool takes true/false, 1/0 and on/off in any case", arguments: [
+        ("true", true), ("TRUE", true), ("1", true), ("on", true), ("On", true), (" ON\n", true),
+        ("false", false), ("False", false), ("0", false), ("off", false), ("OFF", false),
+    ])
+    func bools(_ text: String, _ expected: Bool) throws {
+        let on = try catalogCharacteristic("25")
+        #expect(try on.parseCommand(text, current: nil, name: "on") == .bool(expected))
+    }
+
+    @Test("toggle flips the current value and needs one")
+    func toggle() throws {
+        let on = try catalogCharacteristic("25")
+        #expect(try on.parseCommand("toggle", current: .bool(true), name: "on") == .bool(false))
+        #expect(try on.parseCommand("Toggle", current: .int(0), name: "on") == .bool(true))
+        let error = try #require(valueError { () throws(ValueError) in try on.parseCommand("toggle", current: nil, name: "on") })
+        #expect(error.rule == .unknownCurrentValue)
+        #expect(error.description == "on: 'toggle' needs the current value, which is not known yet")
+    }
+
+    @Test("bool refuses other words and numbers", arguments: ["yes", "2", "", "truee", "1.5"])
+    func badBools(_ text: String) throws {
+        let on = try catalogCharacteristic("25")
+        let error = try #require(valueError { () throws(ValueError) in try on.parseCommand(text, current: .bool(false), name: "on") })
+        #expect(error.rule == .wrongType(expected: .bool))
+        #expect(error.description == "on: '\(text)' is not a valid bool value")
+    }
+
+    @Test("integer formats take JSON numbers and numeric text")
+    func integers() throws {
+        let brightness = try catalogCharacteristic("8")
+        #expect(try brightness.parseCommand("42", current: nil, name: "brightness") == .int(42))
+        #expect(try brightness.parseCommand("  42 \n", current: nil, name: "brightness") == .int(42))
+        #expect(try brightness.parseCommand("42.0", current: nil, name: "brightness") == .int(42))
+        #expect(try brightness.parseCommand("-5", current: nil, name: "brightness") == .int(-5))
+        #expect(try brightness.parseCommand("1e2", current: nil, name: "brightness") == .int(100))
+        let wide = Characteristic(iid: 1, type: try hapType("E863F10A-079E-48FF-8F27-9C2605A29F52"), format: .uint64,
+                                  permissions: [.pairedRead, .pairedWrite])
+        #expect(try wide.parseCommand("18446744073709551615", current: nil, name: "x") == .uint(UInt64.max))
+    }
+
+    @Test("numbers refuse fractions for integers, hexadecimal, infinities and words",
+          arguments: ["42.5", "0x10", "inf", "nan", "", "abc", "4 2", "--1", "1e999"])
+    func badIntegers(_ text: String) throws {
+        let brightness = try catalogCharacteristic("8")
+        let error = try #require(valueError { () throws(ValueError) in try brightness.parseCommand(text, current: nil, name: "brightness") })
+        #expect(error.rule == .wrongType(expected: .int))
+        #expect(error.description.hasPrefix("brightness: '\(text)' is not a valid int value"))
+    }
+
+    @Test("float takes any finite number")
+    func floats() throws {
+        let target = try catalogCharacteristic("35")
+        #expect(try target.parseCommand("21.5", current: nil, name: "target_temperature") == .float(21.5))
+        #expect(try target.parseCommand(" 21 ", current: nil, name: "target_temperature") == .float(21))
+        #expect(try target.parseCommand("2.15e1", current: nil, name: "target_temperature") == .float(21.5))
+        #expect(throws: ValueError.self) { try target.parseCommand("warm", current: nil, name: "target_temperature") }
+        #expect(throws: ValueError.self) { try target.parseCommand("-inf", current: nil, name: "target_temperature") }
+    }
+
+    @Test("enumerations take the integer or the valid-value name in any case", arguments: [
+        ("1E", "secured", 1), ("1E", "SECURED", 1), ("1E", "Unsecured", 0), ("1E", "1", 1),
+        ("33", "heat", 1), ("33", "Cool", 2), ("33", "AUTO", 3), ("33", "off", 0),
+        ("28", "counter-clockwise", 1), ("28", "COUNTER_CLOCKWISE", 1), ("28", "clockwise", 0),
+        ("1C", "secured physically, exterior", 2), ("D1", "Program scheduled (manual mode)", 2),
+    ])
+    func enumerations(_ short: String, _ text: String, _ expected: Int64) throws {
+        let c = try catalogCharacteristic(short)
+        #expect(try c.parseCommand(text, current: nil, name: "x") == .int(expected))
+    }
+
+    @Test("an unknown enumeration name names the valid values")
+    func badEnumerationName() throws {
+        let lock = try catalogCharacteristic("1E")
+        let error = try #require(valueError { () throws(ValueError) in try lock.parseCommand("open sesame", current: nil, name: "lock_target_state") })
+        #expect(error.rule == .notAValidValue([0, 1]))
+        #expect(error.description == "lock_target_state: 'open sesame' is not one of the valid values 0, 1")
+    }
+
+    @Test("an accessory's own valid values bound what the names may pick")
+    func accessoryValidValues() throws {
+        var mode = try catalogCharacteristic("33")
+        mode.validValues = [0, 1]
+        let error = try #require(valueError { () throws(ValueError) in try mode.parseCommand("sideways", current: nil, name: "mode") })
+        #expect(error.rule == .notAValidValue([0, 1]))
+        let vendor = Characteristic(iid: 1, type: try hapType("E863F10A-079E-48FF-8F27-9C2605A29F52"), format: .uint8,
+                                    permissions: [.pairedWrite], validValues: [0, 2])
+        #expect(try vendor.parseCommand("2", current: nil, name: "x") == .int(2))
+        #expect(valueError { () throws(ValueError) in try vendor.parseCommand("two", current: nil, name: "x") }?.rule == .wrongType(expected: .uint8))
+    }
+
+    @Test("strings keep the raw text; tlv8 and data take base64")
+    func textAndBytes() throws {
+        let name = try catalogCharacteristic("E3")
+        #expect(try name.parseCommand("  Kitchen Lamp ", current: nil, name: "configured_name") == .string("  Kitchen Lamp "))
+        #expect(try name.parseCommand("", current: nil, name: "configured_name") == .string(""))
+        let control = try catalogCharacteristic("143")
+        #expect(try control.parseCommand("AQID", current: nil, name: "transition_control") == .data([1, 2, 3]))
+        #expect(try control.parseCommand(" AQID\n", current: nil, name: "transition_control") == .data([1, 2, 3]))
+        let error = try #require(valueError { () throws(ValueError) in try control.parseCommand("not base64!", current: nil, name: "transition_control") })
+        #expect(error.description == "transition_control: 'not base64!' is not a valid tlv8 value")
+    }
+
+    @Test("JSON scalars from a multi-write follow the same rules")
+    func jsonScalars() throws {
+        let on = try catalogCharacteristic("25")
+        #expect(try on.parseCommand(json: .bool(true), current: nil, name: "on") == .bool(true))
+        #expect(try on.parseCommand(json: .int(0), current: nil, name: "on") == .bool(false))
+        #expect(try on.parseCommand(json: .string("toggle"), current: .bool(false), name: "on") == .bool(true))
+        #expect(valueError { () throws(ValueError) in try on.parseCommand(json: .int(2), current: nil, name: "on") }?.rule == .wrongType(expected: .bool))
+        #expect(valueError { () throws(ValueError) in try on.parseCommand(json: .null, current: nil, name: "on") }?.description == "on: 'null' is not a valid bool value")
+
+        let brightness = try catalogCharacteristic("8")
+        #expect(try brightness.parseCommand(json: .int(50), current: nil, name: "brightness") == .int(50))
+        #expect(try brightness.parseCommand(json: .double(50), current: nil, name: "brightness") == .int(50))
+        #expect(try brightness.parseCommand(json: .string("50"), current: nil, name: "brightness") == .int(50))
+        #expect(throws: ValueError.self) { try brightness.parseCommand(json: .double(50.5), current: nil, name: "brightness") }
+        #expect(throws: ValueError.self) { try brightness.parseCommand(json: .bool(true), current: nil, name: "brightness") }
+
+        let target = try catalogCharacteristic("35")
+        #expect(try target.parseCommand(json: .int(21), current: nil, name: "t") == .float(21))
+        #expect(try target.parseCommand(json: .double(21.5), current: nil, name: "t") == .float(21.5))
+        let lock = try catalogCharacteristic("1E")
+        #expect(try lock.parseCommand(json: .string("Secured"), current: nil, name: "lock") == .int(1))
+        #expect(try lock.parseCommand(json: .uint(0), current: nil, name: "lock") == .int(0))
+        let name = try catalogCharacteristic("E3")
+        #expect(valueError { () throws(ValueError) in try name.parseCommand(json: .int(5), current: nil, name: "n") }?.rule == .wrongType(expected: .string))
+    }
+
+    @Test("JSON scalars are read from JSONSerialization output, booleans apart from 0 and 1")
+    func foundationScalars() throws {
+        let text = #"{"t":true,"f":false,"one":1,"zero":0,"half":1.5,"s":"on","n":null,"big":18446744073709551615,"neg":-7,"list":[1]}"#
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(JSONScalar(foundation: object["t"] as Any) == .bool(true))
+        #expect(JSONScalar(foundation: object["f"] as Any) == .bool(false))
+        #expect(JSONScalar(foundation: object["one"] as Any) == .int(1))
+        #expect(JSONScalar(foundation: object["zero"] as Any) == .int(0))
+        #expect(JSONScalar(foundation: object["half"] as Any) == .double(1.5))
+        #expect(JSONScalar(foundation: object["s"] as Any) == .string("on"))
+        #expect(JSONScalar(foundation: object["n"] as Any) == .null)
+        #expect(JSONScalar(foundation: object["big"] as Any) == .uint(UInt64.max))
+        #expect(JSONScalar(foundation: object["neg"] as Any) == .int(-7))
+        #expect(JSONScalar(foundation: object["list"] as Any) == nil)
+    }
+}

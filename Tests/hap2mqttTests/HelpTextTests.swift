@@ -1,0 +1,100 @@
+import Testing
+@testable import hap2mqtt
+
+@Suite("Help text")
+struct HelpTextTests {
+    /// The end of every command's help.
+    static let globals = """
+        GLOBAL OPTIONS:
+          --config PATH         The configuration file (default: Config/hap2mqtt.yaml).
+          --log-level LEVEL     trace, debug, info, notice, warning or error; overrides log_level.
+          -h, --help            Show help; hap2mqtt <command> --help shows a command's.
+
+        """
+
+    @Test("hap2mqtt --help lists the commands and the global options")
+    func overview() {
+        #expect(HelpText.overview == """
+            OVERVIEW: A HomeKit controller (HAP over IP) that maps accessories to MQTT and back.
+
+            USAGE: hap2mqtt [--config PATH] [--log-level LEVEL] <command> [options]
+
+            COMMANDS:
+              run                   Run the gateway: connect to the paired accessories and the MQTT broker.
+              pair                  Pair with a HomeKit accessory and keep the pairing in the state directory.
+              unpair                Remove a pairing from the accessory and the state directory.
+              accessories           List the paired accessories with their services and characteristics.
+              discover              Find HomeKit accessories on the local network (mDNS _hap._tcp).
+
+            OPTIONS:
+              --config PATH         The configuration file (default: Config/hap2mqtt.yaml).
+              --log-level LEVEL     trace, debug, info, notice, warning or error; overrides log_level.
+              --version             Print the version and exit.
+              -h, --help            Show help; hap2mqtt <command> --help shows a command's.
+
+            See hap2mqtt <command> --help for a command's options.
+
+            """)
+    }
+
+    @Test("hap2mqtt pair --help shows the required and optional options")
+    func pair() {
+        #expect(HelpText.forCommand(named: "pair") == """
+            OVERVIEW: Pair with a HomeKit accessory and keep the pairing in the state directory.
+
+            The accessory must not be paired with another controller (reset it, or remove it from the Home
+            app first). hap2mqtt discover lists the host and port of accessories that are ready to pair.
+
+            USAGE: hap2mqtt pair --host H --port P --code XXX-XX-XXX [--name N] [--config PATH] [--log-level LEVEL]
+
+            OPTIONS:
+              --host H              The accessory's host name or IP address.
+              --port P              The accessory's HAP port, 1 to 65535.
+              --code XXX-XX-XXX     The setup code from the accessory's label or screen.
+              --name N              A name for the pairing (default: the accessory's name).
+
+
+            """ + Self.globals)
+    }
+
+    @Test("hap2mqtt unpair --help shows its argument")
+    func unpair() {
+        #expect(HelpText.forCommand(named: "unpair") == """
+            OVERVIEW: Remove a pairing from the accessory and the state directory.
+
+            USAGE: hap2mqtt unpair NAME|ID [--config PATH] [--log-level LEVEL]
+
+            ARGUMENTS:
+              NAME|ID               The pairing's name or id, as hap2mqtt accessories lists it.
+
+
+            """ + Self.globals)
+    }
+
+    @Test("hap2mqtt run, accessories and discover --help")
+    func others() {
+        #expect(HelpText.forCommand(named: "run") == """
+            OVERVIEW: Run the gateway: connect to the paired accessories and the MQTT broker.
+
+            Runs until SIGINT or SIGTERM, then publishes the bridge as offline and disconnects.
+
+            USAGE: hap2mqtt run [--config PATH] [--log-level LEVEL]
+
+
+            """ + Self.globals)
+        #expect(HelpText.forCommand(named: "accessories") == """
+            OVERVIEW: List the paired accessories with their services and characteristics.
+
+            USAGE: hap2mqtt accessories [--config PATH] [--log-level LEVEL]
+
+
+            """ + Self.globals)
+        #expect(HelpText.forCommand(named: "discover") == """
+            OVERVIEW: Find HomeKit accessories on the local network (mDNS _hap._tcp).
+
+            USAGE: hap2mqtt discover [--config PATH] [--log-level LEVEL]
+
+
+            """ + Self.globals)
+    }
+}
