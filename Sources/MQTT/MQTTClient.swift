@@ -46,7 +46,7 @@ public final class MQTTClient: Sendable {
     }
 
     deinit {
-        connection.shutdown()
+        connection.stopWithoutWaiting()
     }
 
     /// Connects and waits for the broker's CONNACK. From then on the client reconnects by itself until

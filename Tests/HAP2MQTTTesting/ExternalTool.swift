@@ -56,3 +56,35 @@ public enum ExternalTool {
         return text
     }
 }
+
+extension ExternalTool {
+    /// Starts `name` in the background with stdout and stderr going to `output`; the caller stops it.
+    /// - Throws: `TestSupportError.toolMissing`, or Foundation's error when it cannot start.
+    public static func launch(_ name: String, _ arguments: [String], output: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try require(name))
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? handle.close()
+        return process
+    }
+
+    /// Waits until `file` contains `text` (a child's "ready" line), up to `timeout`.
+    /// - Throws: `TestSupportError.timedOut` with what the file does contain.
+    public static func waitFor(_ text: String, in file: URL, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let content = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            if content.contains(text) { return }
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError.timedOut("\"\(text)\" did not appear in \(file.lastPathComponent): \(content)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

@@ -49,7 +49,20 @@ extension MQTTConnection {
             }
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
         }
+        closeSocket()
         finishStopped()
+    }
+
+    /// Ends a connection that DISCONNECT did not end in time (or an attempt still in progress) now, not
+    /// when the client is deallocated: the broker must not think a stopped client is still there.
+    private func closeSocket() {
+        let socket = mosquitto_socket(pointer)
+        guard socket >= 0 else { return }
+        #if canImport(Glibc)
+        _ = shutdown(socket, Int32(SHUT_RDWR))
+        #else
+        _ = shutdown(socket, SHUT_RDWR)
+        #endif
     }
 
     /// Drives one connection until it ends: reads, writes, keep-alive, the connect timeout and the end of

@@ -79,7 +79,7 @@ final class MQTTConnection: Sendable {
     }
 
     /// Like `stop()`, without waiting: for `MQTTClient.deinit`.
-    func shutdown() {
+    func stopWithoutWaiting() {
         requestStop(nil)
     }
 

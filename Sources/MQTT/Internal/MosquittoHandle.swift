@@ -3,7 +3,12 @@ import Foundation
 
 /// `mosquitto_lib_init` must run once per process before the first `mosquitto_new`; a global `let` is
 /// initialised exactly once, on first use, from any thread.
-private let mosquittoLibraryInitialised: Int32 = mosquitto_lib_init()
+private let mosquittoLibraryInitialised: Int32 = {
+    // Over TLS, OpenSSL writes with a plain send(), which raises SIGPIPE when the broker has gone away;
+    // its default action would end the whole gateway instead of causing a reconnect.
+    _ = signal(SIGPIPE, SIG_IGN)
+    return mosquitto_lib_init()
+}()
 
 /// Owns one libmosquitto client (`struct mosquitto *`), configured from an `MQTTConfiguration`.
 ///

@@ -65,9 +65,13 @@ public final class MosquittoBroker: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The broker's log so far (connections, disconnections, errors), for failure messages.
+    /// The broker's log file: one line per connection ("New client connected from … as <client id>"),
+    /// disconnection and error, written as they happen.
+    public var logFile: URL { directory.appendingPathComponent("mosquitto.log") }
+
+    /// The broker's log so far, for failure messages.
     public var log: String {
-        (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+        (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
     }
 
     /// True while the broker process runs.
@@ -134,9 +138,12 @@ public final class MosquittoBroker: Sendable {
 
     private func writeConfiguration(_ options: Options) async throws {
         var lines = [
+            // Started as root, mosquitto would switch to the `mosquitto` user, which cannot write the log
+            // in our folder; as anyone else this line changes nothing.
+            "user \(Self.currentUserName)",
             "listener \(port) 127.0.0.1",
             "persistence false",
-            "log_dest file \(directory.appendingPathComponent("mosquitto.log").path)",
+            "log_dest file \(logFile.path)",
             "log_type error",
             "log_type warning",
             "log_type notice",
@@ -160,6 +167,13 @@ public final class MosquittoBroker: Sendable {
         lines += options.extraConfiguration
         try (lines.joined(separator: "\n") + "\n")
             .write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+    }
+}
+
+extension MosquittoBroker {
+    static var currentUserName: String {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return "root" }
+        return String(cString: name)
     }
 }
 
