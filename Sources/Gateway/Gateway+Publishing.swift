@@ -8,11 +8,17 @@ extension Gateway {
     /// Applies one batch of store changes; every message it causes goes out in one batch.
     func apply(_ batch: [HomeChange]) async {
         var changedJSON = Set<AccessoryID>()
+        var renamed = Set<AccessoryID>()
         var listChanged = false
         for change in batch {
             switch change {
             case .valueChanged(let address, let value, let source):
-                if publishValue(address, value, source: source) { changedJSON.insert(address.accessory) }
+                if publishValue(address, value, source: source) {
+                    changedJSON.insert(address.accessory)
+                    if published[address.accessory]?.layout.byIID[address.iid]?.isAccessoryName == true {
+                        renamed.insert(address.accessory)
+                    }
+                }
             case .accessoryAdded(let accessory):
                 register(accessory, reachable: true)
                 emit(.accessoryAdded(id: accessory.id, slug: published[accessory.id]?.layout.slug ?? "", name: accessory.name))
@@ -38,6 +44,13 @@ extension Gateway {
         }
         for id in changedJSON { publishAccessoryJSON(id) }
         flush()
+        for id in renamed.sorted() {
+            // The displayed name follows the Name characteristic unless the configuration names the accessory.
+            guard let accessory = await store.accessory(id), let old = published[id]?.name, accessory.name != old else { continue }
+            published[id]?.name = accessory.name
+            emit(.accessoryRenamed(id: id, slug: published[id]?.layout.slug ?? "", from: old, to: accessory.name))
+            listChanged = true
+        }
         if listChanged {
             await publishAccessoryList()
             flush()
@@ -59,7 +72,8 @@ extension Gateway {
         }
         guard force || lastPayload[address] != payload else { return false }
         lastPayload[address] = payload
-        publishRetained(topic.stateTopic, payload, qos: configuration.stateQoS, for: address.accessory)
+        publishRetained(topic.stateTopic, payload, qos: configuration.stateQoS)
+        entry.topics.insert(topic.stateTopic)
         entry.json[address.iid] = JSONFragment.value(value)
         published[address.accessory] = entry
         return true

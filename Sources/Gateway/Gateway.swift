@@ -1,4 +1,4 @@
-public import HomeModel
+import HomeModel
 public import HomeStore
 public import MQTT
 

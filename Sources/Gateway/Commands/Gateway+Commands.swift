@@ -42,10 +42,11 @@ extension Gateway {
             guard characteristic.isWritable else {
                 throw ValueError(characteristic: topic.slug, value: text, rule: .readOnly)
             }
-            value = try characteristic.parseCommand(text, current: characteristic.value, name: topic.slug)
+            let parsed = try characteristic.parseCommand(text, current: characteristic.value, name: topic.slug)
+            value = try characteristic.validate(parsed, name: topic.slug)
         } catch {
             logger.info("refused \(message.topic) = \(text.prefix(64)): \(error)")
-            respond(.failure(error.description), on: resultTopic, to: message)
+            respond(.failure("\(error)"), on: resultTopic, to: message)
             return
         }
         let pending = await store.enqueueWrite(address, value: value)
@@ -121,10 +122,11 @@ extension Gateway {
                     continue
                 }
                 do {
-                    guard c.isWritable else { throw ValueError(characteristic: charSlug, value: "\(scalar)", rule: .readOnly) }
-                    writes.append((topic.address, try c.parseCommand(json: scalar, current: c.value, name: charSlug)))
+                    guard c.isWritable else { throw ValueError(characteristic: charSlug, value: scalar.text, rule: .readOnly) }
+                    let parsed = try c.parseCommand(json: scalar, current: c.value, name: charSlug)
+                    writes.append((topic.address, try c.validate(parsed, name: charSlug)))
                 } catch {
-                    problems.append(error.description)
+                    problems.append("\(error)")
                 }
             }
         }

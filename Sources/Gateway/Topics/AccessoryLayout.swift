@@ -14,6 +14,8 @@ public struct CharacteristicTopic: Sendable, Hashable {
     public let isWritable: Bool
     /// An event-only characteristic (ProgrammableSwitchEvent): published without retain, on events only.
     public let isStateless: Bool
+    /// The accessory's Name (in its AccessoryInformation service): a change renames the accessory.
+    public let isAccessoryName: Bool
 }
 
 /// The topics of one accessory: its slug, its services' and characteristics' slugs and state topics
@@ -54,7 +56,8 @@ public struct AccessoryLayout: Sendable {
                     serviceSlug: serviceSlug, slug: charSlug,
                     stateTopic: topics.characteristic(slug, serviceSlug, charSlug),
                     isReadable: c.isReadable, isWritable: c.isWritable,
-                    isStateless: HAPCatalog.isStateless(c.type))
+                    isStateless: HAPCatalog.isStateless(c.type),
+                    isAccessoryName: service.type == .Service.accessoryInformation && c.type == .Characteristic.name)
                 characteristics.append(topic)
                 byIID[c.iid] = topic
             }
