@@ -38,7 +38,7 @@ struct ConfigurationTests {
         let loaded = try Configuration.load(path: Self.examplePath, environment: [:])
         var expected = Configuration()
         let id = try #require(AccessoryID("AA:BB:CC:DD:EE:FF/2"))
-        expected.homekit.accessories[id] = AccessoryOverride(name: "Kitchen Lamp", room: "Kitchen", home: "Home")
+        expected.homekit.accessories[id] = AccessorySettings(name: "Kitchen Lamp", room: "Kitchen", home: "Home")
         expected.home.rooms = ["Kitchen", "Living Room"]
         #expect(loaded.configuration == expected)
         #expect(loaded.warnings.isEmpty)
@@ -129,7 +129,7 @@ struct ConfigurationTests {
         #expect(c.configuration.home.rooms == ["Kitchen", "Living Room"])
         #expect(c.configuration.homeassistant.excludeAccessories == ["a, b", "c"])
         let id = try #require(AccessoryID("AA:BB:CC:DD:EE:FF/3"))
-        #expect(c.configuration.homekit.accessories == [id: AccessoryOverride(room: "Hall")])
+        #expect(c.configuration.homekit.accessories == [id: AccessorySettings(room: "Hall")])
 
         #expect(try configurationError("", environment: ["HAP2MQTT_HOMEKIT_WRITE_TIMEOUT": "soon"])
             == #"environment variable HAP2MQTT_HOMEKIT_WRITE_TIMEOUT: homekit.write_timeout: expected a number of seconds, got "soon""#)

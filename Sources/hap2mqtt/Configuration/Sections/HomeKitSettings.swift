@@ -14,7 +14,7 @@ struct HomeKitSettings: Sendable, Hashable {
     /// and notice a dead one.
     var keepaliveInterval = Duration.seconds(30)
     /// `homekit.accessories`: overrides by accessory id.
-    var accessories: [AccessoryID: AccessoryOverride] = [:]
+    var accessories: [AccessoryID: AccessorySettings] = [:]
 
     init() {}
 
@@ -35,7 +35,7 @@ struct HomeKitSettings: Sendable, Hashable {
                     throw key.wrongType("an accessory id \"<pairing id>/<aid>\" such as \"AA:BB:CC:DD:EE:FF/2\"")
                 }
                 guard accessories[id] == nil else { throw key.invalid("the accessory \(id) is listed twice") }
-                accessories[id] = try AccessoryOverride(entry)
+                accessories[id] = try AccessorySettings(entry)
             }
         }
     }
@@ -43,7 +43,7 @@ struct HomeKitSettings: Sendable, Hashable {
 
 /// What the configuration says about one accessory (`homekit.accessories["<pairing id>/<aid>"]`):
 /// the name, room and home to use instead of the accessory's own, or that it is left out entirely.
-struct AccessoryOverride: Sendable, Hashable {
+struct AccessorySettings: Sendable, Hashable {
     /// The name to use for the accessory and its topic slug instead of its Name characteristic.
     var name: String?
     /// The room it is in.
