@@ -76,6 +76,7 @@ extension Gateway {
         entry.topics.insert(topic.stateTopic)
         entry.json[address.iid] = JSONFragment.value(value)
         published[address.accessory] = entry
+        if let hs = hsByAddress[address] { publishHS(hs) }
         return true
     }
 
@@ -86,6 +87,11 @@ extension Gateway {
         let layout = AccessoryLayout(accessory: accessory, slug: slug, topics: topics)
         published[accessory.id] = Published(layout: layout, name: accessory.name, reachable: reachable, json: [:], topics: [])
         for topic in layout.characteristics { addressByStateTopic[topic.stateTopic] = topic.address }
+        for hs in layout.hsTopics {
+            hsByStateTopic[hs.stateTopic] = hs
+            hsByAddress[hs.hue] = hs
+            hsByAddress[hs.saturation] = hs
+        }
         publishRetained(topics.availability(slug), reachable ? "online" : "offline", qos: .atLeastOnce, for: accessory.id)
         for service in accessory.services {
             for c in service.characteristics {
@@ -93,6 +99,7 @@ extension Gateway {
             }
         }
         publishAccessoryJSON(accessory.id)
+        publishDiscovery(accessory, layout)
         logger.debug("accessory \(accessory.name) is at \(topics.accessory(slug))", ["accessory": accessory.id.description])
     }
 
@@ -104,6 +111,11 @@ extension Gateway {
         for topic in entry.layout.characteristics {
             addressByStateTopic[topic.stateTopic] = nil
             lastPayload[topic.address] = nil
+        }
+        for hs in entry.layout.hsTopics {
+            hsByStateTopic[hs.stateTopic] = nil
+            hsByAddress[hs.hue] = nil
+            hsByAddress[hs.saturation] = nil
         }
         if clear {
             for topic in entry.topics.sorted() { clearRetained(topic) }

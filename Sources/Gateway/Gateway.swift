@@ -14,6 +14,7 @@ public actor Gateway {
     let store: HomeStore
     let mqtt: MQTTClient
     let topics: TopicScheme
+    let discovery: HomeAssistantDiscovery
     let logger = Logger(label: "gateway")
 
     /// Per-accessory publishing state.
@@ -31,6 +32,13 @@ public actor Gateway {
     var published: [AccessoryID: Published] = [:]
     /// State topic → characteristic, for `/set` and `/get`.
     var addressByStateTopic: [String: CharacteristicAddress] = [:]
+    /// The combined hue+saturation topics: by `…/hs` state topic, and by each of the two characteristics.
+    var hsByStateTopic: [String: HSTopic] = [:]
+    var hsByAddress: [CharacteristicAddress: HSTopic] = [:]
+    /// Discovery config topics cleared this run because discovery is off or an exclusion applies.
+    var clearedDiscoveryTopics: Set<String> = []
+    /// Whether an answer to Home Assistant's birth message is waiting for its delay.
+    var isBirthPending = false
     /// The payload last published on each characteristic's state topic.
     var lastPayload: [CharacteristicAddress: String] = [:]
     /// Every retained message the gateway currently holds on the broker, republished after a reconnect.
@@ -46,6 +54,7 @@ public actor Gateway {
         self.store = store
         self.mqtt = mqtt
         self.topics = TopicScheme(base: configuration.baseTopic)
+        self.discovery = HomeAssistantDiscovery(configuration: configuration.homeAssistant, topics: topics, version: configuration.version)
         self.slugs = SlugRegistry(directory: configuration.stateDirectory)
     }
 
@@ -68,6 +77,7 @@ public actor Gateway {
         isReady = true
         publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
+        publishBridgeDiscovery()
         await publishAccessoryList()
         flush()
         logger.info("published \(published.count) accessories under \(topics.base)/")
@@ -108,7 +118,9 @@ public actor Gateway {
         var delay = Duration.milliseconds(500)
         while !isStopped {
             do {
-                try await mqtt.subscribe(topics.commandFilters, qos: .atLeastOnce)
+                var filters = topics.commandFilters
+                if configuration.homeAssistant.discovery { filters.append(configuration.homeAssistant.statusTopic) }
+                try await mqtt.subscribe(filters, qos: .atLeastOnce)
                 return
             } catch {
                 logger.warning("cannot subscribe to the command topics yet: \(error); retrying")
@@ -118,12 +130,11 @@ public actor Gateway {
         }
     }
 
-    /// After a broker reconnect: `bridge/state` online first, then every retained message the gateway holds.
+    /// After a broker reconnect: `bridge/state` online first, then the discovery configs, then every other
+    /// retained message the gateway holds.
     func republishAll() {
         guard isReady, !isStopped else { return }
         logger.info("connected to the broker again; republishing \(retained.count) retained topics")
-        var messages = [retained[topics.bridgeState]].compactMap { $0 }
-        messages += retained.values.filter { $0.topic != topics.bridgeState }
-        send(messages)
+        send(retainedInOrder())
     }
 }

@@ -15,10 +15,13 @@ public struct GatewayConfiguration: Sendable {
     public var mqttSummary: [String: String]
     /// The configuration without secrets, as a JSON object, for `bridge/info`.
     public var configurationJSON: String?
+    /// Home Assistant MQTT discovery and birth-message handling.
+    public var homeAssistant: HomeAssistantConfiguration
 
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
-        stateDirectory: StateDirectory? = nil, mqttSummary: [String: String] = [:], configurationJSON: String? = nil
+        stateDirectory: StateDirectory? = nil, mqttSummary: [String: String] = [:], configurationJSON: String? = nil,
+        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration()
     ) {
         self.baseTopic = baseTopic
         self.stateQoS = stateQoS
@@ -26,5 +29,6 @@ public struct GatewayConfiguration: Sendable {
         self.stateDirectory = stateDirectory
         self.mqttSummary = mqttSummary
         self.configurationJSON = configurationJSON
+        self.homeAssistant = homeAssistant
     }
 }

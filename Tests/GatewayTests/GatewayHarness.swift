@@ -31,7 +31,7 @@ final class GatewayHarness: Sendable {
     init(
         accessories: [Accessory] = GatewayHarness.defaultAccessories(), autoSync: Bool = true,
         writeTimeout: Duration = .seconds(10), protocolVersion: MQTTProtocolVersion = .v5,
-        stateDirectory: StateDirectory? = nil
+        stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration()
     ) async throws {
         broker = try await MosquittoBroker()
         provider = InMemoryAccessoryProvider(serverID: GatewayHarness.serverID, accessories: accessories, autoSync: autoSync)
@@ -47,7 +47,8 @@ final class GatewayHarness: Sendable {
         mqtt = try MQTTClient(configuration: configuration)
         try await mqtt.connect()
         gateway = Gateway(
-            configuration: GatewayConfiguration(version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": broker.url]),
+            configuration: GatewayConfiguration(
+                version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": broker.url], homeAssistant: homeAssistant),
             store: store, mqtt: mqtt)
         await store.start()
         let gateway = self.gateway

@@ -6,8 +6,9 @@ public enum ExternalTool {
     /// every user's `PATH`.
     static let extraFolders = ["/usr/sbin", "/usr/local/sbin", "/usr/local/bin", "/opt/homebrew/sbin", "/opt/homebrew/bin"]
 
-    /// The path of an executable called `name`, or nil.
+    /// The path of an executable called `name` (or at the path `name`, when it holds a `/`), or nil.
     public static func find(_ name: String) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
         let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
         return (path + extraFolders)
             .map { URL(fileURLWithPath: $0).appendingPathComponent(name).path }

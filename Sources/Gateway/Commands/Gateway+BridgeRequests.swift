@@ -80,8 +80,12 @@ extension Gateway {
         } catch {
             return .failure(error)
         }
-        unregister(id)
+        // Topics the new slug publishes again (the discovery configs, keyed by the accessory id) are not
+        // cleared first: Home Assistant then updates its entities in place and keeps their settings.
+        unregister(id, clear: false)
         register(accessory, reachable: entry.reachable)
+        let kept = published[id]?.topics ?? []
+        for topic in entry.topics.sorted() where !kept.contains(topic) { clearRetained(topic) }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
         return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}")

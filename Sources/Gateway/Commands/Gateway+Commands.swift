@@ -6,14 +6,25 @@ internal import Foundation
 extension Gateway {
     /// Handles one incoming message on a command topic.
     func handle(_ message: MQTTMessage) async {
-        guard isReady, !isStopped, let command = topics.command(for: message.topic) else { return }
+        guard isReady, !isStopped else { return }
+        if message.topic == configuration.homeAssistant.statusTopic {
+            handleHomeAssistantStatus(message)
+            flush()
+            return
+        }
+        guard let command = topics.command(for: message.topic) else { return }
         if message.retain {
             // A retained command would be carried out again on every reconnect (Tasmota #744 and others).
             logger.warning("ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'")
             return
         }
         switch command {
-        case .set(let state): await handleSet(state: state, message)
+        case .set(let state):
+            if let hs = hsByStateTopic[state] {
+                await handleHSSet(hs, message)
+            } else {
+                await handleSet(state: state, message)
+            }
         case .get(let state): await handleGet(state: state, message)
         case .accessorySet(let slug): await handleAccessorySet(slug: slug, message)
         case .bridgeRequest(let name): await handleBridgeRequest(name, message)

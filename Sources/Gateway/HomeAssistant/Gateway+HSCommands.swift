@@ -1,0 +1,77 @@
+internal import Foundation
+import HomeModel
+import HomeStore
+import MQTT
+
+extension Gateway {
+    /// Publishes `<service>/hs` (`h,s`) when both values of the pair are known; called after either changed.
+    func publishHS(_ hs: HSTopic) {
+        guard let hue = lastPayload[hs.hue], let saturation = lastPayload[hs.saturation] else { return }
+        publishRetained(hs.stateTopic, "\(hue),\(saturation)", qos: configuration.stateQoS, for: hs.hue.accessory)
+    }
+
+    /// `<service>/hs/set` with `h,s` (Home Assistant sends decimals such as `30.117,71.2`): each number is
+    /// rounded to its characteristic's step, checked, and both are written in one HAP request. The result
+    /// goes to `…/hs/set/result`; the `hs` topic follows the confirmed values.
+    func handleHSSet(_ hs: HSTopic, _ message: MQTTMessage) async {
+        let resultTopic = hs.commandTopic + "/result"
+        let parts = (message.payloadString ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let h = parts[0], let s = parts[1], h.isFinite, s.isFinite else {
+            respond(.failure("hs: send hue and saturation as 'h,s', e.g. 240,100"), on: resultTopic, to: message)
+            return
+        }
+        guard let hue = await store.characteristic(hs.hue), let saturation = await store.characteristic(hs.saturation) else {
+            respond(.failure(GatewayError.unknownTopic(hs.stateTopic).description), on: resultTopic, to: message)
+            return
+        }
+        let writes: [(CharacteristicAddress, CharacteristicValue)]
+        do {
+            writes = [
+                (hs.hue, try hue.validate(.float(hue.roundedToStep(h)), name: "hue")),
+                (hs.saturation, try saturation.validate(.float(saturation.roundedToStep(s)), name: "saturation")),
+            ]
+        } catch {
+            respond(.failure("\(error)"), on: resultTopic, to: message)
+            return
+        }
+        let pending = await store.enqueueWrite(writes)
+        let properties = message.properties
+        tasks.append(Task { [weak self] in
+            let outcome = await pending.value
+            await self?.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties)
+        })
+        tasks.removeAll { $0.isCancelled }
+    }
+
+    func finishHSSet(
+        _ hs: HSTopic, _ outcome: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>], resultTopic: String,
+        properties: MQTTProperties
+    ) {
+        var changed = false
+        for address in [hs.hue, hs.saturation] {
+            if case .success(let value)? = outcome[address] { changed = publishValue(address, value, source: .write) || changed }
+        }
+        if changed { publishAccessoryJSON(hs.hue.accessory) }
+        let failure = [hs.hue, hs.saturation].compactMap { address -> HomeStoreError? in
+            if case .failure(let error)? = outcome[address] { return error }
+            return outcome[address] == nil ? .failed("no answer") : nil
+        }.first
+        if let failure {
+            logger.warning("hs write to \(hs.stateTopic) failed: \(failure)", ["accessory": hs.hue.accessory.description])
+            respond(.failure(failure), on: resultTopic, properties: properties)
+        } else {
+            let value = "\(lastPayload[hs.hue] ?? "?"),\(lastPayload[hs.saturation] ?? "?")"
+            respond(.success(.string(value)), on: resultTopic, properties: properties)
+        }
+        flush()
+    }
+}
+
+extension Characteristic {
+    /// `value` moved to the nearest whole number of `minStep`s from `minValue` (or 0); unchanged without a step.
+    func roundedToStep(_ value: Double) -> Double {
+        guard let step = minStep, step > 0 else { return value }
+        let origin = minValue ?? 0
+        return origin + ((value - origin) / step).rounded() * step
+    }
+}

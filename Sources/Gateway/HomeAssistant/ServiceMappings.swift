@@ -1,0 +1,174 @@
+import HomeModel
+
+/// How each HomeKit service type becomes Home Assistant entities: one small function per kind of service.
+/// A service type without a mapping, and every characteristic a mapping leaves, gets one entity per
+/// readable characteristic (`CharacteristicEntities`).
+///
+/// Payloads match what the gateway publishes: `true`/`false` for `bool`, integers for enumerations.
+enum ServiceMappings {
+    typealias Mapping = @Sendable (inout ServiceContext) -> Void
+    private typealias S = DiscoveryTypes.Service
+    private typealias C = DiscoveryTypes.Characteristic
+
+    /// The mapping of each service type.
+    static let byType: [HAPType: Mapping] = [
+        S.lightbulb: light,
+        S.switch: { onOffSwitch(&$0, deviceClass: nil) },
+        S.outlet: { onOffSwitch(&$0, deviceClass: "outlet") },
+        S.lockMechanism: lock,
+        S.thermostat: thermostat,
+        S.heaterCooler: heaterCooler,
+        S.windowCovering: { positionCover(&$0, deviceClass: "shade") },
+        S.door: { positionCover(&$0, deviceClass: "door") },
+        S.window: { positionCover(&$0, deviceClass: "window") },
+        S.garageDoorOpener: garageDoor,
+        S.fan: { fan(&$0, power: C.on, on: "true", off: "false") },
+        S.fanV2: { fan(&$0, power: C.active, on: "1", off: "0") },
+        S.valve: activeSwitch,
+        S.faucet: activeSwitch,
+        S.securitySystem: securitySystem,
+        S.statelessProgrammableSwitch: { buttonEvent(&$0, deviceClass: "button") },
+        S.doorbell: { buttonEvent(&$0, deviceClass: "doorbell") },
+    ]
+
+    /// Lightbulb → light (default schema): on, brightness on HomeKit's 0–100 scale, hue and saturation as
+    /// Home Assistant's `hs` through the combined `…/hs` topic (one HAP write), colour temperature in
+    /// mireds with the characteristic's own range. The colour modes follow from the topics present.
+    static func light(_ c: inout ServiceContext) {
+        guard let on = c.takeReadWrite(C.on) else { return }
+        var o: [String: JSONValue] = [
+            "state_topic": .string(on.state), "command_topic": .string(on.command),
+            "payload_on": "true", "payload_off": "false",
+        ]
+        if let b = c.takeReadWrite(C.brightness) {
+            o["brightness_state_topic"] = .string(b.state)
+            o["brightness_command_topic"] = .string(b.command)
+            o["brightness_scale"] = .number(b.slot.characteristic.maxValue ?? 100)
+        }
+        if let hs = HSTopic.make(c.slots[C.hue]?.topic, c.slots[C.saturation]?.topic) {
+            _ = c.take(C.hue)
+            _ = c.take(C.saturation)
+            o["hs_state_topic"] = .string(hs.stateTopic)
+            o["hs_command_topic"] = .string(hs.commandTopic)
+        }
+        if let t = c.takeReadWrite(C.colorTemperature) {
+            o["color_temp_state_topic"] = .string(t.state)
+            o["color_temp_command_topic"] = .string(t.command)
+            if let min = t.slot.characteristic.minValue { o["min_mireds"] = .number(min.rounded(.up)) }
+            if let max = t.slot.characteristic.maxValue { o["max_mireds"] = .number(max.rounded(.down)) }
+        }
+        c.addMain("light", o)
+    }
+
+    /// Switch and Outlet → switch on On; OutletInUse is left for its own binary sensor.
+    static func onOffSwitch(_ c: inout ServiceContext, deviceClass: String?) {
+        guard let on = c.takeReadWrite(C.on) else { return }
+        var o: [String: JSONValue] = [
+            "state_topic": .string(on.state), "command_topic": .string(on.command),
+            "payload_on": "true", "payload_off": "false",
+        ]
+        if let deviceClass { o["device_class"] = .string(deviceClass) }
+        c.addMain("switch", o)
+    }
+
+    /// Valve and Faucet → switch on Active (1 active, 0 inactive).
+    static func activeSwitch(_ c: inout ServiceContext) {
+        guard let active = c.takeReadWrite(C.active) else { return }
+        c.addMain("switch", [
+            "state_topic": .string(active.state), "command_topic": .string(active.command),
+            "payload_on": "1", "payload_off": "0",
+        ])
+    }
+
+    /// LockMechanism → lock: LockTargetState takes 1 (secured) and 0 (unsecured); LockCurrentState says
+    /// 0 unsecured, 1 secured, 2 jammed, 3 unknown.
+    static func lock(_ c: inout ServiceContext) {
+        guard let target = c.take(C.lockTargetState), let command = target.command else { return }
+        var o: [String: JSONValue] = ["command_topic": .string(command), "payload_lock": "1", "payload_unlock": "0"]
+        if let current = c.take(C.lockCurrentState), let state = current.state {
+            o["state_topic"] = .string(state)
+            o["state_locked"] = "1"
+            o["state_unlocked"] = "0"
+            o["state_jammed"] = "2"
+            o["payload_reset"] = "3"
+        }
+        c.addMain("lock", o)
+    }
+
+    /// Fan (On) and Fanv2 (Active) → fan, with percentage from RotationSpeed, direction from
+    /// RotationDirection (0 clockwise = forward) and oscillation from SwingMode.
+    static func fan(_ c: inout ServiceContext, power: HAPType, on: String, off: String) {
+        guard let p = c.takeReadWrite(power) else { return }
+        var o: [String: JSONValue] = [
+            "state_topic": .string(p.state), "command_topic": .string(p.command),
+            "payload_on": .string(on), "payload_off": .string(off),
+        ]
+        if let speed = c.takeReadWrite(C.rotationSpeed) {
+            o["percentage_state_topic"] = .string(speed.state)
+            o["percentage_command_topic"] = .string(speed.command)
+            o["speed_range_min"] = 1
+            o["speed_range_max"] = .number(max(1, (speed.slot.characteristic.maxValue ?? 100).rounded(.down)))
+        }
+        if let direction = c.takeReadWrite(C.rotationDirection) {
+            o["direction_state_topic"] = .string(direction.state)
+            o["direction_command_topic"] = .string(direction.command)
+            o["direction_value_template"] = .string(Template.words([(0, "forward"), (1, "reverse")]))
+            o["direction_command_template"] = .string(Template.integers([(0, "forward"), (1, "reverse")]))
+        }
+        if let swing = c.takeReadWrite(C.swingMode) {
+            o["oscillation_state_topic"] = .string(swing.state)
+            o["oscillation_command_topic"] = .string(swing.command)
+            o["payload_oscillation_on"] = "1"
+            o["payload_oscillation_off"] = "0"
+        }
+        c.addMain("fan", o)
+    }
+
+    /// SecuritySystem → alarm_control_panel: HomeKit's 0 stay, 1 away, 2 night, 3 disarmed, 4 triggered.
+    static func securitySystem(_ c: inout ServiceContext) {
+        guard let current = c.take(C.securitySystemCurrentState), let state = current.state,
+            let target = c.take(C.securitySystemTargetState), let command = target.command
+        else { return }
+        let arming: [(Int, String, String)] = [(0, "arm_home", "payload_arm_home"), (1, "arm_away", "payload_arm_away"), (2, "arm_night", "payload_arm_night")]
+        let allowed = target.characteristic.validValues ?? [0, 1, 2, 3]
+        var o: [String: JSONValue] = [
+            "state_topic": .string(state), "command_topic": .string(command),
+            "value_template": .string(Template.words([(0, "armed_home"), (1, "armed_away"), (2, "armed_night"), (3, "disarmed"), (4, "triggered")])),
+            "payload_disarm": "3", "code_arm_required": false, "code_disarm_required": false, "code_trigger_required": false,
+        ]
+        o["supported_features"] = .array(arming.filter { allowed.contains($0.0) }.map { .string($0.1) })
+        for (value, _, key) in arming { o[key] = .string(String(value)) }
+        c.addMain("alarm_control_panel", o)
+    }
+
+    /// StatelessProgrammableSwitch and Doorbell → event, fed only by the unretained event publishes (a
+    /// poll or a reconnect never fires it): 0 single, 1 double, 2 long press.
+    static func buttonEvent(_ c: inout ServiceContext, deviceClass: String) {
+        guard let event = c.take(C.programmableSwitchEvent), let state = event.state else { return }
+        let names = [(0, "single_press"), (1, "double_press"), (2, "long_press")]
+        let allowed = event.characteristic.validValues ?? [0, 1, 2]
+        let present = names.filter { allowed.contains($0.0) }
+        let table = Template.table(present.map { (Template.quoted(String($0.0)), Template.quoted($0.1)) })
+        c.addMain("event", [
+            "state_topic": .string(state), "device_class": .string(deviceClass),
+            "event_types": .array(present.map { .string($0.1) }),
+            "value_template": .string("{% set t = \(table) %}{{ {'event_type': t[value]} | tojson if value in t else '' }}"),
+        ])
+    }
+}
+
+extension ServiceMappings {
+    /// Whether a service gets entities: not AccessoryInformation (its Identify becomes a button), not a
+    /// HAP protocol or labelling service, not hidden.
+    static func isMappable(_ service: Service) -> Bool {
+        service.type != .Service.accessoryInformation && !DiscoveryTypes.Service.skipped.contains(service.type) && !service.isHidden
+    }
+
+    /// AccessoryInformation's Identify → a button that writes `true` to it (the accessory blinks or beeps).
+    static func identifyButton(_ slot: ServiceContext.Slot?, serviceIID: Int) -> DiscoveryEntity? {
+        guard let slot, let command = slot.command else { return nil }
+        return DiscoveryEntity(
+            component: "button", objectID: "s\(serviceIID)_c\(slot.characteristic.iid)", name: "Identify",
+            options: ["command_topic": .string(command), "payload_press": "true", "device_class": "identify", "entity_category": "config"])
+    }
+}

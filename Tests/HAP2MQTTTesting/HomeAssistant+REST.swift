@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Home Assistant's REST API (`/api/...`, with the owner's bearer token).
+extension HomeAssistant {
+    /// Every entity's state (`GET /api/states`).
+    public func states() async throws -> [HomeAssistantState] {
+        try JSONDecoder().decode([HomeAssistantState].self, from: try await request("GET", "/api/states"))
+    }
+
+    /// One entity's state, or nil when Home Assistant has no such entity (`GET /api/states/<id>`).
+    public func state(_ entityID: String) async throws -> HomeAssistantState? {
+        let (data, status) = try await send("GET", "/api/states/\(entityID)", body: nil)
+        if status == 404 { return nil }
+        guard status == 200 else { throw TestSupportError.commandFailed("GET /api/states/\(entityID): HTTP \(status) \(String(decoding: data, as: UTF8.self))") }
+        return try JSONDecoder().decode(HomeAssistantState.self, from: data)
+    }
+
+    /// Calls a service and waits for it to finish (`POST /api/services/<domain>/<service>`), e.g.
+    /// `callService("light", "turn_on", ["entity_id": "light.kitchen_lamp", "brightness": 128])`.
+    /// - Throws: `TestSupportError.commandFailed` with Home Assistant's answer when it refuses the call.
+    public func callService(_ domain: String, _ service: String, _ data: [String: any Sendable]) async throws {
+        let body = try JSONSerialization.data(withJSONObject: data, options: [.sortedKeys])
+        _ = try await request("POST", "/api/services/\(domain)/\(service)", body: body)
+    }
+
+    /// Home Assistant's error log (`GET /api/error_log`): every warning and error since it started.
+    public func errorLog() async throws -> String {
+        String(decoding: try await request("GET", "/api/error_log"), as: UTF8.self)
+    }
+
+    /// Renders a template (`POST /api/template`), e.g. `{{ integration_entities('mqtt') | list }}`.
+    public func renderTemplate(_ template: String) async throws -> String {
+        let body = try JSONSerialization.data(withJSONObject: ["template": template])
+        return String(decoding: try await request("POST", "/api/template", body: body), as: UTF8.self)
+    }
+
+    /// The entities of the device with this name, by asking Home Assistant's device registry through
+    /// a template, sorted.
+    public func deviceEntities(named name: String) async throws -> [String] {
+        let template = "{% for e in integration_entities('mqtt') if device_attr(device_id(e), 'name') == \(jsonString(name)) %}{{ e }}\n{% endfor %}"
+        return try await renderTemplate(template).split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
+    }
+
+    /// Waits until `entityID` exists and `predicate` holds for it, up to `timeout`.
+    /// - Throws: `TestSupportError.timedOut` with the last state seen.
+    @discardableResult
+    public func waitForState(
+        _ entityID: String, timeout: Duration = .seconds(20), where predicate: (HomeAssistantState) -> Bool
+    ) async throws -> HomeAssistantState {
+        let deadline = ContinuousClock.now + timeout
+        var last: HomeAssistantState?
+        while ContinuousClock.now < deadline {
+            last = try await state(entityID)
+            if let last, predicate(last) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestSupportError.timedOut("\(entityID) did not reach the expected state in \(timeout); last seen: \(last.map(\.description) ?? "no such entity")")
+    }
+
+    func getJSON(_ path: String) async throws -> [String: HomeAssistantValue] {
+        try JSONDecoder().decode([String: HomeAssistantValue].self, from: try await request("GET", path))
+    }
+
+    private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
+        let (data, status) = try await send(method, path, body: body)
+        guard (200..<300).contains(status) else {
+            throw TestSupportError.commandFailed("\(method) \(path): HTTP \(status) \(String(decoding: data, as: UTF8.self))")
+        }
+        return data
+    }
+
+    private func send(_ method: String, _ path: String, body: Data?) async throws -> (Data, Int) {
+        guard let url = URL(string: url + path) else { throw TestSupportError.commandFailed("bad path \(path)") }
+        var request = URLRequest(url: url, timeoutInterval: 30)
+        request.httpMethod = method
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+    }
+
+    private func jsonString(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+}

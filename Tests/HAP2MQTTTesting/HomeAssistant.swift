@@ -1,0 +1,137 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// A real Home Assistant core (2024.3.3, from the `.venv-ha` venv that `scripts/test` makes) for tests,
+/// on a free port of 127.0.0.1, with its MQTT integration configured offline for a test broker.
+///
+/// `start` prepares a fresh configuration directory (`Tests/Fixtures/homeassistant/prepare_config.py`:
+/// HTTP on loopback, the MQTT config entry with discovery on, onboarding done, an owner with a long-lived
+/// token), runs `hass --skip-pip` (through `run_homeassistant.py`, which unblocks SIGTERM), and returns once Home Assistant is RUNNING with the MQTT entry loaded
+/// and has published its birth message. The REST client methods use the token. `stop()` ends the process
+/// and removes the directory; tests call it, and dropping the instance kills the process as a last resort.
+///
+/// The Python comes from `HAP2MQTT_TEST_HA_PYTHON`, else `<repo>/.venv-ha/bin/python`; when neither exists
+/// `start` throws ("Home Assistant venv not found: run scripts/test"), so tests fail rather than skip.
+public final class HomeAssistant: Sendable {
+    /// The HTTP port on 127.0.0.1.
+    public let port: Int
+    /// The long-lived access token of the owner.
+    public let token: String
+    /// The configuration directory (with `home-assistant.log`).
+    public let directory: URL
+    /// The status topic Home Assistant publishes `online`/`offline` on.
+    public let statusTopic = "homeassistant/status"
+    private let process: Mutex<Process?>
+
+    /// `http://127.0.0.1:<port>`.
+    public var url: String { "http://127.0.0.1:\(port)" }
+    /// Home Assistant's log file.
+    public var logFile: URL { directory.appendingPathComponent("home-assistant.log") }
+
+    private init(port: Int, token: String, directory: URL, process: Process) {
+        self.port = port
+        self.token = token
+        self.directory = directory
+        self.process = Mutex(process)
+    }
+
+    deinit {
+        if let process = process.withLock({ $0 }), process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The venv's Python: `HAP2MQTT_TEST_HA_PYTHON`, else `<repo>/.venv-ha/bin/python`.
+    /// - Throws: `TestSupportError.toolMissing` when it does not exist.
+    public static func python() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_HA_PYTHON"] ?? root.appendingPathComponent(".venv-ha/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw TestSupportError.toolMissing("Home Assistant venv not found: run scripts/test (looked for \(python))")
+        }
+        return python
+    }
+
+    /// The fixture folder with `prepare_config.py` and `requirements.txt`.
+    static var fixtureFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/homeassistant")
+    }
+
+    /// Starts Home Assistant for the broker on 127.0.0.1:`brokerPort`.
+    /// - Parameters:
+    ///   - discoveryPrefix: the MQTT discovery prefix it listens on.
+    ///   - timeout: how long to wait for RUNNING, the MQTT entry and the birth message.
+    /// - Throws: `TestSupportError.toolMissing` without the venv, `.commandFailed` when the configuration
+    ///   cannot be prepared, `.notReady` with the end of its log when it does not come up in time.
+    public static func start(brokerPort: Int, discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(90)) async throws -> HomeAssistant {
+        let python = try python()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-homeassistant-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let port = try LoopbackSocket.freePort()
+        let script = fixtureFolder.appendingPathComponent("prepare_config.py").path
+        let output = try await ExternalTool.run(python, [script, directory.path, String(port), String(brokerPort), discoveryPrefix])
+        guard let token = output.split(separator: "\n").last.map(String.init), token.hasPrefix("ey") else {
+            throw TestSupportError.commandFailed("prepare_config.py printed no token: \(output)")
+        }
+        let birth = try await MQTTTestClient.connect(to: "mqtt://127.0.0.1:\(brokerPort)", subscribe: ["homeassistant/status"])
+        let runner = fixtureFolder.appendingPathComponent("run_homeassistant.py").path
+        let process = try ExternalTool.launch(
+            python, [runner, "-c", directory.path, "--skip-pip", "--log-file", directory.appendingPathComponent("home-assistant.log").path],
+            output: directory.appendingPathComponent("hass.out"))
+        let instance = HomeAssistant(port: port, token: token, directory: directory, process: process)
+        do {
+            try await instance.waitUntilReady(birth: birth, timeout: timeout)
+            await birth.disconnect()
+            return instance
+        } catch {
+            await birth.disconnect()
+            await instance.stop()
+            throw error
+        }
+    }
+
+    private func waitUntilReady(birth: MQTTTestClient, timeout: Duration) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let config = try? await getJSON("/api/config"), case .string("RUNNING")? = config["state"],
+                config["components"]?.strings?.contains("mqtt") == true
+            {
+                break
+            }
+            try checkAlive(deadline: deadline, waitingFor: "RUNNING with MQTT loaded")
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let remaining = deadline - ContinuousClock.now
+        guard await birth.firstMessage(on: statusTopic, within: max(remaining, .seconds(1)), where: { $0.payloadString == "online" }) != nil else {
+            throw TestSupportError.notReady("Home Assistant did not publish its birth message on \(statusTopic): \(logTail())")
+        }
+    }
+
+    private func checkAlive(deadline: ContinuousClock.Instant, waitingFor what: String) throws {
+        let running = process.withLock { $0?.isRunning ?? false }
+        guard running else { throw TestSupportError.notReady("Home Assistant exited before it was \(what): \(logTail())") }
+        guard ContinuousClock.now < deadline else { throw TestSupportError.notReady("Home Assistant was not \(what) in time: \(logTail())") }
+    }
+
+    /// Stops Home Assistant (SIGTERM, SIGKILL after 20 s) and removes its directory.
+    public func stop() async {
+        guard let process = process.withLock({ p -> Process? in defer { p = nil }; return p }) else { return }
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while process.isRunning {
+            if ContinuousClock.now > deadline { kill(process.processIdentifier, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The end of Home Assistant's log, for failure messages.
+    public func logTail(_ characters: Int = 4000) -> String {
+        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        let out = (try? String(contentsOf: directory.appendingPathComponent("hass.out"), encoding: .utf8)) ?? ""
+        return String((text + out).suffix(characters))
+    }
+}
