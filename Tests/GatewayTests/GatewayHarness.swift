@@ -31,9 +31,10 @@ final class GatewayHarness: Sendable {
     init(
         accessories: [Accessory] = GatewayHarness.defaultAccessories(), autoSync: Bool = true,
         writeTimeout: Duration = .seconds(10), protocolVersion: MQTTProtocolVersion = .v5,
-        stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration()
+        stateDirectory: StateDirectory? = nil, broker existing: MosquittoBroker? = nil,
+        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration()
     ) async throws {
-        broker = try await MosquittoBroker()
+        if let existing { broker = existing } else { broker = try await MosquittoBroker() }
         provider = InMemoryAccessoryProvider(serverID: GatewayHarness.serverID, accessories: accessories, autoSync: autoSync)
         var storeConfiguration = HomeStoreConfiguration()
         storeConfiguration.writeTimeout = writeTimeout

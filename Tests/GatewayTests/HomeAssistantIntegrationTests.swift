@@ -60,4 +60,81 @@ struct HomeAssistantIntegrationTests {
         #expect(problems.isEmpty, "Home Assistant logged MQTT problems:\n\(problems.joined(separator: "\n"))")
         }
     }
+
+    @Test("Home Assistant's service calls reach the accessory as HomeKit values, and its state follows")
+    func serviceCalls() async throws {
+        try await HomeAssistantDemoHome.with { home in
+            let ha = home.homeAssistant
+            let provider = home.gateway.provider
+            for entity in Self.mainEntities where !entity.hasPrefix("event.") { try await ha.waitForState(entity) { $0.state != "unavailable" } }
+
+            try await ha.callService("light", "turn_on", ["entity_id": "light.kitchen_lamp", "brightness": 255, "hs_color": [240, 100]])
+            let hue = home.address(2, "13"), saturation = home.address(2, "2F")
+            let colour = try await home.waitForWrite { batch in Set(batch.map(\.address)) == [hue, saturation] }
+            #expect(colour.first { $0.address == hue }?.value == .float(240) && colour.first { $0.address == saturation }?.value == .float(100),
+                    "hue and saturation in one HAP write: \(colour)")
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(2, "8") && $0.value == .int(100) } }
+            let lamp = try await ha.waitForState("light.kitchen_lamp") { $0.attributes["hs_color"]?.numbers == [240, 100] && $0.attributes["brightness"]?.number == 255 }
+            #expect(lamp.state == "on")
+
+            try await ha.callService("light", "turn_on", ["entity_id": "light.kitchen_lamp", "brightness_pct": 30])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(2, "8") && $0.value == .int(30) } }
+            try await ha.waitForState("light.kitchen_lamp") { $0.attributes["brightness"]?.number == 76 }  // 30 % of 255, rounded half to even
+
+            try await ha.callService("switch", "turn_off", ["entity_id": "switch.desk_switch"])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(3, "25") && $0.value == .bool(false) } }
+            try await ha.waitForState("switch.desk_switch") { $0.state == "off" }
+
+            try await ha.callService("lock", "lock", ["entity_id": "lock.front_door"])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(9, "1E") && $0.value == .int(1) } }
+            #expect(try await ha.state("lock.front_door")?.state == "unlocked", "the lock state follows LockCurrentState, not the command")
+            provider.changeValue(home.address(9, "1D"), to: .int(1))  // the bolt has moved
+            try await ha.waitForState("lock.front_door") { $0.state == "locked" }
+
+            try await ha.callService("climate", "set_temperature", ["entity_id": "climate.hall_thermostat", "temperature": 22.5])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(10, "35") && $0.value == .float(22.5) } }
+            try await ha.waitForState("climate.hall_thermostat") { $0.attributes["temperature"]?.number == 22.5 }
+            try await ha.callService("climate", "set_hvac_mode", ["entity_id": "climate.hall_thermostat", "hvac_mode": "cool"])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(10, "33") && $0.value == .int(2) } }
+            try await ha.waitForState("climate.hall_thermostat") { $0.state == "cool" }
+
+            try await ha.callService("cover", "set_cover_position", ["entity_id": "cover.bedroom_blind", "position": 40])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(11, "7C") && $0.value == .int(40) } }
+            provider.changeValues([(home.address(11, "72"), .int(0)), (home.address(11, "6D"), .int(70))])
+            try await ha.waitForState("cover.bedroom_blind") { $0.state == "closing" && $0.attributes["current_position"]?.number == 70 }
+            provider.changeValues([(home.address(11, "72"), .int(2)), (home.address(11, "6D"), .int(40))])
+            try await ha.waitForState("cover.bedroom_blind") { $0.state == "open" && $0.attributes["current_position"]?.number == 40 }
+
+            try await ha.callService("button", "press", ["entity_id": "button.front_door_identify"])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(9, "14") && $0.value == .bool(true) } }
+        }
+    }
+
+    @Test("unreachable accessories become unavailable and come back; changes on the accessory and button presses reach Home Assistant")
+    func availabilityAndEvents() async throws {
+        try await HomeAssistantDemoHome.with { home in
+            let ha = home.homeAssistant
+            let provider = home.gateway.provider
+            try await ha.waitForState("light.kitchen_lamp") { $0.state == "on" }
+            provider.setReachable([HomeAssistantDemoHome.id(2)], false)
+            try await ha.waitForState("light.kitchen_lamp") { $0.state == "unavailable" }
+            #expect(try await ha.state("switch.desk_switch")?.state == "on", "other accessories stay available")
+            provider.setReachable([HomeAssistantDemoHome.id(2)], true)
+            try await ha.waitForState("light.kitchen_lamp") { $0.state == "on" }
+
+            provider.changeValue(home.address(5, "11"), to: .float(23.4))
+            try await ha.waitForState("sensor.living_temperature") { $0.state == "23.4" }
+            provider.changeValue(home.address(7, "6A"), to: .int(0))
+            try await ha.waitForState("binary_sensor.window_contact") { $0.state == "off" }
+
+            provider.changeValue(home.address(12, "73"), to: .int(1), source: .event)
+            let pressed = try await ha.waitForState("event.porch_button") { $0.attributes["event_type"]?.string == "double_press" }
+            provider.changeValue(home.address(12, "73"), to: .int(2), source: .poll)
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await ha.state("event.porch_button") == pressed, "a polled value does not fire the event")
+
+            await home.gateway.gateway.stop()
+            try await ha.waitForState("switch.desk_switch") { $0.state == "unavailable" }
+        }
+    }
 }
