@@ -37,6 +37,14 @@ extension Configuration {
             mqttSummary: [
                 "url": mqtt.url.description, "client_id": mqtt.clientID, "protocol": mqtt.protocolVersion.rawValue,
             ],
-            configurationJSON: redactedSummary.json)
+            configurationJSON: redactedSummary.json, homeAssistant: homeAssistantConfiguration)
+    }
+
+    /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay and the exclusions.
+    var homeAssistantConfiguration: HomeAssistantConfiguration {
+        HomeAssistantConfiguration(
+            discovery: homeassistant.discovery, prefix: homeassistant.prefix, statusTopic: homeassistant.statusTopic,
+            birthDelay: homeassistant.birthDelay, excludedAccessories: homeassistant.excludeAccessories,
+            excludedCharacteristics: homeassistant.excludeCharacteristics)
     }
 }

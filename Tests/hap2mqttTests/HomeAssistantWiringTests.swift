@@ -1,0 +1,32 @@
+import Foundation
+import Gateway
+import HomeStore
+import Testing
+@testable import hap2mqtt
+
+@Suite("The homeassistant section reaches the gateway")
+struct HomeAssistantWiringTests {
+    @Test("discovery, prefix, status topic, birth delay and exclusions come from the file")
+    func wiring() throws {
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let yaml = """
+            homeassistant:
+              discovery: false
+              prefix: ha
+              status_topic: ha/status
+              birth_delay_min: 2
+              birth_delay_max: 3
+              exclude_accessories: [kitchen_lamp, "AA:BB:CC:DD:EE:FF/2"]
+              exclude_characteristics: [status_low_battery, hall/thermostat/current_temperature]
+            """
+        let loaded = try Configuration.load(path: files.write(yaml, to: "c.yaml"), environment: [:])
+        let ha = loaded.configuration.homeAssistantConfiguration
+        #expect(ha.discovery == false && ha.prefix == "ha" && ha.statusTopic == "ha/status")
+        #expect(ha.birthDelay == .seconds(2)...(.seconds(3)))
+        #expect(ha.excludedAccessories == ["kitchen_lamp", "AA:BB:CC:DD:EE:FF/2"])
+        #expect(ha.excludedCharacteristics == ["status_low_battery", "hall/thermostat/current_temperature"])
+        let gateway = loaded.configuration.gatewayConfiguration(stateDirectory: StateDirectory(path: files.path))
+        #expect(gateway.homeAssistant == ha)
+    }
+}
