@@ -49,6 +49,8 @@ extension Gateway {
             guard let accessory = await store.accessory(id), let old = published[id]?.name, accessory.name != old else { continue }
             published[id]?.name = accessory.name
             emit(.accessoryRenamed(id: id, slug: published[id]?.layout.slug ?? "", from: old, to: accessory.name))
+            // Home Assistant's device name follows (unless the user renamed the device there).
+            if let layout = published[id]?.layout { publishDiscovery(accessory, layout) }
             listChanged = true
         }
         if listChanged {

@@ -103,6 +103,18 @@ struct GatewayDiscoveryTests {
         await h.stop()
     }
 
+    @Test("a new Name in the Home app renames the Home Assistant device; its topics stay")
+    func nameChange() async throws {
+        let h = try await GatewayHarness()
+        try await h.waitUntilOnline()
+        try await h.observer.subscribe(["homeassistant/#"])
+        h.provider.changeValue(h.address(aid: 2, .Characteristic.name), to: .string("Island Lamp"))
+        let topic = "homeassistant/light/\(Self.lampNode)/s8/config"
+        let config = try await h.observer.waitFor(topic: topic) { ((jsonObject($0)?["device"] as? [String: Any])?["name"] as? String) == "Island Lamp" }
+        #expect(jsonObject(config)?["command_topic"] as? String == "hap2mqtt/kitchen_lamp/lightbulb/on/set")
+        await h.stop()
+    }
+
     @Test("exclusions leave out accessories and characteristics, and a custom prefix is used")
     func exclusions() async throws {
         let settings = HomeAssistantConfiguration(
