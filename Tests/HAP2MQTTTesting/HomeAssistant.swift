@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// `start` prepares a fresh configuration directory (`Tests/Fixtures/homeassistant/prepare_config.py`:
 /// HTTP on loopback, the MQTT config entry with discovery on, onboarding done, an owner with a long-lived
-/// token), runs `hass --skip-pip` (through `run_homeassistant.py`, which unblocks SIGTERM), and returns once Home Assistant is RUNNING with the MQTT entry loaded
+/// token), runs `hass --skip-pip` (through `run_homeassistant.py`, which unblocks SIGTERM and, where it
+/// can, gives Home Assistant a network namespace of its own: `canIsolate`), and returns once Home Assistant is RUNNING with the MQTT entry loaded
 /// and has published its birth message. The REST client methods use the token. `stop()` ends the process
 /// and removes the directory; tests call it, and dropping the instance kills the process as a last resort.
 ///
@@ -24,6 +25,8 @@ public final class HomeAssistant: Sendable {
     public let directory: URL
     /// The status topic Home Assistant publishes `online`/`offline` on.
     public let statusTopic = "homeassistant/status"
+    /// Whether it runs in a private network namespace (see `canIsolate`).
+    public let isIsolated: Bool
     private let process: Mutex<Process?>
 
     /// `http://127.0.0.1:<port>`.
@@ -31,7 +34,8 @@ public final class HomeAssistant: Sendable {
     /// Home Assistant's log file.
     public var logFile: URL { directory.appendingPathComponent("home-assistant.log") }
 
-    private init(port: Int, token: String, directory: URL, process: Process) {
+    private init(port: Int, token: String, directory: URL, process: Process, isolated: Bool) {
+        self.isIsolated = isolated
         self.port = port
         self.token = token
         self.directory = directory
@@ -60,7 +64,24 @@ public final class HomeAssistant: Sendable {
             .appendingPathComponent("Fixtures/homeassistant")
     }
 
-    /// Starts Home Assistant for the broker on 127.0.0.1:`brokerPort`.
+    /// Whether `unshare --net` works here (Linux, as root or with user namespaces). Then Home Assistant
+    /// runs in a network namespace of its own with nothing but loopback, joined to the host's loopback
+    /// by two relays (the broker's port, and its HTTP port), so it cannot send a packet anywhere else:
+    /// its `network` integration, for one, probes a public address. Elsewhere it binds 127.0.0.1 only.
+    public static let canIsolate: Bool = {
+        guard let unshare = ExternalTool.find("unshare") else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: unshare)
+        process.arguments = ["--net", "true"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// Starts Home Assistant for the broker on 127.0.0.1:`brokerPort`, in a private network namespace
+    /// when `canIsolate`.
     /// - Parameters:
     ///   - discoveryPrefix: the MQTT discovery prefix it listens on.
     ///   - timeout: how long to wait for RUNNING, the MQTT entry and the birth message.
@@ -78,10 +99,10 @@ public final class HomeAssistant: Sendable {
         }
         let birth = try await MQTTTestClient.connect(to: "mqtt://127.0.0.1:\(brokerPort)", subscribe: ["homeassistant/status"])
         let runner = fixtureFolder.appendingPathComponent("run_homeassistant.py").path
-        let process = try ExternalTool.launch(
-            python, [runner, "-c", directory.path, "--skip-pip", "--log-file", directory.appendingPathComponent("home-assistant.log").path],
-            output: directory.appendingPathComponent("hass.out"))
-        let instance = HomeAssistant(port: port, token: token, directory: directory, process: process)
+        let isolation = canIsolate ? ["--isolate", String(brokerPort), String(port), directory.path] : []
+        let hass = ["-c", directory.path, "--skip-pip", "--log-file", directory.appendingPathComponent("home-assistant.log").path]
+        let process = try ExternalTool.launch(python, [runner] + isolation + ["--"] + hass, output: directory.appendingPathComponent("hass.out"))
+        let instance = HomeAssistant(port: port, token: token, directory: directory, process: process, isolated: canIsolate)
         do {
             try await instance.waitUntilReady(birth: birth, timeout: timeout)
             await birth.disconnect()
