@@ -1,12 +1,14 @@
 /// A JSON value as Home Assistant's REST API returns it (state attributes, service responses).
 public enum HomeAssistantValue: Sendable, Hashable, Decodable, CustomStringConvertible {
     case string(String)
+    /// Every JSON number, integral or not.
     case number(Double)
     case bool(Bool)
     case array([HomeAssistantValue])
     case object([String: HomeAssistantValue])
     case null
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
@@ -24,6 +26,7 @@ public enum HomeAssistantValue: Sendable, Hashable, Decodable, CustomStringConve
         }
     }
 
+    /// The string, when the value is one; likewise `number`, `array`, and `strings`/`numbers` for arrays.
     public var string: String? { if case .string(let s) = self { return s } else { return nil } }
     public var number: Double? { if case .number(let d) = self { return d } else { return nil } }
     public var array: [HomeAssistantValue]? { if case .array(let a) = self { return a } else { return nil } }

@@ -22,6 +22,8 @@ public struct HomeAssistantConfiguration: Sendable, Hashable {
     /// The project page, for the `origin` block of every config; nil leaves it out.
     public var supportURL: String?
 
+    /// Home Assistant's defaults: discovery on under `homeassistant`, status on `homeassistant/status`,
+    /// a birth delay of 1 to 5 seconds, nothing excluded. A trailing `/` of `prefix` is dropped.
     public init(
         discovery: Bool = true, prefix: String = "homeassistant", statusTopic: String = "homeassistant/status",
         birthDelay: ClosedRange<Duration> = .seconds(1)...(.seconds(5)), excludedAccessories: [String] = [],

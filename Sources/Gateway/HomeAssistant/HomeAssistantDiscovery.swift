@@ -16,11 +16,14 @@ public struct HomeAssistantDiscovery: Sendable {
         public var clear: [String]
     }
 
+    /// What to publish and where.
     public let configuration: HomeAssistantConfiguration
+    /// The gateway's topics, which the configs point at.
     public let topics: TopicScheme
     /// The gateway's version, for the `origin` and the gateway's device.
     public let version: String
 
+    /// A builder for the gateway with these topics and version.
     public init(configuration: HomeAssistantConfiguration, topics: TopicScheme, version: String) {
         self.configuration = configuration
         self.topics = topics

@@ -5,18 +5,30 @@ internal import Foundation
 public enum JSONValue: Sendable, Hashable, Encodable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// A JSON string.
     case string(String)
+    /// A JSON number without a fraction.
     case int(Int)
+    /// A JSON number with a fraction.
     case double(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// A JSON array.
     case array([JSONValue])
+    /// A JSON object; written with sorted keys.
     case object([String: JSONValue])
+    /// `null` (Home Assistant reads a `null` name as "use the device name").
     case null
 
+    /// `"text"`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `42`.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// `true`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[…]`.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `{…}`; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
@@ -26,6 +38,7 @@ public enum JSONValue: Sendable, Hashable, Encodable, ExpressibleByStringLiteral
         value.rounded() == value && abs(value) < 1e15 ? .int(Int(value)) : .double(value)
     }
 
+    /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
