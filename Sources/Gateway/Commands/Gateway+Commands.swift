@@ -60,11 +60,19 @@ extension Gateway {
             respond(.failure("\(error)"), on: resultTopic, to: message)
             return
         }
-        let pending = await store.enqueueWrite(address, value: value)
         let properties = message.properties
+        whenDone(await store.enqueueWrite(address, value: value)) { gateway, outcome in
+            await gateway.finishSet(address, outcome, resultTopic: resultTopic, properties: properties)
+        }
+    }
+
+    /// Finishes a command when its writes have an outcome, without holding up the next command (the
+    /// writes already have their place in the accessory's queue).
+    func whenDone<Outcome: Sendable>(_ pending: Task<Outcome, Never>, _ finish: @escaping @Sendable (Gateway, Outcome) async -> Void) {
         tasks.append(Task { [weak self] in
             let outcome = await pending.value
-            await self?.finishSet(address, outcome, resultTopic: resultTopic, properties: properties)
+            guard let self else { return }
+            await finish(self, outcome)
         })
         tasks.removeAll { $0.isCancelled }
     }
@@ -146,12 +154,10 @@ extension Gateway {
             respond(.failure(problems.joined(separator: "; ")), on: resultTopic, to: message)
             return
         }
-        let pending = await store.enqueueWrite(writes)
         let properties = message.properties
-        tasks.append(Task { [weak self] in
-            let outcome = await pending.value
-            await self?.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties)
-        })
+        whenDone(await store.enqueueWrite(writes)) { gateway, outcome in
+            await gateway.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties)
+        }
     }
 
     /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different.

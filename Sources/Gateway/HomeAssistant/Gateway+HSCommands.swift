@@ -34,13 +34,10 @@ extension Gateway {
             respond(.failure("\(error)"), on: resultTopic, to: message)
             return
         }
-        let pending = await store.enqueueWrite(writes)
         let properties = message.properties
-        tasks.append(Task { [weak self] in
-            let outcome = await pending.value
-            await self?.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties)
-        })
-        tasks.removeAll { $0.isCancelled }
+        whenDone(await store.enqueueWrite(writes)) { gateway, outcome in
+            await gateway.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties)
+        }
     }
 
     func finishHSSet(
