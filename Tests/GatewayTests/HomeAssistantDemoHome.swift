@@ -44,8 +44,11 @@ final class HomeAssistantDemoHome: Sendable {
         }
     }
 
-    init(homeAssistant configuration: HomeAssistantConfiguration = HomeAssistantConfiguration(birthDelay: .milliseconds(100)...(.milliseconds(300)))) async throws {
-        gateway = try await GatewayHarness(accessories: HomeAssistantDemoHome.build(), homeAssistant: configuration)
+    init(
+        accessories: [Accessory] = HomeAssistantDemoHome.build(),
+        homeAssistant configuration: HomeAssistantConfiguration = HomeAssistantConfiguration(birthDelay: .milliseconds(100)...(.milliseconds(300)))
+    ) async throws {
+        gateway = try await GatewayHarness(accessories: accessories, homeAssistant: configuration)
         try await gateway.waitUntilOnline()
         do {
             homeAssistant = try await HomeAssistant.start(brokerPort: gateway.broker.port, discoveryPrefix: configuration.prefix)
@@ -56,8 +59,8 @@ final class HomeAssistantDemoHome: Sendable {
     }
 
     /// Runs `body` with a started demo home and stops everything afterwards, also when `body` throws.
-    static func with(_ body: (HomeAssistantDemoHome) async throws -> Void) async throws {
-        let home = try await HomeAssistantDemoHome()
+    static func with(accessories: [Accessory] = build(), _ body: (HomeAssistantDemoHome) async throws -> Void) async throws {
+        let home = try await HomeAssistantDemoHome(accessories: accessories)
         do {
             try await body(home)
         } catch {
@@ -85,5 +88,14 @@ final class HomeAssistantDemoHome: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestSupportError.timedOut("no matching write; the provider received: \(gateway.provider.writes)")
+    }
+
+    /// Lines of Home Assistant's error log that are warnings or errors, except the three it always logs
+    /// here (pip skipped, Python 3.11 deprecated, no IPv4 address in its own network namespace).
+    func problems() async throws -> [String] {
+        let harmless = ["Skipping pip installation", "running Python version", "does not have any enabled IPv4 addresses"]
+        return try await homeAssistant.errorLog().split(separator: "\n").map(String.init).filter { line in
+            (line.contains("WARNING") || line.contains("ERROR")) && !harmless.contains { line.contains($0) }
+        }
     }
 }
