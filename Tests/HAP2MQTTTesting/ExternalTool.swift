@@ -70,7 +70,7 @@ extension ExternalTool {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         try? handle.close()
         return process
     }
@@ -87,5 +87,22 @@ extension ExternalTool {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+}
+
+extension Process {
+    /// Starts the process with SIGTERM, SIGINT and SIGHUP unblocked. A child inherits the signal mask of
+    /// the thread that starts it, and the dispatch threads tests run on block those signals: started
+    /// with plain `run()`, mosquitto or Home Assistant would ignore the SIGTERM that asks them to stop,
+    /// and every stop would wait for its SIGKILL fallback.
+    /// - Throws: what `run()` throws.
+    public func runWithSignalsUnblocked() throws {
+        var unblock = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&unblock)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try run()
     }
 }
