@@ -68,6 +68,27 @@ struct HomeAssistantDiscoveryTests {
             #expect(availability.first?["value_template"] as? String == "{{ value_json.state }}")
             #expect(json["availability_mode"] as? String == "all")
             try checkTopics(json, config: config, layout: layout)
+            checkPayloads(json, config: config, accessory: accessory, layout: layout)
+        }
+    }
+
+    /// The payloads a config compares the state with are ones the gateway publishes for that
+    /// characteristic: `true`/`false` for `bool`, the valid values' integers for enumerations.
+    func checkPayloads(_ json: [String: Any], config: DiscoveryConfig, accessory: Accessory, layout: AccessoryLayout) {
+        guard let state = json["state_topic"] as? String, let topic = layout.characteristics.first(where: { $0.stateTopic == state }),
+            let characteristic = accessory.characteristic(iid: topic.address.iid)?.characteristic
+        else { return }
+        let possible: Set<String>
+        if characteristic.format == .bool {
+            possible = ["true", "false"]
+        } else if let valid = characteristic.validValues {
+            possible = Set(valid.map(String.init))
+        } else {
+            return
+        }
+        for key in ["payload_on", "payload_off", "state_on", "state_off", "state_locked", "state_unlocked", "state_jammed", "payload_reset"] {
+            guard let payload = json[key] as? String else { continue }
+            #expect(possible.contains(payload), "\(config.topic): \(key) \(payload) is never published on \(state) (\(possible.sorted()))")
         }
     }
 
