@@ -114,7 +114,7 @@ struct HomeAssistantIntegrationTests {
         }
     }
 
-    @Test("unreachable accessories become unavailable and come back; changes on the accessory and button presses reach Home Assistant")
+    @Test("unreachable accessories become unavailable and come back; changes on the accessory, button presses and new topics reach Home Assistant")
     func availabilityAndEvents() async throws {
         try await HomeAssistantDemoHome.with { home in
             let ha = home.homeAssistant
@@ -136,6 +136,16 @@ struct HomeAssistantIntegrationTests {
             provider.changeValue(home.address(12, "73"), to: .int(2), source: .poll)
             try await Task.sleep(for: .seconds(1))
             #expect(try await ha.state("event.porch_button") == pressed, "a polled value does not fire the event")
+
+            // New topics for the lamp: Home Assistant keeps the same entity and follows the new topics.
+            try await home.gateway.observer.publish("hap2mqtt/bridge/request/rename", #"{"accessory":"kitchen_lamp","to":"island_lamp"}"#)
+            _ = try await home.gateway.observer.waitFor(topic: "hap2mqtt/bridge/response/rename")
+            provider.changeValue(home.address(2, "25"), to: .bool(false))
+            _ = try await home.gateway.observer.waitFor(topic: "hap2mqtt/island_lamp/lightbulb/on") { $0.payloadString == "false" }
+            try await ha.waitForState("light.kitchen_lamp") { $0.state == "off" }
+            try await ha.callService("light", "turn_on", ["entity_id": "light.kitchen_lamp"])
+            _ = try await home.waitForWrite { $0.contains { $0.address == home.address(2, "25") && $0.value == .bool(true) } }
+            try await ha.waitForState("light.kitchen_lamp") { $0.state == "on" }
 
             await home.gateway.gateway.stop()
             try await ha.waitForState("switch.desk_switch") { $0.state == "unavailable" }
