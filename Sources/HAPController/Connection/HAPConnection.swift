@@ -283,6 +283,17 @@ public actor HAPConnection {
         switch readMode {
         case .awaitingKeys(let held):
             readMode = .awaitingKeys(held: held + bytes)
+        case .cleartext where inFlight?.switchesToEncryption == true:
+            // The answer to pair-verify M3 may share a read with the first encrypted bytes: parse byte by
+            // byte (it is short) and hold whatever follows it for the session keys.
+            for (index, byte) in bytes.enumerated() {
+                parse([byte])
+                guard reason == nil else { return }
+                if case .awaitingKeys = readMode {
+                    readMode = .awaitingKeys(held: Array(bytes[(index + 1)...]))
+                    return
+                }
+            }
         case .cleartext:
             parse(bytes)
         case .encrypted:
@@ -308,10 +319,6 @@ public actor HAPConnection {
             return
         }
         for message in messages {
-            if case .awaitingKeys = readMode {
-                shutDown(.protocolViolation("cleartext data after the last pair-verify response"))
-                return
-            }
             switch message.kind {
             case .event:
                 deliverEvent(message)
@@ -320,13 +327,7 @@ public actor HAPConnection {
                     shutDown(.protocolViolation("an HTTP \(message.status) response to no request"))
                     return
                 }
-                if entry.switchesToEncryption {
-                    readMode = .awaitingKeys(held: [])
-                    if !parser.isIdle {
-                        shutDown(.protocolViolation("cleartext data after the last pair-verify response"))
-                        return
-                    }
-                }
+                if entry.switchesToEncryption { readMode = .awaitingKeys(held: []) }
                 complete(.success(message))
             }
         }
