@@ -39,7 +39,7 @@ extension HAPConnection {
             switch step {
             case .send(let next): body = next
             case .paired(let result):
-                logger.info("pair-setup finished", ["hap.accessory": result.accessoryPairingID])
+                logger.debug("pair-setup finished", ["hap.accessory": result.accessoryPairingID])
                 return result
             }
         }

@@ -236,11 +236,9 @@ public actor HAPConnection {
         let waiters = closeWaiters
         closeWaiters = []
         for waiter in waiters { waiter.resume(returning: why) }
-        if why == .closed {
-            logger.debug("connection closed")
-        } else {
-            logger.info("connection closed: \(why)")
-        }
+        // Debug only: whoever uses the connection learns why from the failed request or
+        // `waitUntilClosed()` and decides what the user needs to see.
+        logger.debug("connection closed: \(why)")
     }
 
     // MARK: - Reading

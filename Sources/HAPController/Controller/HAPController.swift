@@ -78,6 +78,7 @@ public actor HAPController {
     /// - Parameter featureFlags: the accessory's `ff` TXT value when discovery gave it (0: plain pair-setup).
     /// - Throws: `.nameInUse` before any contact when `name` belongs to another pairing; `.connection` with
     ///   the reason (e.g. `.connection(.pairing(.wrongSetupCode))`, `.alreadyPaired`, `.connectFailed`);
+    ///   `.alreadyPairedHere` when the accessory is paired and this controller has a pairing at its address;
     ///   `.pairingNotSaved` when the accessory paired but the file could not be written; `.storage`.
     public func pair(
         host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
@@ -94,6 +95,9 @@ public actor HAPController {
             pairing = Pairing(controller: identity, accessory: result, host: host, port: port, name: name)
         } catch {
             await connection.close()
+            if error == .pairing(.alreadyPaired), let mine = others.first(where: { $0.host == host && $0.port == port }) {
+                throw .alreadyPairedHere(name: mine.displayName)
+            }
             throw .connection(error)
         }
         do {

@@ -13,6 +13,9 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
     case ambiguousPairing(String, matches: [String])
     /// Another accessory's pairing already has this name.
     case nameInUse(String)
+    /// Pair-setup found the accessory paired already, and this controller has a pairing, `name`, with the
+    /// same address: most likely the accessory is paired with this controller.
+    case alreadyPairedHere(name: String)
     /// The pairing `name` could not be removed on the accessory, so it was kept here too.
     case unpairFailed(name: String, reason: HAPConnectionError)
 
@@ -20,6 +23,7 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
     public var pairingError: PairingError? {
         switch self {
         case .connection(.pairing(let error)): return error
+        case .alreadyPairedHere: return .alreadyPaired
         case .unpairFailed(_, .pairing(let error)): return error
         default: return nil
         }
@@ -40,6 +44,9 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
             return "\"\(name)\" names several pairings (\(matches.joined(separator: ", "))): use the accessory id"
         case .nameInUse(let name):
             return "a pairing named \"\(name)\" exists already: choose another name"
+        case .alreadyPairedHere(let name):
+            return "the accessory is already paired, and \"\(name)\" is this controller's pairing at that address: "
+                + "it needs no new one (if it does not answer, unpair it and pair again)"
         case .unpairFailed(let name, let reason):
             return "cannot remove the pairing from \(name) (\(reason)); the pairing was kept"
         }

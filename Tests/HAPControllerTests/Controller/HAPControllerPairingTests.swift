@@ -46,13 +46,17 @@ struct HAPControllerPairingTests {
         await accessory.stop()
     }
 
-    @Test("pairing an accessory that is paired already fails with alreadyPaired")
+    @Test("pairing an accessory that is paired already fails with alreadyPaired (alreadyPairedHere for its owner)")
     func alreadyPaired() async throws {
         let accessory = try await HAPPythonAccessory.start()
         let first = try TemporaryDirectory(), second = try TemporaryDirectory()
         defer { first.remove(); second.remove() }
         let code = try SetupCode(accessory.setupCode)
-        _ = try await HAPController(stateDirectory: first.stateDirectory).pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
+        let owner = HAPController(stateDirectory: first.stateDirectory)
+        _ = try await owner.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
+        await #expect(throws: HAPControllerError.alreadyPairedHere(name: "hap2mqtt Test Bridge"), "the owner is told it has the pairing") {
+            try await owner.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
+        }
         let other = HAPController(stateDirectory: second.stateDirectory)
         let error = await #expect(throws: HAPControllerError.self) {
             try await other.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
