@@ -125,6 +125,9 @@ public actor HAPConnection {
     public func close() { shutDown(.closed) }
 
     /// Sends `request` when its turn comes and returns the accessory's response (any HTTP status).
+    ///
+    /// Cancelling the calling task does not withdraw the request: once queued it goes out, and the answer
+    /// or the time-out ends the call (an answer left unread would shift every later one).
     /// - Parameter timeout: the limit for the answer, counted from the send; nil for `requestTimeout`.
     /// - Throws: `HAPConnectionError`: `.requestTimedOut` (the connection is then closed), or the reason the
     ///   connection closed before the answer came.

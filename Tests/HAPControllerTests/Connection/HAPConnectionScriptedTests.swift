@@ -10,12 +10,12 @@ struct ScriptedSession {
     let pairing: Pairing
 
     /// Connects, runs pair-verify; `afterM4` goes out encrypted in the same write as the M4 answer.
-    static func start(afterM4: [UInt8] = []) async throws -> ScriptedSession {
+    static func start(afterM4: [UInt8] = [], logger: Logger = Logger(label: "hap")) async throws -> ScriptedSession {
         let accessory = try ScriptedAccessory()
         let controller = try ControllerIdentity.generate()
         let pairing = try await accessory.pair(controller)
         async let accepted: Void = accessory.accept()
-        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port)
+        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port, logger: logger)
         await accepted
         async let answered: Void = accessory.answerPairVerify(afterM4: afterM4)
         try await connection.verify(controller: controller, pairing: pairing)
@@ -208,5 +208,23 @@ struct HAPConnectionScriptedTests {
         await #expect(throws: HAPConnectionError.refused(.insufficientPrivileges, request: "POST /identify")) { try await second.value }
         await connection.close()
         await accessory.close()
+    }
+
+    @Test("no log line, down to trace, shows the session keys")
+    func logsKeepSessionKeys() async throws {
+        let capture = LogCapture()
+        let session = try await ScriptedSession.start(logger: capture.logger())
+        let keys = try #require(await session.accessory.sessionKeys())
+        let answer = Task { try await session.connection.send(HAPRequests.accessories()) }
+        _ = try await session.accessory.readRequest()
+        await session.accessory.write([1, 0, 0] + Array(repeating: 0, count: 16))
+        _ = await answer.result
+        await session.close()
+        #expect(!capture.lines.isEmpty)
+        for key in [keys.controllerToAccessory, keys.accessoryToController] {
+            for text in [Hex.encode(key), Hex.encode(key).uppercased(), Base64.encode(key), Base64.encode(Array(key.prefix(12)))] {
+                #expect(!capture.lines.contains { $0.contains(text) })
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 import HAPController
 import HomeModel
+import HomeStore
 import Testing
 
 /// The accessory whose `name` is one of the fixture's (`Light`, `Lock`, …), and the id of its
@@ -180,6 +181,32 @@ struct HAPClientFixtureTests {
         await #expect(throws: HAPConnectionError.refused(.resourceDoesNotExist, request: "identify of aid 7")) {
             try await client.identify(aid: 7)
         }
+        await client.connection.close()
+    }
+
+    @Test("an added controller can pair-verify and, as a regular user, may not manage pairings; once removed it is refused")
+    func addAndRemovePairing() async throws {
+        let fixture = try PairedFixture.shared()
+        let client = try await fixture.client()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let guest = HAPController(stateDirectory: directory.stateDirectory)
+        let guestIdentity = try await guest.identity()
+        try await client.addPairing(pairingID: guestIdentity.pairingID, publicKey: guestIdentity.publicKey, admin: false)
+        let records = try await client.listPairings()
+        #expect(records.contains(PairingRecord(pairingID: guestIdentity.pairingID, publicKey: guestIdentity.publicKey, permissions: 0)))
+        #expect(records.count == 2)
+
+        var guestPairing = fixture.pairing
+        guestPairing.controllerPairingID = guestIdentity.pairingID
+        let guestClient = try await guest.connect(to: guestPairing)
+        #expect(try await guestClient.read([HAPCharacteristicID(aid: 3, iid: 5)])[HAPCharacteristicID(aid: 3, iid: 5)]?.value == "Switch")
+        await #expect(throws: HAPConnectionError.pairing(.notAdmin)) { try await guestClient.listPairings() }
+        await guestClient.connection.close()
+
+        try await client.removePairing(guestIdentity.pairingID)
+        #expect(try await client.listPairings().map(\.pairingID) == [try await fixture.controller.identity().pairingID])
+        await #expect(throws: HAPControllerError.connection(.pairing(.authenticationFailed))) { try await guest.connect(to: guestPairing) }
         await client.connection.close()
     }
 }

@@ -40,6 +40,10 @@ actor ScriptedAccessory {
         return Pairing(controller: controller, accessory: result, host: "127.0.0.1", port: port)
     }
 
+    /// The session keys of the last pair-verify (the controller's view: it encrypts with
+    /// `controllerToAccessory`).
+    func sessionKeys() -> SessionKeys? { accessory.sessionKeys }
+
     /// Waits for the controller to connect.
     func accept() async {
         let listening = listener.descriptor
