@@ -21,6 +21,8 @@ struct ScriptedRequest: Sendable {
 /// the session. Pair-setup and pair-verify are answered by `TestAccessory`.
 actor ScriptedAccessory {
     nonisolated let port: UInt16
+    /// The accessory's pairing id.
+    nonisolated let pairingID: String
     private let listener: LoopbackListener
     private var descriptor: Int32 = -1
     private var accessory: TestAccessory
@@ -32,6 +34,7 @@ actor ScriptedAccessory {
         listener = try LoopbackListener.open()
         port = listener.port
         accessory = try TestAccessory()
+        pairingID = accessory.pairingID
     }
 
     /// Registers `controller` as paired (pair-setup done in memory) and returns its pairing.
@@ -48,6 +51,15 @@ actor ScriptedAccessory {
     func accept() async {
         let listening = listener.descriptor
         descriptor = await Self.onThread { Glibc.accept(listening, nil, nil) }
+    }
+
+    /// Answers pair-setup M1, M3 and M5 (code `031-45-154`), so the controller ends up paired.
+    func answerPairSetup() async throws {
+        for _ in 0..<3 {
+            let request = try await readRequest()
+            #expect(request.line == "POST /pair-setup HTTP/1.1")
+            await write(Self.response(body: try accessory.pairSetup(request.body), contentType: HAPContentType.pairingTLV8))
+        }
     }
 
     /// Answers pair-verify M1 and M3; from then on reads and writes are encrypted. `afterM4` is sent
