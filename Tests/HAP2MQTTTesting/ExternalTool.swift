@@ -1,4 +1,9 @@
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Finding and running the command-line tools the tests use (mosquitto, mosquitto_passwd, openssl).
 public enum ExternalTool {
@@ -43,7 +48,7 @@ public enum ExternalTool {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }
             do {
-                try process.run()
+                try start(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
@@ -69,9 +74,21 @@ extension ExternalTool {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try start(process)
         try? handle.close()
         return process
+    }
+
+    /// Starts `process` with no signal blocked. A child inherits the signal mask of the thread that
+    /// spawns it, and Dispatch's worker threads block SIGTERM, SIGINT and SIGHUP: started from a task,
+    /// a broker would ignore the SIGTERM of `MosquittoBroker.stop()`.
+    public static func start(_ process: Process) throws {
+        var everything = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&everything)
+        pthread_sigmask(SIG_SETMASK, &everything, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
     }
 
     /// Waits until `file` contains `text` (a child's "ready" line), up to `timeout`.

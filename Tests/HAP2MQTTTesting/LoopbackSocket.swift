@@ -90,3 +90,28 @@ public enum LoopbackSocket {
         .socket("\(what): \(String(cString: strerror(errno)))")
     }
 }
+
+/// A TCP port on 127.0.0.1 that completes the TCP handshake (in the kernel's backlog) but never accepts
+/// or answers: for testing connect and request timeouts. Closed when deallocated.
+public final class SilentTCPServer: Sendable {
+    public let port: Int
+    private let descriptor: Int32
+
+    /// - Throws: `TestSupportError.socket`.
+    public init() throws {
+        descriptor = try LoopbackSocket.makeListener(port: 0)
+        do {
+            port = try LoopbackSocket.boundPort(descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// `mqtt://127.0.0.1:<port>`.
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
+}

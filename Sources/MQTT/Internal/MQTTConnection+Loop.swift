@@ -118,9 +118,10 @@ extension MQTTConnection {
     private func becomeReady() {
         let (reconnect, dropped) = state.withLock { state -> (Bool, Int) in
             resubscribe(&state)
+            // Publishers wait for the lock, so the queued messages still go out before theirs.
+            state.ready = true
             flushOfflineQueue(&state)
             let reconnect = state.everReady
-            state.ready = true
             state.everReady = true
             let dropped = state.droppedWhileOffline
             state.droppedWhileOffline = 0

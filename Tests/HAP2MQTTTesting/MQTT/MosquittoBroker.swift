@@ -108,7 +108,7 @@ public final class MosquittoBroker: Sendable {
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ExternalTool.start(process)
         try? output.close()
         self.process.withLock { $0 = process }
         let ports = [port] + (tlsPort.map { [$0] } ?? [])
