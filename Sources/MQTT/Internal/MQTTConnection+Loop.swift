@@ -36,6 +36,8 @@ extension MQTTConnection {
             let outcome = rc == MosquittoError.success
                 ? drive(since: started)
                 : AttemptOutcome(established: false, error: attemptError(rc: rc, savedErrno: savedErrno))
+            // An attempt that timed out still has its socket; the broker should not wait for it.
+            closeSocket()
             if outcome.established { connectionLost(outcome.error) }
             if isStopping { break }
             if !state.withLock({ $0.everReady }) {
@@ -49,12 +51,12 @@ extension MQTTConnection {
             }
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
         }
-        closeSocket()
         finishStopped()
     }
 
-    /// Ends a connection that DISCONNECT did not end in time (or an attempt still in progress) now, not
-    /// when the client is deallocated: the broker must not think a stopped client is still there.
+    /// Ends a connection that DISCONNECT did not end in time, or an attempt that timed out, at once
+    /// rather than when the client is deallocated or reconnects: the broker must not think a stopped
+    /// client is still there. libmosquitto closes the descriptor itself later.
     private func closeSocket() {
         let socket = mosquitto_socket(pointer)
         guard socket >= 0 else { return }
@@ -167,7 +169,7 @@ extension MQTTConnection {
 
     /// The first connection failed: tell `connect()` and go back to idle so it may be called again.
     private func giveUp(_ error: MQTTError) {
-        log(.error, "could not connect to \(brokerName): \(error)")
+        log(.warning, "could not connect to \(brokerName): \(error)")
         state.withLock { state in
             for completion in state.connectWaiters { completion.resume(returning: .failure(error)) }
             state.connectWaiters = []
