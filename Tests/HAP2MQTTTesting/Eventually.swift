@@ -19,8 +19,10 @@ public func eventually(
 public final class Recorder<Element: Sendable>: Sendable {
     private let storage = Mutex<[Element]>([])
 
+    /// An empty list.
     public init() {}
 
+    /// Adds `element` at the end.
     public func append(_ element: Element) {
         storage.withLock { $0.append(element) }
     }

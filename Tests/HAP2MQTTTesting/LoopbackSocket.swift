@@ -94,6 +94,7 @@ public enum LoopbackSocket {
 /// A TCP port on 127.0.0.1 that completes the TCP handshake (in the kernel's backlog) but never accepts
 /// or answers: for testing connect and request timeouts. Closed when deallocated.
 public final class SilentTCPServer: Sendable {
+    /// The port that never answers.
     public let port: Int
     private let descriptor: Int32
 

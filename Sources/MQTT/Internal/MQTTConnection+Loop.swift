@@ -167,15 +167,19 @@ extension MQTTConnection {
         eventContinuation.yield(.disconnected(reason: reason))
     }
 
-    /// The first connection failed: tell `connect()` and go back to idle so it may be called again.
+    /// The first connection failed: tell `connect()` and go back to idle so it may be called again, unless
+    /// `disconnect()` came in meanwhile.
     private func giveUp(_ error: MQTTError) {
         log(.warning, "could not connect to \(brokerName): \(error)")
-        state.withLock { state in
+        let stopping = state.withLock { state -> Bool in
             for completion in state.connectWaiters { completion.resume(returning: .failure(error)) }
             state.connectWaiters = []
+            guard state.phase != .stopping else { return true }
             failPendingOperations(&state, with: .notConnected)
             state.phase = .idle
+            return false
         }
+        if stopping { finishStopped() }
     }
 
     /// `min` doubled per failure up to `max`, with ±20 % jitter so that many clients restarted together do

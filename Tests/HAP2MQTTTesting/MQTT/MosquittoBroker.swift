@@ -24,6 +24,7 @@ public final class MosquittoBroker: Sendable {
         /// More lines for `mosquitto.conf`, as written.
         public var extraConfiguration: [String]
 
+        /// Options; the defaults give an anonymous broker with one plain listener.
         public init(users: [String: String] = [:], tls: TestServerCertificate? = nil, extraConfiguration: [String] = []) {
             self.users = users
             self.tls = tls
