@@ -41,7 +41,7 @@ public enum LoopbackSocket {
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             let failure = error("bind/listen on 127.0.0.1:\(port)")
-            close(fd)
+            Glibc.close(fd)
             throw failure
         }
         return fd
@@ -54,12 +54,12 @@ public enum LoopbackSocket {
         var address = loopbackAddress(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard connected == 0 else {
             let failure = error("connect to 127.0.0.1:\(port)")
-            close(fd)
+            Glibc.close(fd)
             throw failure
         }
         return fd
