@@ -7,8 +7,8 @@ import Darwin
 /// Runs the command of `context` and returns the exit status. Logging is set up before it is called.
 ///
 /// `pair`, `unpair` and `accessories` print their result on standard output and each failure as one line
-/// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `run` and
-/// `discover` are wired by the program's lead; until then they say so and exit with status 1.
+/// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `run` is the
+/// gateway (`RunCommandRunner`); `discover` is not wired yet and says so, with status 1.
 func dispatch(_ context: CommandContext) async -> Int32 {
     switch context.command {
     case .pair(let command):
@@ -20,7 +20,9 @@ func dispatch(_ context: CommandContext) async -> Int32 {
         StandardStream.write(output, to: STDOUT_FILENO)
         for failure in failures { StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO) }
         return failures.isEmpty ? 0 : CommandFailure.failureStatus
-    case .run, .discover:
+    case .run:
+        return await RunCommandRunner.run(context)
+    case .discover:
         StandardStream.write("hap2mqtt: \(context.command.name) is not wired yet\n", to: STDERR_FILENO)
         return 1
     }

@@ -85,13 +85,7 @@ public enum LoopbackSocketError: Error, Sendable, CustomStringConvertible {
 
 /// Blocking socket calls for tests, run on Dispatch's threads so that they never block Swift's
 /// cooperative pool.
-public enum LoopbackSocket {
-    #if canImport(Glibc)
-    static let streamType = Int32(SOCK_STREAM.rawValue)
-    #else
-    static let streamType = SOCK_STREAM
-    #endif
-
+extension LoopbackSocket {
     /// Runs blocking work away from the cooperative pool.
     public static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { c in DispatchQueue.global().async { c.resume(returning: work()) } }

@@ -95,7 +95,7 @@ extension Characteristic {
 
 extension JSONScalar {
     /// The scalar as JSON text, for error messages.
-    var text: String {
+    public var text: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"

@@ -1,0 +1,89 @@
+import HomeModel
+import HomeStore
+import MQTT
+internal import Foundation
+
+extension Gateway {
+    /// `<base>/bridge/request/<command>` with a JSON object; answered on `<base>/bridge/response/<command>`
+    /// as `{"status":"ok"|"error","data":{…},"error":"…","transaction":…}`, with the request's
+    /// `transaction` echoed (the zigbee2mqtt convention).
+    func handleBridgeRequest(_ command: String, _ message: MQTTMessage) async {
+        let request = (try? JSONSerialization.jsonObject(with: Data(message.payload), options: [])) as? [String: Any]
+        let transaction = request?["transaction"].flatMap { value -> String? in
+            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let outcome: Result<String, GatewayError>
+        if let request {
+            switch command {
+            case "identify": outcome = await identify(request)
+            case "rename": outcome = await rename(request)
+            default: outcome = .failure(.invalidPayload("unknown request '\(command)'; the requests are identify and rename"))
+            }
+        } else {
+            outcome = .failure(.invalidPayload("the request must be a JSON object"))
+        }
+        var json: String
+        switch outcome {
+        case .success(let data): json = "{\"status\":\"ok\",\"data\":\(data)"
+        case .failure(let error): json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONFragment.string(error.description))"
+        }
+        if let transaction { json += ",\"transaction\":\(transaction)" }
+        json += "}"
+        publishTransient(topics.bridgeResponse(command), json)
+        if let responseTopic = message.properties.responseTopic {
+            publishTransient(responseTopic, json, properties: MQTTProperties(correlationData: message.properties.correlationData))
+        }
+    }
+
+    /// Finds the accessory a request names by slug or by id (`"accessory":"kitchen_lamp"`).
+    private func accessoryID(in request: [String: Any]) -> Result<AccessoryID, GatewayError> {
+        guard let name = request["accessory"] as? String, !name.isEmpty else {
+            return .failure(.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}"#))
+        }
+        if let id = published.first(where: { $0.value.layout.slug == name })?.key { return .success(id) }
+        if let id = AccessoryID(name), published[id] != nil { return .success(id) }
+        return .failure(.invalidPayload("no accessory '\(name)'; see bridge/accessories"))
+    }
+
+    /// `identify`: `{"accessory":"<slug>"}` makes the accessory identify itself (blink, beep).
+    private func identify(_ request: [String: Any]) async -> Result<String, GatewayError> {
+        switch accessoryID(in: request) {
+        case .failure(let e): return .failure(e)
+        case .success(let id):
+            do {
+                try await store.identify(id)
+                return .success("{\"accessory\":\(JSONFragment.string(published[id]?.layout.slug ?? id.description))}")
+            } catch {
+                return .failure(.invalidPayload("identify failed: \(error)"))
+            }
+        }
+    }
+
+    /// `rename`: `{"accessory":"<slug or id>","to":"<new slug>"}` moves an accessory to new topics; every old
+    /// topic is cleared.
+    private func rename(_ request: [String: Any]) async -> Result<String, GatewayError> {
+        let id: AccessoryID
+        switch accessoryID(in: request) {
+        case .failure(let e): return .failure(e)
+        case .success(let found): id = found
+        }
+        guard let to = request["to"] as? String else {
+            return .failure(.invalidPayload(#"give the new name: {"accessory":"…","to":"new_slug"}"#))
+        }
+        guard let entry = published[id], let accessory = await store.accessory(id) else {
+            return .failure(.invalidPayload("accessory \(id) is gone"))
+        }
+        let old = entry.layout.slug
+        do {
+            try slugs.rename(id, to: to)
+        } catch {
+            return .failure(error)
+        }
+        unregister(id)
+        register(accessory, reachable: entry.reachable)
+        emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
+        await publishAccessoryList()
+        return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}")
+    }
+}

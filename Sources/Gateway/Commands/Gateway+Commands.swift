@@ -1,0 +1,207 @@
+import HomeModel
+import HomeStore
+import MQTT
+internal import Foundation
+
+extension Gateway {
+    /// Handles one incoming message on a command topic.
+    func handle(_ message: MQTTMessage) async {
+        guard isReady, !isStopped, let command = topics.command(for: message.topic) else { return }
+        if message.retain {
+            // A retained command would be carried out again on every reconnect (Tasmota #744 and others).
+            logger.warning("ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'")
+            return
+        }
+        switch command {
+        case .set(let state): await handleSet(state: state, message)
+        case .get(let state): await handleGet(state: state, message)
+        case .accessorySet(let slug): await handleAccessorySet(slug: slug, message)
+        case .bridgeRequest(let name): await handleBridgeRequest(name, message)
+        }
+        flush()
+    }
+
+    /// `…/<characteristic>/set`: parse and check the value, then write it through the store. The state
+    /// topic changes only after the accessory accepted the write (lesson 3).
+    func handleSet(state: String, _ message: MQTTMessage) async {
+        let resultTopic = state + "/set/result"
+        guard let address = addressByStateTopic[state], let topic = published[address.accessory]?.layout.byIID[address.iid] else {
+            respond(.failure(GatewayError.unknownTopic(state).description), on: resultTopic, to: message)
+            return
+        }
+        guard let text = message.payloadString else {
+            respond(.failure("\(topic.slug): the payload is not UTF-8 text"), on: resultTopic, to: message)
+            return
+        }
+        guard let accessory = await store.accessory(address.accessory), let (_, characteristic) = accessory.characteristic(iid: address.iid) else {
+            respond(.failure(GatewayError.unknownTopic(state).description), on: resultTopic, to: message)
+            return
+        }
+        let value: CharacteristicValue
+        do {
+            guard characteristic.isWritable else {
+                throw ValueError(characteristic: topic.slug, value: text, rule: .readOnly)
+            }
+            let parsed = try characteristic.parseCommand(text, current: characteristic.value, name: topic.slug)
+            value = try characteristic.validate(parsed, name: topic.slug)
+        } catch {
+            logger.info("refused \(message.topic) = \(text.prefix(64)): \(error)")
+            respond(.failure("\(error)"), on: resultTopic, to: message)
+            return
+        }
+        let pending = await store.enqueueWrite(address, value: value)
+        let properties = message.properties
+        tasks.append(Task { [weak self] in
+            let outcome = await pending.value
+            await self?.finishSet(address, outcome, resultTopic: resultTopic, properties: properties)
+        })
+        tasks.removeAll { $0.isCancelled }
+    }
+
+    func finishSet(
+        _ address: CharacteristicAddress, _ outcome: Result<CharacteristicValue, HomeStoreError>, resultTopic: String,
+        properties: MQTTProperties
+    ) {
+        switch outcome {
+        case .success(let confirmed):
+            if publishValue(address, confirmed, source: .write) { publishAccessoryJSON(address.accessory) }
+            respond(.success(confirmed), on: resultTopic, properties: properties)
+        case .failure(let error):
+            logger.warning("write of \(address) failed: \(error)", ["accessory": address.accessory.description])
+            respond(.failure(error), on: resultTopic, properties: properties)
+        }
+        flush()
+    }
+
+    /// `…/<characteristic>/get`: read from the accessory and republish, even when unchanged.
+    func handleGet(state: String, _ message: MQTTMessage) async {
+        guard let address = addressByStateTopic[state] else {
+            logger.info("get on \(state): \(GatewayError.unknownTopic(state))")
+            respondIfAsked(.failure(GatewayError.unknownTopic(state).description), to: message)
+            return
+        }
+        let results = await store.read([address])
+        switch results[address] ?? .failure(.failed("no answer")) {
+        case .success(let value):
+            if publishValue(address, value, source: .read, force: true) { publishAccessoryJSON(address.accessory) }
+            respondIfAsked(.success(value), to: message)
+        case .failure(let error):
+            logger.warning("read of \(address) failed: \(error)", ["accessory": address.accessory.description])
+            respondIfAsked(.failure(error), to: message)
+        }
+    }
+
+    /// `<base>/<accessory>/set` with `{"<service>":{"<characteristic>":value}}`: every value is checked
+    /// first; if one is wrong nothing is written; otherwise all go to the accessory in one request.
+    func handleAccessorySet(slug: String, _ message: MQTTMessage) async {
+        let resultTopic = topics.accessory(slug) + "/set/result"
+        guard let id = published.first(where: { $0.value.layout.slug == slug })?.key, let layout = published[id]?.layout,
+            let accessory = await store.accessory(id)
+        else {
+            respond(.failure(GatewayError.unknownTopic(topics.accessory(slug)).description), on: resultTopic, to: message)
+            return
+        }
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any],
+            let object = Gateway.serviceValues(parsed)
+        else {
+            respond(.failure(#"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#), on: resultTopic, to: message)
+            return
+        }
+        var writes: [(CharacteristicAddress, CharacteristicValue)] = []
+        var problems: [String] = []
+        for (serviceSlug, values) in object.sorted(by: { $0.key < $1.key }) {
+            guard let service = layout.services.first(where: { $0.slug == serviceSlug }) else {
+                problems.append("no service \(serviceSlug)")
+                continue
+            }
+            for (charSlug, scalar) in values.sorted(by: { $0.key < $1.key }) {
+                guard let topic = service.characteristics.first(where: { $0.slug == charSlug }),
+                    let (_, c) = accessory.characteristic(iid: topic.address.iid)
+                else {
+                    problems.append("no characteristic \(serviceSlug)/\(charSlug)")
+                    continue
+                }
+                do {
+                    guard c.isWritable else { throw ValueError(characteristic: charSlug, value: scalar.text, rule: .readOnly) }
+                    let parsed = try c.parseCommand(json: scalar, current: c.value, name: charSlug)
+                    writes.append((topic.address, try c.validate(parsed, name: charSlug)))
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+        }
+        if writes.isEmpty, problems.isEmpty { problems.append("the payload names no characteristic") }
+        guard problems.isEmpty else {
+            respond(.failure(problems.joined(separator: "; ")), on: resultTopic, to: message)
+            return
+        }
+        let pending = await store.enqueueWrite(writes)
+        let properties = message.properties
+        tasks.append(Task { [weak self] in
+            let outcome = await pending.value
+            await self?.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties)
+        })
+    }
+
+    /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different.
+    static func serviceValues(_ object: [String: Any]) -> [String: [String: JSONScalar]]? {
+        var out: [String: [String: JSONScalar]] = [:]
+        for (service, value) in object {
+            guard let inner = value as? [String: Any] else { return nil }
+            var values: [String: JSONScalar] = [:]
+            for (characteristic, raw) in inner {
+                guard let scalar = JSONScalar(foundation: raw) else { return nil }
+                values[characteristic] = scalar
+            }
+            out[service] = values
+        }
+        return out
+    }
+
+    func finishAccessorySet(
+        _ id: AccessoryID, _ outcome: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>],
+        resultTopic: String, properties: MQTTProperties
+    ) {
+        guard let layout = published[id]?.layout else { return }
+        var failures: [String] = []
+        var perService: [String: [String]] = [:]
+        for (address, result) in outcome.sorted(by: { $0.key < $1.key }) {
+            guard let topic = layout.byIID[address.iid] else { continue }
+            switch result {
+            case .success(let value):
+                publishValue(address, value, source: .write)
+                perService[topic.serviceSlug, default: []].append("\(JSONFragment.string(topic.slug)):\(CommandResult.success(value).json)")
+            case .failure(let error):
+                failures.append("\(topic.serviceSlug)/\(topic.slug): \(error)")
+                perService[topic.serviceSlug, default: []].append("\(JSONFragment.string(topic.slug)):\(CommandResult.failure(error).json)")
+            }
+        }
+        publishAccessoryJSON(id)
+        let results = perService.sorted { $0.key < $1.key }.map { "\(JSONFragment.string($0.key)):{\($0.value.joined(separator: ","))}" }
+        var json = failures.isEmpty ? "{\"status\":\"ok\"" : "{\"status\":\"error\",\"error\":\(JSONFragment.string(failures.joined(separator: "; ")))"
+        json += ",\"results\":{\(results.joined(separator: ","))}}"
+        publishTransient(resultTopic, json)
+        if let responseTopic = properties.responseTopic {
+            publishTransient(responseTopic, json, properties: MQTTProperties(correlationData: properties.correlationData))
+        }
+        flush()
+    }
+
+    /// Publishes a result on `topic`, and on the MQTT 5 response topic with the correlation data when the
+    /// request carried one.
+    func respond(_ result: CommandResult, on topic: String, to message: MQTTMessage) {
+        respond(result, on: topic, properties: message.properties)
+    }
+
+    func respond(_ result: CommandResult, on topic: String, properties: MQTTProperties) {
+        publishTransient(topic, result.json)
+        if let responseTopic = properties.responseTopic {
+            publishTransient(responseTopic, result.json, properties: MQTTProperties(correlationData: properties.correlationData))
+        }
+    }
+
+    func respondIfAsked(_ result: CommandResult, to message: MQTTMessage) {
+        guard let responseTopic = message.properties.responseTopic else { return }
+        publishTransient(responseTopic, result.json, properties: MQTTProperties(correlationData: message.properties.correlationData))
+    }
+}

@@ -1,0 +1,224 @@
+import HomeModel
+import HomeStore
+import MQTT
+
+extension Gateway {
+    // MARK: Following the store
+
+    /// Applies one batch of store changes; every message it causes goes out in one batch.
+    func apply(_ batch: [HomeChange]) async {
+        var changedJSON = Set<AccessoryID>()
+        var renamed = Set<AccessoryID>()
+        var listChanged = false
+        for change in batch {
+            switch change {
+            case .valueChanged(let address, let value, let source):
+                if publishValue(address, value, source: source) {
+                    changedJSON.insert(address.accessory)
+                    if published[address.accessory]?.layout.byIID[address.iid]?.isAccessoryName == true {
+                        renamed.insert(address.accessory)
+                    }
+                }
+            case .accessoryAdded(let accessory):
+                register(accessory, reachable: true)
+                emit(.accessoryAdded(id: accessory.id, slug: published[accessory.id]?.layout.slug ?? "", name: accessory.name))
+                listChanged = true
+            case .accessoryRemoved(let accessory):
+                if let slug = unregister(accessory.id) {
+                    emit(.accessoryRemoved(id: accessory.id, slug: slug, name: accessory.name))
+                }
+                listChanged = true
+            case .accessoryUpdated(let old, let new):
+                update(old: old, new: new)
+                changedJSON.insert(new.id)
+                listChanged = true
+            case .reachabilityChanged(let id, let reachable, let reason):
+                guard var entry = published[id] else { continue }
+                entry.reachable = reachable
+                published[id] = entry
+                publishRetained(topics.availability(entry.layout.slug), reachable ? "online" : "offline", qos: .atLeastOnce, for: id)
+                emit(.availability(id: id, slug: entry.layout.slug, online: reachable, reason: reason))
+                logger.info("accessory \(entry.name) is \(reachable ? "online" : "offline")\(reason.map { ": \($0)" } ?? "")", ["accessory": id.description])
+                listChanged = true
+            }
+        }
+        for id in changedJSON { publishAccessoryJSON(id) }
+        flush()
+        for id in renamed.sorted() {
+            // The displayed name follows the Name characteristic unless the configuration names the accessory.
+            guard let accessory = await store.accessory(id), let old = published[id]?.name, accessory.name != old else { continue }
+            published[id]?.name = accessory.name
+            emit(.accessoryRenamed(id: id, slug: published[id]?.layout.slug ?? "", from: old, to: accessory.name))
+            listChanged = true
+        }
+        if listChanged {
+            await publishAccessoryList()
+            flush()
+        }
+    }
+
+    /// Publishes a characteristic's value when it differs from what was published. Stateless
+    /// characteristics (button presses) go out unretained and only for real events, so a reconnect or a
+    /// poll never looks like a press. Returns whether the accessory's JSON needs republishing.
+    @discardableResult
+    func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource, force: Bool = false) -> Bool {
+        guard var entry = published[address.accessory], let topic = entry.layout.byIID[address.iid], topic.isReadable,
+            let value
+        else { return false }
+        let payload = value.description
+        if topic.isStateless {
+            if source == .event { publishTransient(topic.stateTopic, payload) }
+            return false
+        }
+        guard force || lastPayload[address] != payload else { return false }
+        lastPayload[address] = payload
+        publishRetained(topic.stateTopic, payload, qos: configuration.stateQoS)
+        entry.topics.insert(topic.stateTopic)
+        entry.json[address.iid] = JSONFragment.value(value)
+        published[address.accessory] = entry
+        return true
+    }
+
+    /// Gives a new accessory its slug and topics and publishes its availability, values and JSON.
+    func register(_ accessory: Accessory, reachable: Bool) {
+        if published[accessory.id] != nil { _ = unregister(accessory.id, clear: false) }
+        let slug = slugs.slug(for: accessory.id, name: accessory.name)
+        let layout = AccessoryLayout(accessory: accessory, slug: slug, topics: topics)
+        published[accessory.id] = Published(layout: layout, name: accessory.name, reachable: reachable, json: [:], topics: [])
+        for topic in layout.characteristics { addressByStateTopic[topic.stateTopic] = topic.address }
+        publishRetained(topics.availability(slug), reachable ? "online" : "offline", qos: .atLeastOnce, for: accessory.id)
+        for service in accessory.services {
+            for c in service.characteristics {
+                publishValue(CharacteristicAddress(accessory: accessory.id, iid: c.iid), c.value, source: .sync)
+            }
+        }
+        publishAccessoryJSON(accessory.id)
+        logger.debug("accessory \(accessory.name) is at \(topics.accessory(slug))", ["accessory": accessory.id.description])
+    }
+
+    /// Forgets an accessory; with `clear`, every retained topic it ever had is cleared with an empty
+    /// retained message. Returns its slug.
+    @discardableResult
+    func unregister(_ id: AccessoryID, clear: Bool = true) -> String? {
+        guard let entry = published.removeValue(forKey: id) else { return nil }
+        for topic in entry.layout.characteristics {
+            addressByStateTopic[topic.stateTopic] = nil
+            lastPayload[topic.address] = nil
+        }
+        if clear {
+            for topic in entry.topics.sorted() { clearRetained(topic) }
+        }
+        return entry.layout.slug
+    }
+
+    /// An accessory changed its services, characteristics or name: topics that no longer exist are
+    /// cleared, new ones published; the slug stays.
+    func update(old: Accessory, new: Accessory) {
+        guard let before = published[new.id] else {
+            register(new, reachable: true)
+            return
+        }
+        let oldTopics = before.topics
+        _ = unregister(new.id, clear: false)
+        register(new, reachable: before.reachable)
+        if var after = published[new.id] {
+            let newStateTopics = Set(after.layout.characteristics.map(\.stateTopic))
+            for topic in oldTopics.sorted() where !after.topics.contains(topic) {
+                if newStateTopics.contains(topic) || topic == topics.availability(after.layout.slug)
+                    || topic == topics.accessory(after.layout.slug)
+                {
+                    after.topics.insert(topic)
+                } else {
+                    clearRetained(topic)
+                }
+            }
+            published[new.id] = after
+        }
+        if old.name != new.name {
+            emit(.accessoryRenamed(id: new.id, slug: before.layout.slug, from: old.name, to: new.name))
+        }
+    }
+
+    /// `<base>/<accessory>`: `{"<service>":{"<characteristic>":value,…},…}` with every readable value.
+    func publishAccessoryJSON(_ id: AccessoryID) {
+        guard let entry = published[id] else { return }
+        var out = "{"
+        var firstService = true
+        for service in entry.layout.services {
+            var body = ""
+            for c in service.characteristics where !c.isStateless {
+                guard let json = entry.json[c.address.iid] else { continue }
+                if !body.isEmpty { body += "," }
+                body += JSONFragment.string(c.slug) + ":" + json
+            }
+            guard !body.isEmpty else { continue }
+            if !firstService { out += "," }
+            firstService = false
+            out += JSONFragment.string(service.slug) + ":{" + body + "}"
+        }
+        out += "}"
+        publishRetained(topics.accessory(entry.layout.slug), out, qos: configuration.stateQoS, for: id)
+    }
+
+    /// `bridge/accessories`: the list of every accessory with its topics and metadata.
+    func publishAccessoryList() async {
+        let accessories = await store.accessories()
+        var entries: [AccessoryDescription] = []
+        for accessory in accessories {
+            guard let entry = published[accessory.id] else { continue }
+            entries.append(AccessoryDescription(accessory: accessory, layout: entry.layout, reachable: entry.reachable, topics: topics))
+        }
+        publishRetained(topics.bridgeAccessories, AccessoryDescription.json(entries), qos: .atLeastOnce)
+    }
+
+    func bridgeInfoJSON() -> String {
+        let s = JSONFragment.string
+        var fields = ["\"version\":\(s(configuration.version))"]
+        let mqtt = configuration.mqttSummary.sorted { $0.key < $1.key }.map { "\(s($0.key)):\(s($0.value))" }
+        fields.append("\"base_topic\":\(s(topics.base))")
+        fields.append("\"mqtt\":{\(mqtt.joined(separator: ","))}")
+        fields.append("\"config\":\(configuration.configurationJSON ?? "{}")")
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    func emit(_ event: BridgeEvent) { publishTransient(topics.bridgeEvent, event.json) }
+
+    // MARK: Sending
+
+    /// Queues a retained message and remembers it for republishing after a reconnect.
+    func publishRetained(_ topic: String, _ payload: String, qos: MQTTQoS, for accessory: AccessoryID? = nil) {
+        let message = MQTTMessage(topic: topic, string: payload, qos: qos, retain: true)
+        retained[topic] = message
+        if let accessory { published[accessory]?.topics.insert(topic) }
+        outbox.append(message)
+    }
+
+    /// Queues an empty retained message, which deletes the retained message on the broker.
+    func clearRetained(_ topic: String) {
+        retained[topic] = nil
+        outbox.append(MQTTMessage(topic: topic, payload: [], qos: .atLeastOnce, retain: true))
+    }
+
+    /// Queues a message that is not retained (events, results).
+    func publishTransient(_ topic: String, _ payload: String, properties: MQTTProperties = .init()) {
+        outbox.append(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: false, properties: properties))
+    }
+
+    /// Sends everything queued, once the store is ready (nothing goes out before the first sync).
+    func flush() {
+        guard isReady, !outbox.isEmpty else { return }
+        let messages = outbox
+        outbox.removeAll(keepingCapacity: true)
+        send(messages)
+    }
+
+    func send(_ messages: [MQTTMessage]) {
+        guard !messages.isEmpty else { return }
+        do {
+            try mqtt.publish(messages)
+        } catch {
+            // Retained state is republished in full after the reconnect; only transient messages are lost.
+            logger.debug("publish failed, the broker connection is down: \(error)")
+        }
+    }
+}

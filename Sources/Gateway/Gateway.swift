@@ -1,0 +1,129 @@
+import HomeModel
+public import HomeStore
+public import MQTT
+
+/// The MQTT side of hap2mqtt: maps the home store to the topics of DESIGN.md and `/set` commands back to
+/// awaited accessory writes.
+///
+/// It publishes nothing and takes no command before the store has finished its first sync (lesson 1);
+/// it then publishes every retained topic, follows the store's changes, and after every broker reconnect
+/// republishes everything it holds retained, because a broker without persistence loses retained
+/// messages. It never talks to an accessory: every read and write goes through the `HomeStore`.
+public actor Gateway {
+    let configuration: GatewayConfiguration
+    let store: HomeStore
+    let mqtt: MQTTClient
+    let topics: TopicScheme
+    let logger = Logger(label: "gateway")
+
+    /// Per-accessory publishing state.
+    struct Published {
+        var layout: AccessoryLayout
+        var name: String
+        var reachable: Bool
+        /// JSON text of each readable characteristic's last published value, by iid.
+        var json: [Int: String]
+        /// Every retained topic published for the accessory, so all of them can be cleared.
+        var topics: Set<String>
+    }
+
+    var slugs: SlugRegistry
+    var published: [AccessoryID: Published] = [:]
+    /// State topic → characteristic, for `/set` and `/get`.
+    var addressByStateTopic: [String: CharacteristicAddress] = [:]
+    /// The payload last published on each characteristic's state topic.
+    var lastPayload: [CharacteristicAddress: String] = [:]
+    /// Every retained message the gateway currently holds on the broker, republished after a reconnect.
+    var retained: [String: MQTTMessage] = [:]
+    /// Messages built during one step, sent in one batch.
+    var outbox: [MQTTMessage] = []
+    var isReady = false
+    var isStopped = false
+    var tasks: [Task<Void, Never>] = []
+
+    public init(configuration: GatewayConfiguration, store: HomeStore, mqtt: MQTTClient) {
+        self.configuration = configuration
+        self.store = store
+        self.mqtt = mqtt
+        self.topics = TopicScheme(base: configuration.baseTopic)
+        self.slugs = SlugRegistry(directory: configuration.stateDirectory)
+    }
+
+    /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
+    public static func lastWill(baseTopic: String) -> MQTTMessage {
+        MQTTMessage(
+            topic: TopicScheme(base: baseTopic).bridgeState, string: #"{"state":"offline"}"#,
+            qos: .atLeastOnce, retain: true)
+    }
+
+    /// Waits for the store's first sync, publishes everything, subscribes to the command topics, and then
+    /// follows the store's changes and the incoming commands until `stop()`.
+    public func run() async {
+        await store.waitUntilReady()
+        guard !isStopped else { return }
+        let subscription = await store.subscribe()
+        for accessory in subscription.snapshot {
+            register(accessory, reachable: subscription.unreachable[accessory.id] == nil)
+        }
+        isReady = true
+        publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
+        publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
+        await publishAccessoryList()
+        flush()
+        logger.info("published \(published.count) accessories under \(topics.base)/")
+
+        mqtt.onConnect { [weak self] reconnect in
+            guard reconnect, let self else { return }
+            await self.republishAll()
+        }
+        await subscribeToCommands()
+        let messages = mqtt.messages
+        tasks.append(Task { [weak self] in
+            for await message in messages {
+                guard let self else { return }
+                await self.handle(message)
+            }
+        })
+        for await batch in subscription.changes {
+            guard !isStopped else { break }
+            await apply(batch)
+        }
+    }
+
+    /// Publishes `bridge/state` offline (awaited, so it reaches the broker before the connection closes)
+    /// and stops following the store and the broker. The caller disconnects the MQTT client afterwards.
+    public func stop() async {
+        guard !isStopped else { return }
+        isStopped = true
+        for task in tasks { task.cancel() }
+        let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
+        do {
+            try await mqtt.publishAndWait(offline)
+        } catch {
+            logger.warning("could not publish bridge/state offline: \(error)")
+        }
+    }
+
+    private func subscribeToCommands() async {
+        var delay = Duration.milliseconds(500)
+        while !isStopped {
+            do {
+                try await mqtt.subscribe(topics.commandFilters, qos: .atLeastOnce)
+                return
+            } catch {
+                logger.warning("cannot subscribe to the command topics yet: \(error); retrying")
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(30))
+            }
+        }
+    }
+
+    /// After a broker reconnect: `bridge/state` online first, then every retained message the gateway holds.
+    func republishAll() {
+        guard isReady, !isStopped else { return }
+        logger.info("connected to the broker again; republishing \(retained.count) retained topics")
+        var messages = [retained[topics.bridgeState]].compactMap { $0 }
+        messages += retained.values.filter { $0.topic != topics.bridgeState }
+        send(messages)
+    }
+}

@@ -1,0 +1,30 @@
+public import HomeStore
+public import MQTT
+
+/// What the gateway needs to know besides the store and the MQTT client.
+public struct GatewayConfiguration: Sendable {
+    /// The base topic (DESIGN.md "Topics"), default `hap2mqtt`.
+    public var baseTopic: String
+    /// QoS of state, JSON and result messages; availability and `bridge/state` are always QoS 1.
+    public var stateQoS: MQTTQoS
+    /// The program's version, for `bridge/info`.
+    public var version: String
+    /// Where the slug map is kept; nil keeps it in memory (tests).
+    public var stateDirectory: StateDirectory?
+    /// The MQTT settings for `bridge/info`, without secrets (url without credentials, client id, protocol).
+    public var mqttSummary: [String: String]
+    /// The configuration without secrets, as a JSON object, for `bridge/info`.
+    public var configurationJSON: String?
+
+    public init(
+        baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
+        stateDirectory: StateDirectory? = nil, mqttSummary: [String: String] = [:], configurationJSON: String? = nil
+    ) {
+        self.baseTopic = baseTopic
+        self.stateQoS = stateQoS
+        self.version = version
+        self.stateDirectory = stateDirectory
+        self.mqttSummary = mqttSummary
+        self.configurationJSON = configurationJSON
+    }
+}

@@ -1,0 +1,17 @@
+/// Why the gateway refused a command. Prints as one line that tells the user what to change.
+public enum GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A slug that cannot be used.
+    case invalidSlug(String, reason: String)
+    /// A topic that names no accessory, service or characteristic the gateway publishes.
+    case unknownTopic(String)
+    /// A payload that is not what the topic takes.
+    case invalidPayload(String)
+
+    public var description: String {
+        switch self {
+        case .invalidSlug(let s, let why): return "cannot use '\(s)' as a name: \(why)"
+        case .unknownTopic(let t): return "no accessory, service or characteristic at \(t); see bridge/accessories for the topics"
+        case .invalidPayload(let why): return why
+        }
+    }
+}

@@ -1,0 +1,90 @@
+public import HomeModel
+internal import Foundation
+
+/// One entry of `<base>/bridge/accessories` (DESIGN.md "Topics"): what a user or a tool needs to find an
+/// accessory's topics and know what each characteristic takes.
+public struct AccessoryDescription: Encodable, Sendable {
+    public struct CharacteristicEntry: Encodable, Sendable {
+        public var iid: Int
+        public var type: String
+        public var name: String?
+        public var slug: String
+        public var topic: String
+        public var format: String
+        public var unit: String?
+        public var min: Double?
+        public var max: Double?
+        public var step: Double?
+        public var max_length: Int?
+        public var valid_values: [String: Int]?
+        public var perms: [String]
+    }
+
+    public struct ServiceEntry: Encodable, Sendable {
+        public var iid: Int
+        public var type: String
+        public var name: String?
+        public var slug: String
+        public var primary: Bool
+        public var characteristics: [CharacteristicEntry]
+    }
+
+    public var id: String
+    public var name: String
+    public var slug: String
+    public var home: String?
+    public var room: String?
+    public var manufacturer: String?
+    public var model: String?
+    public var serial: String?
+    public var firmware: String?
+    public var reachable: Bool
+    public var topic: String
+    public var services: [ServiceEntry]
+
+    public init(accessory: Accessory, layout: AccessoryLayout, reachable: Bool, topics: TopicScheme) {
+        id = accessory.id.description
+        name = accessory.name
+        slug = layout.slug
+        home = accessory.home
+        room = accessory.room
+        manufacturer = accessory.manufacturer
+        model = accessory.model
+        serial = accessory.serialNumber
+        firmware = accessory.firmwareRevision
+        self.reachable = reachable
+        topic = topics.accessory(layout.slug)
+        var services: [ServiceEntry] = []
+        for (service, laid) in zip(accessory.services, layout.services) {
+            var entries: [CharacteristicEntry] = []
+            for (c, t) in zip(service.characteristics, laid.characteristics) {
+                let info = HAPCatalog.characteristic(c.type)
+                var valid: [String: Int]?
+                if let allowed = c.validValues ?? info.map({ $0.validValues.map(\.value) }), !allowed.isEmpty {
+                    var named: [String: Int] = [:]
+                    for v in allowed {
+                        let label = info?.validValues.first { $0.value == v }?.name ?? String(v)
+                        named[label] = v
+                    }
+                    valid = named
+                }
+                entries.append(CharacteristicEntry(
+                    iid: c.iid, type: c.type.shortForm, name: info?.name, slug: t.slug, topic: t.stateTopic,
+                    format: c.format.rawValue, unit: c.unit, min: c.minValue, max: c.maxValue, step: c.minStep,
+                    max_length: c.maxLength, valid_values: valid, perms: c.permissions.hapNames))
+            }
+            services.append(ServiceEntry(
+                iid: service.iid, type: service.type.shortForm, name: HAPCatalog.service(service.type)?.name,
+                slug: laid.slug, primary: service.isPrimary, characteristics: entries))
+        }
+        self.services = services
+    }
+
+    /// `bridge/accessories`: the JSON array of every accessory, sorted keys, for stable diffs.
+    public static func json(_ entries: [AccessoryDescription]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(entries) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,32 @@
+public import HomeModel
+public import HomeStore
+
+/// The answer to a `/set`, published on `…/set/result` and, for MQTT 5 requests, on the response topic
+/// (DESIGN.md "Topics"): `{"status":"ok","value":…}` or
+/// `{"status":"error","error":"…","hap_status":-70410}`. Never retained.
+public struct CommandResult: Sendable, Hashable {
+    public var ok: Bool
+    public var value: CharacteristicValue?
+    public var error: String?
+    public var hapStatus: HAPStatus?
+
+    public static func success(_ value: CharacteristicValue?) -> CommandResult {
+        CommandResult(ok: true, value: value, error: nil, hapStatus: nil)
+    }
+
+    public static func failure(_ message: String, hapStatus: HAPStatus? = nil) -> CommandResult {
+        CommandResult(ok: false, value: nil, error: message, hapStatus: hapStatus)
+    }
+
+    public static func failure(_ error: HomeStoreError) -> CommandResult {
+        failure(error.description, hapStatus: error.hapStatus)
+    }
+
+    /// The JSON payload.
+    public var json: String {
+        if ok { return "{\"status\":\"ok\",\"value\":\(JSONFragment.value(value))}" }
+        var s = "{\"status\":\"error\",\"error\":\(JSONFragment.string(error ?? "failed"))"
+        if let hapStatus { s += ",\"hap_status\":\(hapStatus.rawValue)" }
+        return s + "}"
+    }
+}

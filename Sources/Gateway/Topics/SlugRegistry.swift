@@ -1,0 +1,83 @@
+public import HomeModel
+public import HomeStore
+internal import Foundation
+
+/// The accessory slugs, unique within the gateway and kept stable in the state directory (`slugs.json`),
+/// so a rename in the Home app does not move an accessory's topics (DESIGN.md "Identity and names").
+///
+/// A slug, once given, stays with its accessory id even while the accessory is gone, so an accessory that
+/// comes back (a bridge restarted, a reconnect) gets its old topics again.
+public struct SlugRegistry: Sendable {
+    /// The file in the state directory.
+    public static let fileName = "slugs.json"
+
+    private var slugByID: [AccessoryID: String] = [:]
+    private var idBySlug: [String: AccessoryID] = [:]
+    private let directory: StateDirectory?
+    private let logger = Logger(label: "gateway")
+
+    /// Loads the registry from `directory` (nil: in memory only). A corrupt file is moved aside to
+    /// `slugs.json.corrupt` and logged, never overwritten in place.
+    public init(directory: StateDirectory?) {
+        self.directory = directory
+        guard let directory else { return }
+        do {
+            guard let data = try directory.read(SlugRegistry.fileName) else { return }
+            guard let map = try? JSONDecoder().decode([String: String].self, from: data) else {
+                logger.error("\(directory.url(SlugRegistry.fileName).path) is not valid JSON; moved aside to slugs.json.corrupt and starting a new slug map")
+                try? directory.write(data, to: SlugRegistry.fileName + ".corrupt")
+                try? directory.remove(SlugRegistry.fileName)
+                return
+            }
+            for (key, slug) in map {
+                guard let id = AccessoryID(key), Slug.isValid(slug), idBySlug[slug] == nil else { continue }
+                slugByID[id] = slug
+                idBySlug[slug] = id
+            }
+        } catch {
+            logger.error("cannot read the slug map: \(error)")
+        }
+    }
+
+    /// The slug of accessory `id`; a new accessory gets one made from `name`, unique and not reserved,
+    /// and the map is saved.
+    public mutating func slug(for id: AccessoryID, name: String) -> String {
+        if let existing = slugByID[id] { return existing }
+        let slug = Slug.unique(Slug.make(name)) { idBySlug[$0] != nil || Slug.reserved.contains($0) }
+        slugByID[id] = slug
+        idBySlug[slug] = id
+        save()
+        return slug
+    }
+
+    /// The accessory that has `slug`, if any.
+    public func accessory(forSlug slug: String) -> AccessoryID? { idBySlug[slug] }
+
+    /// Gives accessory `id` the slug `newSlug`.
+    /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, reserved, or taken.
+    public mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        guard Slug.isValid(newSlug), !Slug.reserved.contains(newSlug) else {
+            throw .invalidSlug(newSlug, reason: "use lower-case letters, digits, '_' and '-' only; 'bridge' is reserved")
+        }
+        if let owner = idBySlug[newSlug], owner != id {
+            throw .invalidSlug(newSlug, reason: "already used by accessory \(owner)")
+        }
+        if let old = slugByID[id] { idBySlug[old] = nil }
+        slugByID[id] = newSlug
+        idBySlug[newSlug] = id
+        save()
+    }
+
+    private func save() {
+        guard let directory else { return }
+        var map: [String: String] = [:]
+        for (id, slug) in slugByID { map[id.description] = slug }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        do {
+            try directory.write(try encoder.encode(map), to: SlugRegistry.fileName)
+        } catch {
+            logger.error("cannot save the slug map: \(error)")
+        }
+    }
+}

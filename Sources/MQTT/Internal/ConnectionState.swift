@@ -1,0 +1,84 @@
+/// How a waiting caller learns the outcome of an acknowledged operation.
+typealias Completion = CheckedContinuation<Result<Void, MQTTError>, Never>
+
+/// A hook registered with `MQTTClient.onConnect`.
+typealias ConnectHook = @Sendable (_ reconnect: Bool) async -> Void
+
+/// A `publishAndWait` whose message libmosquitto has, waiting for PUBACK/PUBCOMP (or, for QoS 0,
+/// for the packet to be written).
+struct PendingPublish {
+    var qos: MQTTQoS
+    var completion: Completion
+}
+
+/// A `subscribe` waiting for its SUBACK.
+struct PendingSubscribe {
+    var filters: [String]
+    var completion: Completion
+}
+
+/// A QoS 1/2 message published while the client was reconnecting, sent after the next CONNACK.
+struct QueuedPublish {
+    var message: MQTTMessage
+    var completion: Completion?
+}
+
+/// What the callbacks learn about the connection attempt in progress; the loop thread reads it to decide
+/// how the attempt ended.
+struct AttemptFacts {
+    /// The CONNACK code and the broker's text, once it arrived.
+    var connack: (code: Int32, reason: String)?
+    /// Why libmosquitto or the broker ended the connection, from the first disconnect callback.
+    var disconnectReason: String?
+    /// The first error line libmosquitto logged (OpenSSL's reason for a failed handshake).
+    var errorLog: String?
+}
+
+/// Everything about a client that more than one thread touches, kept behind one `Mutex`.
+///
+/// Lock order: this lock may be taken inside libmosquitto callbacks (which hold libmosquitto's callback
+/// mutex), and libmosquitto calls made while holding it only queue packets, never run callbacks (the
+/// client is in threaded mode), so no cycle can form.
+struct ConnectionState {
+    enum Phase {
+        /// `connect()` not called yet, or the first connection failed.
+        case idle
+        /// The loop thread runs: connecting, connected or waiting to reconnect.
+        case running
+        /// `disconnect()` was called; the loop thread is sending DISCONNECT and ending.
+        case stopping
+        /// Finished for good; the streams are finished.
+        case closed
+    }
+
+    var phase = Phase.idle
+    /// CONNACK accepted, remembered subscriptions re-sent, offline queue flushed.
+    var ready = false
+    /// A connection was ready at least once (later ones are reconnects).
+    var everReady = false
+    /// Remembered topic filters and their QoS, sent again after every reconnect.
+    var subscriptions: [String: MQTTQoS] = [:]
+    /// Message ids of re-subscriptions sent after a reconnect, to name refused filters in the log.
+    var resubscriptions: [Int32: [String]] = [:]
+    var offlineQueue: [QueuedPublish] = []
+    /// Messages dropped since the last connection (QoS 0 while disconnected, queue overflow).
+    var droppedWhileOffline = 0
+    var publishWaiters: [Int32: PendingPublish] = [:]
+    var subscribeWaiters: [Int32: PendingSubscribe] = [:]
+    var unsubscribeWaiters: [Int32: Completion] = [:]
+    var connectWaiters: [Completion] = []
+    var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    var hooks: [ConnectHook] = []
+    /// The hooks of the latest connection; the next run waits for it so hooks never overlap.
+    var hookChain: Task<Void, Never>?
+    var attempt = AttemptFacts()
+
+    /// The error for an operation that needs a started client, or nil when the client runs.
+    var notRunningError: MQTTError? {
+        switch phase {
+        case .idle: return .notConnected
+        case .stopping, .closed: return .closed
+        case .running: return nil
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import CMosquitto
+import Foundation
+import Synchronization
+
+/// The connection a libmosquitto callback belongs to. The userdata is an unretained pointer: the loop
+/// thread, the only thread on which callbacks run, holds the connection alive while it runs.
+private func connection(from userdata: UnsafeMutableRawPointer?) -> MQTTConnection? {
+    guard let userdata else { return nil }
+    return Unmanaged<MQTTConnection>.fromOpaque(userdata).takeUnretainedValue()
+}
+
+extension MQTTConnection {
+    /// Registers the callbacks. The v5 variants are called for MQTT 3.1.1 too (without properties).
+    func installCallbacks() {
+        let mosq = pointer
+        mosquitto_user_data_set(mosq, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_connect_v5_callback_set(mosq) { _, userdata, code, _, properties in
+            connection(from: userdata)?.didReceiveConnack(code: code, properties: properties)
+        }
+        mosquitto_disconnect_v5_callback_set(mosq) { _, userdata, rc, properties in
+            connection(from: userdata)?.didDisconnect(rc: rc, savedErrno: errno, properties: properties)
+        }
+        mosquitto_publish_v5_callback_set(mosq) { _, userdata, mid, reasonCode, _ in
+            connection(from: userdata)?.didCompletePublish(mid: mid, reasonCode: reasonCode)
+        }
+        mosquitto_subscribe_v5_callback_set(mosq) { _, userdata, mid, count, granted, _ in
+            let codes = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(count, 0)))) } ?? []
+            connection(from: userdata)?.didReceiveSuback(mid: mid, granted: codes)
+        }
+        mosquitto_unsubscribe_v5_callback_set(mosq) { _, userdata, mid, _ in
+            connection(from: userdata)?.didReceiveUnsuback(mid: mid)
+        }
+        mosquitto_message_v5_callback_set(mosq) { _, userdata, message, properties in
+            guard let message else { return }
+            connection(from: userdata)?.didReceive(message.pointee, properties: properties)
+        }
+        mosquitto_log_callback_set(mosq) { _, userdata, level, text in
+            guard let text else { return }
+            connection(from: userdata)?.didLog(level: level, text: text)
+        }
+    }
+
+    private func didReceiveConnack(code: Int32, properties: OpaquePointer?) {
+        let reason = MosquittoProperties.reasonString(properties)
+            ?? MosquittoError.connackText(code, protocolVersion: configuration.protocolVersion)
+        state.withLock { $0.attempt.connack = (code, reason) }
+    }
+
+    /// libmosquitto calls this with a `MOSQ_ERR_*` code when the socket fails, and with the broker's MQTT 5
+    /// reason code (0x80 and above) when the broker sent DISCONNECT. The first reason of an attempt wins:
+    /// libmosquitto may report the same end twice.
+    private func didDisconnect(rc: Int32, savedErrno: Int32, properties: OpaquePointer?) {
+        guard rc != MosquittoError.success else { return }
+        var reason = rc >= 0x80
+            ? "the broker disconnected the client: \(MosquittoError.reasonText(rc))"
+            : MosquittoError.text(rc, savedErrno: savedErrno)
+        if let text = MosquittoProperties.reasonString(properties) { reason += " (\(text))" }
+        state.withLock { state in
+            if state.attempt.disconnectReason == nil { state.attempt.disconnectReason = reason }
+        }
+    }
+
+    private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
+        let payload: [UInt8]
+        if let bytes = message.payload, message.payloadlen > 0 {
+            payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
+        } else {
+            payload = []
+        }
+        let received = MQTTMessage(
+            topic: message.topic.map { String(cString: $0) } ?? "",
+            payload: payload,
+            qos: MQTTQoS(rawValue: message.qos) ?? .atMostOnce,
+            retain: message.retain,
+            properties: MosquittoProperties.read(properties))
+        messageContinuation.yield(received)
+    }
+
+    private func didLog(level: Int32, text: UnsafePointer<CChar>) {
+        if level == MOSQ_LOG_ERR {
+            // OpenSSL's reason for a failed handshake only reaches us through the log.
+            var line = String(cString: text)
+            for prefix in ["OpenSSL Error[0]: ", "Error: "] where line.hasPrefix(prefix) {
+                line.removeFirst(prefix.count)
+            }
+            state.withLock { state in
+                if state.attempt.errorLog == nil { state.attempt.errorLog = line }
+            }
+        }
+        guard logFunction != nil else { return }
+        switch level {
+        case MOSQ_LOG_ERR: log(.error, "libmosquitto: \(String(cString: text))")
+        case MOSQ_LOG_WARNING: log(.warning, "libmosquitto: \(String(cString: text))")
+        case MOSQ_LOG_DEBUG: if configuration.logLibraryDebug { log(.debug, "libmosquitto: \(String(cString: text))") }
+        default: log(.info, "libmosquitto: \(String(cString: text))")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import CMosquitto
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A log function as `MQTTClient.init` takes it.
+typealias MQTTLogFunction = @Sendable (MQTTLogLevel, String) -> Void
+
+/// The engine behind `MQTTClient`: one libmosquitto client, the thread that drives it, and the state that
+/// the thread, the libmosquitto callbacks and the callers share.
+///
+/// The loop thread keeps a strong reference while it runs, so the unretained userdata pointer that the
+/// callbacks receive (they only run on that thread) always points at a live object.
+final class MQTTConnection: Sendable {
+    let handle: MosquittoHandle
+    let configuration: MQTTConfiguration
+    let endpoint: MQTTEndpoint
+    let logFunction: MQTTLogFunction?
+    let state = Mutex(ConnectionState())
+    /// Cuts the wait between reconnect attempts short when `disconnect()` is called.
+    let wake = DispatchSemaphore(value: 0)
+    let messageContinuation: AsyncStream<MQTTMessage>.Continuation
+    let eventContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
+
+    init(
+        configuration: MQTTConfiguration, log: MQTTLogFunction?,
+        messages: AsyncStream<MQTTMessage>.Continuation, events: AsyncStream<MQTTConnectionEvent>.Continuation
+    ) throws(MQTTError) {
+        try configuration.validate()
+        let endpoint = try MQTTEndpoint(url: configuration.url)
+        self.handle = try MosquittoHandle(configuration: configuration, endpoint: endpoint)
+        self.configuration = configuration
+        self.endpoint = endpoint
+        self.logFunction = log
+        self.messageContinuation = messages
+        self.eventContinuation = events
+        installCallbacks()
+    }
+
+    var pointer: OpaquePointer { handle.pointer }
+
+    /// `host:port` for log lines and errors.
+    var brokerName: String { "\(endpoint.usesTLS ? "mqtts" : "mqtt")://\(endpoint.host):\(endpoint.port)" }
+
+    func log(_ level: MQTTLogLevel, _ text: @autoclosure () -> String) {
+        logFunction?(level, text())
+    }
+
+    // MARK: Life cycle
+
+    /// Starts the loop thread and waits for the first CONNACK; see `MQTTClient.connect()`.
+    func start() async throws(MQTTError) {
+        let result = await withCheckedContinuation { (completion: Completion) in
+            let launch = state.withLock { state -> Bool in
+                switch state.phase {
+                case .idle:
+                    state.phase = .running
+                    state.connectWaiters.append(completion)
+                    return true
+                case .running where !state.everReady:
+                    state.connectWaiters.append(completion)
+                case .running:
+                    completion.resume(returning: .success(()))
+                case .stopping, .closed:
+                    completion.resume(returning: .failure(.closed))
+                }
+                return false
+            }
+            if launch { launchLoopThread() }
+        }
+        try result.get()
+    }
+
+    /// Sends DISCONNECT, ends the loop thread and finishes the streams; see `MQTTClient.disconnect()`.
+    func stop() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            requestStop(done)
+        }
+    }
+
+    /// Like `stop()`, without waiting: for `MQTTClient.deinit`.
+    func stopWithoutWaiting() {
+        requestStop(nil)
+    }
+
+    private func requestStop(_ done: CheckedContinuation<Void, Never>?) {
+        enum Action { case finishNow, signalLoop, none }
+        let action = state.withLock { state -> Action in
+            switch state.phase {
+            case .idle:
+                state.phase = .stopping
+                if let done { state.stopWaiters.append(done) }
+                return .finishNow
+            case .running:
+                state.phase = .stopping
+                if let done { state.stopWaiters.append(done) }
+                return .signalLoop
+            case .stopping:
+                if let done { state.stopWaiters.append(done) }
+                return .none
+            case .closed:
+                done?.resume()
+                return .none
+            }
+        }
+        switch action {
+        case .finishNow:
+            finishStopped()
+        case .signalLoop:
+            // A clean DISCONNECT (MQTT 5 §3.14): the broker discards the last will.
+            mosquitto_disconnect(pointer)
+            wake.signal()
+        case .none:
+            break
+        }
+    }
+
+    /// Called once, when the client is finished: fails every waiter, finishes the streams, then lets the
+    /// `disconnect()` callers return.
+    func finishStopped() {
+        let stopWaiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.phase = .closed
+            state.ready = false
+            for completion in state.connectWaiters { completion.resume(returning: .failure(.closed)) }
+            state.connectWaiters = []
+            failPendingOperations(&state, with: .notConnected)
+            state.hooks = []
+            let waiters = state.stopWaiters
+            state.stopWaiters = []
+            return waiters
+        }
+        messageContinuation.finish()
+        eventContinuation.finish()
+        for waiter in stopWaiters { waiter.resume() }
+    }
+
+    /// Resumes every publish, subscribe and unsubscribe waiter with `error` and empties the offline queue.
+    func failPendingOperations(_ state: inout ConnectionState, with error: MQTTError) {
+        for pending in state.publishWaiters.values { pending.completion.resume(returning: .failure(error)) }
+        for pending in state.subscribeWaiters.values { pending.completion.resume(returning: .failure(error)) }
+        for completion in state.unsubscribeWaiters.values { completion.resume(returning: .failure(error)) }
+        for queued in state.offlineQueue { queued.completion?.resume(returning: .failure(error)) }
+        state.publishWaiters = [:]
+        state.subscribeWaiters = [:]
+        state.unsubscribeWaiters = [:]
+        state.offlineQueue = []
+    }
+
+    // MARK: Hooks and status
+
+    func addConnectHook(_ hook: @escaping ConnectHook) {
+        state.withLock { state in
+            if state.phase != .closed && state.phase != .stopping { state.hooks.append(hook) }
+        }
+    }
+
+    var isConnected: Bool { state.withLock { $0.ready } }
+}

@@ -1,0 +1,103 @@
+import CMosquitto
+import Foundation
+
+/// `mosquitto_lib_init` must run once per process before the first `mosquitto_new`; a global `let` is
+/// initialised exactly once, on first use, from any thread.
+private let mosquittoLibraryInitialised: Int32 = {
+    // Over TLS, OpenSSL writes with a plain send(), which raises SIGPIPE when the broker has gone away;
+    // its default action would end the whole gateway instead of causing a reconnect.
+    _ = signal(SIGPIPE, SIG_IGN)
+    return mosquitto_lib_init()
+}()
+
+/// Owns one libmosquitto client (`struct mosquitto *`), configured from an `MQTTConfiguration`.
+///
+/// `@unchecked Sendable` because the pointer is set once and never changes, libmosquitto (built with
+/// threads and switched to threaded mode by `mosquitto_threaded_set`) guards its own state with mutexes,
+/// so the loop thread and the callers of publish/subscribe may use it at the same time, and the client
+/// is destroyed exactly once, in `deinit`, when no thread can reach it any more.
+final class MosquittoHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// Creates the client and applies protocol version, credentials, TLS and the last will.
+    /// - Throws: `MQTTError.invalidConfiguration` for settings libmosquitto rejects or files that
+    ///   cannot be read; `.invalidTopic`, `.payloadTooLarge` or `.invalidMessage` for a bad will.
+    init(configuration: MQTTConfiguration, endpoint: MQTTEndpoint) throws(MQTTError) {
+        _ = mosquittoLibraryInitialised
+        let clientID = configuration.clientID.isEmpty ? nil : configuration.clientID
+        // Clean start: the gateway re-subscribes and republishes its state on every connection, so a
+        // broker-side session would only replay stale commands.
+        guard let pointer = mosquitto_new(clientID, true, nil) else {
+            throw .invalidConfiguration("libmosquitto could not create a client: \(String(cString: strerror(errno)))")
+        }
+        self.pointer = pointer
+        // Our own loop thread drives the client; without this libmosquitto would write to the socket
+        // from the publishing thread.
+        try check(mosquitto_threaded_set(pointer, true), "threaded mode")
+        let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
+        try check(mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, version), "protocol version")
+        // 0 = no limit of our own; an MQTT 5 broker still imposes its Receive Maximum. The default of 20
+        // would stall bursts of QoS 1 state messages.
+        try check(mosquitto_max_inflight_messages_set(pointer, 0), "in-flight limit")
+        if configuration.username != nil || configuration.password != nil {
+            try check(mosquitto_username_pw_set(pointer, configuration.username, configuration.password),
+                      "user name and password (MQTT 3.1.1 needs a user name with a password)")
+        }
+        try configureTLS(configuration, endpoint: endpoint)
+        if let will = configuration.will {
+            try setWill(will, protocolVersion: configuration.protocolVersion)
+        }
+    }
+
+    deinit {
+        mosquitto_user_data_set(pointer, nil)
+        mosquitto_destroy(pointer)
+    }
+
+    private func configureTLS(_ configuration: MQTTConfiguration, endpoint: MQTTEndpoint) throws(MQTTError) {
+        let files = [("caFile", configuration.caFile), ("certFile", configuration.certFile), ("keyFile", configuration.keyFile)]
+        guard endpoint.usesTLS else {
+            if let (name, _) = files.first(where: { $0.1 != nil }) {
+                throw .invalidConfiguration("\(name) is set but the URL is mqtt://; use mqtts:// for TLS")
+            }
+            return
+        }
+        for case let (name, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
+            throw .invalidConfiguration("\(name) \(path) cannot be read")
+        }
+        if (configuration.certFile == nil) != (configuration.keyFile == nil) {
+            throw .invalidConfiguration("certFile and keyFile go together")
+        }
+        var caPath: String?
+        if configuration.caFile == nil {
+            try check(mosquitto_int_option(pointer, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "system CA certificates")
+            guard configuration.certFile != nil else { return }
+            // mosquitto_tls_set wants a CA file or directory even when the system store is used.
+            caPath = ["/etc/ssl/certs", "/etc/pki/tls/certs", "/usr/local/etc/openssl/certs"]
+                .first { FileManager.default.fileExists(atPath: $0) }
+            guard caPath != nil else {
+                throw .invalidConfiguration("a client certificate needs caFile here (no system CA directory found)")
+            }
+        }
+        try check(mosquitto_tls_set(pointer, configuration.caFile, caPath, configuration.certFile, configuration.keyFile, nil),
+                  "TLS files")
+    }
+
+    private func setWill(_ will: MQTTMessage, protocolVersion: MQTTProtocolVersion) throws(MQTTError) {
+        try MQTTTopic.validateName(will.topic)
+        try MosquittoProperties.checkPayloadSize(will.payload.count)
+        var properties = try MosquittoProperties.makeList(will.properties, protocolVersion: protocolVersion)
+        let rc = will.payload.withUnsafeBytes { payload in
+            mosquitto_will_set_v5(pointer, will.topic, Int32(payload.count), payload.baseAddress,
+                                  will.qos.rawValue, will.retain, properties)
+        }
+        // On success libmosquitto owns the property list; on failure it is ours to free.
+        if rc != MOSQ_ERR_SUCCESS.rawValue { mosquitto_property_free_all(&properties) }
+        try check(rc, "last will")
+    }
+
+    private func check(_ rc: Int32, _ what: String) throws(MQTTError) {
+        guard rc != MOSQ_ERR_SUCCESS.rawValue else { return }
+        throw .invalidConfiguration("\(what): \(MosquittoError.text(rc))")
+    }
+}

@@ -1,0 +1,71 @@
+/// How an `MQTTClient` reaches and talks to its broker. Every field but `url` and `clientID` has a
+/// default; `MQTTClient.init` checks the whole configuration and throws `MQTTError.invalidURL` or
+/// `.invalidConfiguration` before anything touches the network.
+public struct MQTTConfiguration: Sendable {
+    /// `mqtt://host[:port]` (port 1883 by default) or `mqtts://host[:port]` (TLS, port 8883 by default).
+    /// IPv6 literals go in brackets: `mqtt://[::1]:1883`.
+    public var url: String
+    /// The MQTT client identifier. Empty lets the broker assign one (MQTT 5 §3.1.3.1). A second client
+    /// with the same identifier takes the session over and disconnects the first.
+    public var clientID: String
+    /// MQTT 5 by default; `.v311` for old brokers.
+    public var protocolVersion: MQTTProtocolVersion = .v5
+    /// Sent in CONNECT when set. MQTT 3.1.1 needs a user name whenever a password is set.
+    public var username: String?
+    /// Sent in CONNECT; never logged.
+    public var password: String?
+    /// PEM file of the certificate authorities that sign the broker's certificate. Without it an
+    /// `mqtts://` client trusts the system's CA store. There is deliberately no "insecure" mode: the
+    /// broker's certificate and host name are always verified.
+    public var caFile: String?
+    /// PEM client certificate, for brokers that require one; needs `keyFile`.
+    public var certFile: String?
+    /// PEM private key of `certFile`, unencrypted.
+    public var keyFile: String?
+    /// Seconds between keep-alive pings (MQTT 5 §3.1.2.10): 0 (off) or 5...65535. A broker that hears
+    /// nothing for 1.5 times this publishes the client's last will.
+    public var keepAlive: Int = 30
+    /// The last will (MQTT 5 §3.1.2.5): published by the broker when the connection ends without a
+    /// DISCONNECT (crash, network loss, keep-alive timeout), never after `disconnect()`.
+    public var will: MQTTMessage?
+    /// Wait before reconnect attempts: `min` after the first failure, doubling (with ±20 % jitter) up to
+    /// `max`. Starts again at `min` after every successful connection.
+    public var reconnectDelay: (min: Duration, max: Duration) = (.milliseconds(500), .seconds(30))
+    /// How long a connection attempt may take from the TCP connect to the broker's CONNACK.
+    public var connectTimeout: Duration = .seconds(10)
+    /// How many QoS 1 and 2 messages `publish` keeps while the client is reconnecting; they are sent in
+    /// order after the next CONNACK. Beyond this the oldest are dropped (with a warning in the log).
+    /// QoS 0 messages published while disconnected are dropped at once.
+    public var maxQueuedMessages: Int = 10_000
+    /// Forwards libmosquitto's own debug lines (one per packet) to the log at `.debug`. Off by default
+    /// because it costs a formatted string per message on busy clients.
+    public var logLibraryDebug: Bool = false
+
+    /// A configuration with every other field at its default.
+    public init(url: String, clientID: String) {
+        self.url = url
+        self.clientID = clientID
+    }
+}
+
+extension MQTTConfiguration {
+    /// Checks the settings libmosquitto does not check itself.
+    /// - Throws: `MQTTError.invalidConfiguration` naming the setting.
+    func validate() throws(MQTTError) {
+        if keepAlive != 0 && !(5...65_535).contains(keepAlive) {
+            throw .invalidConfiguration("keepAlive must be 0 (off) or 5...65535 seconds, not \(keepAlive)")
+        }
+        if reconnectDelay.min <= .zero || reconnectDelay.max < reconnectDelay.min {
+            throw .invalidConfiguration("reconnectDelay needs 0 < min <= max (min \(reconnectDelay.min), max \(reconnectDelay.max))")
+        }
+        if connectTimeout <= .zero {
+            throw .invalidConfiguration("connectTimeout must be positive")
+        }
+        if maxQueuedMessages < 0 {
+            throw .invalidConfiguration("maxQueuedMessages must not be negative")
+        }
+        if clientID.utf8.count > 65_535 || clientID.utf8.contains(0) {
+            throw .invalidConfiguration("clientID must be at most 65535 bytes without NUL")
+        }
+    }
+}

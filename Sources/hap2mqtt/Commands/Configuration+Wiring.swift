@@ -1,0 +1,42 @@
+import Gateway
+import HomeModel
+import HomeStore
+import MQTT
+
+/// How the configuration becomes the settings of each part.
+extension Configuration {
+    /// The MQTT client's settings, with the last will on `bridge/state`.
+    var mqttClientConfiguration: MQTTConfiguration {
+        var c = MQTTConfiguration(url: mqtt.url.description, clientID: mqtt.clientID)
+        c.protocolVersion = mqtt.protocolVersion == .v5 ? .v5 : .v311
+        c.username = mqtt.username
+        c.password = mqtt.password?.reveal
+        c.caFile = mqtt.caFile
+        c.certFile = mqtt.certFile
+        c.keyFile = mqtt.keyFile
+        c.keepAlive = mqtt.keepalive
+        c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic)
+        return c
+    }
+
+    /// The home store's settings: homes and rooms, per-accessory names and places, the write time-out.
+    var homeStoreConfiguration: HomeStoreConfiguration {
+        var c = HomeStoreConfiguration()
+        c.homes = [home.home]
+        c.writeTimeout = homekit.writeTimeout
+        for (id, settings) in homekit.accessories {
+            c.overrides[id] = AccessoryOverride(name: settings.name, room: settings.room, home: settings.home)
+        }
+        return c
+    }
+
+    /// The gateway's settings; `bridge/info` gets the MQTT settings and the configuration without secrets.
+    func gatewayConfiguration(stateDirectory: StateDirectory) -> GatewayConfiguration {
+        GatewayConfiguration(
+            baseTopic: mqtt.baseTopic, stateQoS: mqtt.qos, version: Hap2mqtt.version, stateDirectory: stateDirectory,
+            mqttSummary: [
+                "url": mqtt.url.description, "client_id": mqtt.clientID, "protocol": mqtt.protocolVersion.rawValue,
+            ],
+            configurationJSON: redactedSummary.json)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A TCP relay on 127.0.0.1 in front of a server port, that a test can cut: `cutConnections()` closes
+/// every relayed connection at once, without any protocol goodbye, as a crashed peer or a lost network
+/// would. New connections are relayed again afterwards.
+///
+/// ```swift
+/// let proxy = try TCPProxy(to: broker.port)   // clients connect to proxy.url
+/// proxy.cutConnections()                       // the broker sees the client vanish: its will fires
+/// ```
+public final class TCPProxy: Sendable {
+    /// The port clients connect to.
+    public let port: Int
+    /// `mqtt://127.0.0.1:<port>`, for MQTT clients.
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
+    private let relay: Relay
+
+    /// Starts relaying 127.0.0.1:`port` to 127.0.0.1:`targetPort`.
+    /// - Throws: `TestSupportError.socket`.
+    public init(to targetPort: Int) throws {
+        let listener = try LoopbackSocket.makeListener(port: 0)
+        do {
+            port = try LoopbackSocket.boundPort(listener)
+        } catch {
+            close(listener)
+            throw error
+        }
+        relay = Relay(listener: listener, targetPort: targetPort)
+        let relay = self.relay
+        Thread { relay.acceptLoop() }.start()
+    }
+
+    deinit {
+        relay.stop()
+    }
+
+    /// Closes every connection relayed so far, in both directions.
+    public func cutConnections() {
+        relay.cutConnections()
+    }
+
+    /// How many connections are being relayed.
+    public var connectionCount: Int { relay.connectionCount }
+
+    /// Stops accepting and cuts every connection.
+    public func stop() {
+        relay.stop()
+    }
+}
+
+/// The sockets and threads behind a `TCPProxy`. Every descriptor is closed exactly once, by the last
+/// pump thread of its connection, so no thread reads from a number the kernel has handed out again.
+private final class Relay: Sendable {
+    private struct Connection {
+        var sockets: (Int32, Int32)
+        var runningPumps = 2
+    }
+
+    private struct State {
+        var stopped = false
+        var connections: [Int: Connection] = [:]
+        var nextID = 0
+    }
+
+    private let listener: Int32
+    private let targetPort: Int
+    private let state = Mutex(State())
+
+    init(listener: Int32, targetPort: Int) {
+        self.listener = listener
+        self.targetPort = targetPort
+    }
+
+    var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    func acceptLoop() {
+        while !state.withLock({ $0.stopped }) {
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            guard let upstream = try? LoopbackSocket.makeConnection(port: targetPort) else {
+                close(client)
+                continue
+            }
+            let id = state.withLock { state -> Int in
+                state.nextID += 1
+                state.connections[state.nextID] = Connection(sockets: (client, upstream))
+                return state.nextID
+            }
+            Thread { self.pump(id: id, from: client, to: upstream) }.start()
+            Thread { self.pump(id: id, from: upstream, to: client) }.start()
+        }
+        close(listener)
+    }
+
+    private func pump(id: Int, from source: Int32, to destination: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        copying: while true {
+            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            var sent = 0
+            while sent < count {
+                let written = buffer.withUnsafeBytes { bytes -> Int in
+                    guard let base = bytes.baseAddress else { return -1 }
+                    return send(destination, base + sent, count - sent, Self.noSignal)
+                }
+                guard written > 0 else { break copying }
+                sent += written
+            }
+        }
+        finishPump(id: id)
+    }
+
+    /// The first pump of a connection to end shuts both sockets down, which wakes the other; the last
+    /// one closes them.
+    private func finishPump(id: Int) {
+        let toClose = state.withLock { state -> (Int32, Int32)? in
+            guard var connection = state.connections[id] else { return nil }
+            connection.runningPumps -= 1
+            if connection.runningPumps > 0 {
+                state.connections[id] = connection
+                shutdown(connection.sockets.0, Self.shutdownBoth)
+                shutdown(connection.sockets.1, Self.shutdownBoth)
+                return nil
+            }
+            state.connections[id] = nil
+            return connection.sockets
+        }
+        if let (first, second) = toClose {
+            close(first)
+            close(second)
+        }
+    }
+
+    func cutConnections() {
+        state.withLock { state in
+            for connection in state.connections.values {
+                shutdown(connection.sockets.0, Self.shutdownBoth)
+                shutdown(connection.sockets.1, Self.shutdownBoth)
+            }
+        }
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+        cutConnections()
+    }
+
+    #if canImport(Glibc)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    private static let shutdownBoth = Int32(SHUT_RDWR)
+    #else
+    private static let noSignal: Int32 = 0
+    private static let shutdownBoth = SHUT_RDWR
+    #endif
+}
