@@ -1,4 +1,5 @@
 import Foundation
+import HAP2MQTTTesting
 import Testing
 @testable import hap2mqtt
 
@@ -11,33 +12,11 @@ struct ExecutableTests {
         var error: String
     }
 
-    /// The binary beside the test bundle (`.build/<triple>/debug/hap2mqtt`), found from where this test
-    /// process or its bundle lives rather than from a fixed build path.
-    static func binary() throws -> URL {
-        var directories = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
-            .compactMap { $0?.deletingLastPathComponent() }
-        directories += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-            .map { $0.deletingLastPathComponent() }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("hap2mqtt")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw BinaryNotFound(searched: directories.map(\.path))
-    }
-
-    struct BinaryNotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "the hap2mqtt binary is not next to the test bundle (looked in \(searched.joined(separator: ", "))); "
-                + "build it with swift build"
-        }
-    }
-
     /// Runs the binary with `arguments` and `environment` (added to a copy of this process's environment
     /// without its `HAP2MQTT_*` variables), stopping it after 60 seconds.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = try Self.binary()
+        process.executableURL = try GatewayProcess.binary()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
             .merging(environment) { _, new in new }
