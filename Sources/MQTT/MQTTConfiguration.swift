@@ -8,7 +8,9 @@ public struct MQTTConfiguration: Sendable {
     /// The MQTT client identifier. Empty lets the broker assign one (MQTT 5 §3.1.3.1). A second client
     /// with the same identifier takes the session over and disconnects the first.
     public var clientID: String
+    /// MQTT 5 by default; `.v311` for old brokers.
     public var protocolVersion: MQTTProtocolVersion = .v5
+    /// Sent in CONNECT when set. MQTT 3.1.1 needs a user name whenever a password is set.
     public var username: String?
     /// Sent in CONNECT; never logged.
     public var password: String?
@@ -39,6 +41,7 @@ public struct MQTTConfiguration: Sendable {
     /// because it costs a formatted string per message on busy clients.
     public var logLibraryDebug: Bool = false
 
+    /// A configuration with every other field at its default.
     public init(url: String, clientID: String) {
         self.url = url
         self.clientID = clientID

@@ -1,9 +1,12 @@
 /// One MQTT 5 user property (MQTT 5 §3.3.2.3.7): a name/value pair of UTF-8 strings. Names may repeat
 /// and their order is kept.
 public struct MQTTUserProperty: Sendable, Hashable {
+    /// The property's name; not unique.
     public var name: String
+    /// The property's value.
     public var value: String
 
+    /// A property `name`: `value`.
     public init(name: String, value: String) {
         self.name = name
         self.value = value
@@ -25,6 +28,7 @@ public struct MQTTProperties: Sendable, Hashable {
     /// Free name/value pairs (§3.3.2.3.7), in order.
     public var userProperties: [MQTTUserProperty]
 
+    /// Properties with the given values; the defaults set nothing.
     public init(
         responseTopic: String? = nil,
         correlationData: [UInt8]? = nil,
@@ -54,10 +58,15 @@ public struct MQTTMessage: Sendable, Hashable {
     public var topic: String
     /// The payload, at most 268,435,455 bytes. An empty retained payload clears the retained message.
     public var payload: [UInt8]
+    /// The delivery guarantee: for a received message, the lower of the sender's and the subscription's.
     public var qos: MQTTQoS
+    /// Publishing: the broker keeps the message for future subscribers. Received: it is such a kept
+    /// message, delivered because of a new subscription (a live message arrives with `retain` false).
     public var retain: Bool
+    /// MQTT 5 properties; empty over MQTT 3.1.1.
     public var properties: MQTTProperties
 
+    /// A message with a binary payload.
     public init(
         topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false,
         properties: MQTTProperties = .init()

@@ -6,10 +6,45 @@ import Darwin
 
 /// Runs the command of `context` and returns the exit status. Logging is set up before it is called.
 ///
-/// The commands are wired by the program's lead (gateway, HAP controller, MQTT client); until then
-/// each one says so on standard error and exits with status 1.
+/// `pair`, `unpair` and `accessories` print their result on standard output and each failure as one line
+/// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `run` is the
+/// gateway (`RunCommandRunner`); `discover` is not wired yet and says so, with status 1.
 func dispatch(_ context: CommandContext) async -> Int32 {
-    if case .run = context.command { return await RunCommandRunner.run(context) }
-    StandardStream.write("hap2mqtt: \(context.command.name) is not wired yet\n", to: STDERR_FILENO)
-    return 1
+    switch context.command {
+    case .pair(let command):
+        return finish(await result { () async throws(CommandFailure) in try await command.run(context) })
+    case .unpair(let command):
+        return finish(await result { () async throws(CommandFailure) in try await command.run(context) })
+    case .accessories(let command):
+        let (output, failures) = await command.run(context)
+        StandardStream.write(output, to: STDOUT_FILENO)
+        for failure in failures { StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO) }
+        return failures.isEmpty ? 0 : CommandFailure.failureStatus
+    case .run:
+        return await RunCommandRunner.run(context)
+    case .discover:
+        StandardStream.write("hap2mqtt: \(context.command.name) is not wired yet\n", to: STDERR_FILENO)
+        return 1
+    }
+}
+
+/// The outcome of a command that prints one result or fails with one line.
+private func result(_ body: () async throws(CommandFailure) -> String) async -> Result<String, CommandFailure> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// Prints the result on standard output, or the failure on standard error; the exit status.
+private func finish(_ outcome: Result<String, CommandFailure>) -> Int32 {
+    switch outcome {
+    case .success(let output):
+        StandardStream.write(output, to: STDOUT_FILENO)
+        return 0
+    case .failure(let failure):
+        StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO)
+        return failure.status
+    }
 }

@@ -1,4 +1,9 @@
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Finding and running the command-line tools the tests use (mosquitto, mosquitto_passwd, openssl).
 public enum ExternalTool {
@@ -44,7 +49,7 @@ public enum ExternalTool {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }
             do {
-                try process.run()
+                try start(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
@@ -70,9 +75,21 @@ extension ExternalTool {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
+        try start(process)
         try? handle.close()
         return process
+    }
+
+    /// Starts `process` with no signal blocked. A child inherits the signal mask of the thread that
+    /// spawns it, and Dispatch's worker threads block SIGTERM, SIGINT and SIGHUP: started from a task,
+    /// a broker would ignore the SIGTERM of `MosquittoBroker.stop()`.
+    public static func start(_ process: Process) throws {
+        var everything = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&everything)
+        pthread_sigmask(SIG_SETMASK, &everything, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
     }
 
     /// Waits until `file` contains `text` (a child's "ready" line), up to `timeout`.
@@ -87,22 +104,5 @@ extension ExternalTool {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-    }
-}
-
-extension Process {
-    /// Starts the process with SIGTERM, SIGINT and SIGHUP unblocked. A child inherits the signal mask of
-    /// the thread that starts it, and the dispatch threads tests run on block those signals: started
-    /// with plain `run()`, mosquitto or Home Assistant would ignore the SIGTERM that asks them to stop,
-    /// and every stop would wait for its SIGKILL fallback.
-    /// - Throws: what `run()` throws.
-    public func runWithSignalsUnblocked() throws {
-        var unblock = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&unblock)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try run()
     }
 }

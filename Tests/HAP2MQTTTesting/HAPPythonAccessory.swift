@@ -20,6 +20,14 @@ public final class HAPPythonAccessory: Sendable {
         public let value: CharacteristicValue?
         /// Whether the write was a timed write (it carried a `pid`).
         public let timed: Bool
+
+        /// A call with these fields, to compare with what was recorded.
+        public init(accessory: String, characteristic: String, value: CharacteristicValue?, timed: Bool = false) {
+            self.accessory = accessory
+            self.characteristic = characteristic
+            self.value = value
+            self.timed = timed
+        }
     }
 
     /// A write refused because of `failWrites`.
@@ -28,6 +36,14 @@ public final class HAPPythonAccessory: Sendable {
         public let characteristic: String
         public let value: CharacteristicValue?
         public let status: HAPStatus
+
+        /// A refused write with these fields, to compare with what was recorded.
+        public init(accessory: String, characteristic: String, value: CharacteristicValue?, status: HAPStatus) {
+            self.accessory = accessory
+            self.characteristic = characteristic
+            self.value = value
+            self.status = status
+        }
     }
 
     /// A `PUT /prepare` the accessory received (the first step of a timed write).

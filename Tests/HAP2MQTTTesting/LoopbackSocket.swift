@@ -41,7 +41,7 @@ public enum LoopbackSocket {
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             let failure = error("bind/listen on 127.0.0.1:\(port)")
-            close(fd)
+            Glibc.close(fd)
             throw failure
         }
         return fd
@@ -59,7 +59,7 @@ public enum LoopbackSocket {
         }
         guard connected == 0 else {
             let failure = error("connect to 127.0.0.1:\(port)")
-            close(fd)
+            Glibc.close(fd)
             throw failure
         }
         return fd
@@ -89,4 +89,30 @@ public enum LoopbackSocket {
     private static func error(_ what: String) -> TestSupportError {
         .socket("\(what): \(String(cString: strerror(errno)))")
     }
+}
+
+/// A TCP port on 127.0.0.1 that completes the TCP handshake (in the kernel's backlog) but never accepts
+/// or answers: for testing connect and request timeouts. Closed when deallocated.
+public final class SilentTCPServer: Sendable {
+    /// The port that never answers.
+    public let port: Int
+    private let descriptor: Int32
+
+    /// - Throws: `TestSupportError.socket`.
+    public init() throws {
+        descriptor = try LoopbackSocket.makeListener(port: 0)
+        do {
+            port = try LoopbackSocket.boundPort(descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// `mqtt://127.0.0.1:<port>`.
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
 }

@@ -4,7 +4,9 @@ public import Foundation
 public struct TestServerCertificate: Sendable {
     /// The CA that signed it: what a client must trust.
     public var caFile: String
+    /// The server certificate (PEM) with 127.0.0.1 and localhost (or the hosts asked for) as names.
     public var certFile: String
+    /// Its unencrypted private key (PEM).
     public var keyFile: String
 }
 

@@ -73,6 +73,19 @@ struct CommandLineParserTests {
         #expect(failure("run --config=") == "--config: must not be empty; see hap2mqtt run --help")
     }
 
+    @Test("unpair takes --force as a flag without a value, before or after its argument")
+    func unpairForce() throws {
+        let forced = Invocation(action: .command(.unpair(UnpairCommand(pairing: "Kitchen", force: true))))
+        #expect(try parse("unpair --force Kitchen") == forced)
+        #expect(try parse("unpair Kitchen --force") == forced)
+        #expect(try parse("--force unpair Kitchen") == forced)
+        #expect(try parse("unpair Kitchen") == Invocation(action: .command(.unpair(UnpairCommand(pairing: "Kitchen")))))
+        #expect(failure("unpair --force=yes Kitchen") == "--force takes no value; see hap2mqtt unpair --help")
+        #expect(failure("unpair --force --force Kitchen") == "--force given twice; see hap2mqtt unpair --help")
+        #expect(failure("unpair --force") == "missing NAME|ID for unpair; see hap2mqtt unpair --help")
+        #expect(failure("pair --force") == "unknown option --force for pair; see hap2mqtt pair --help")
+    }
+
     @Test("pair checks its host, port and code, and never repeats the code")
     func pairChecks() {
         #expect(failure("pair --port 1 --code 1") == "missing --host for pair; see hap2mqtt pair --help")

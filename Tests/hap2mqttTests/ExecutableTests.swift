@@ -1,4 +1,5 @@
 import Foundation
+import HAP2MQTTTesting
 import Testing
 @testable import hap2mqtt
 
@@ -11,33 +12,11 @@ struct ExecutableTests {
         var error: String
     }
 
-    /// The binary beside the test bundle (`.build/<triple>/debug/hap2mqtt`), found from where this test
-    /// process or its bundle lives rather than from a fixed build path.
-    static func binary() throws -> URL {
-        var directories = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
-            .compactMap { $0?.deletingLastPathComponent() }
-        directories += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
-            .map { $0.deletingLastPathComponent() }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("hap2mqtt")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw BinaryNotFound(searched: directories.map(\.path))
-    }
-
-    struct BinaryNotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "the hap2mqtt binary is not next to the test bundle (looked in \(searched.joined(separator: ", "))); "
-                + "build it with swift build"
-        }
-    }
-
     /// Runs the binary with `arguments` and `environment` (added to a copy of this process's environment
     /// without its `HAP2MQTT_*` variables), stopping it after 60 seconds.
-    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = try Self.binary()
+        process.executableURL = try GatewayProcess.binary()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
             .merging(environment) { _, new in new }
@@ -62,7 +41,7 @@ struct ExecutableTests {
 
     @Test("--version prints the version and exits 0")
     func version() throws {
-        let result = try run(["--version"])
+        let result = try Self.run(["--version"])
         #expect(result.status == 0)
         #expect(result.output == "hap2mqtt \(Hap2mqtt.version)\n")
         #expect(result.error.isEmpty)
@@ -70,7 +49,7 @@ struct ExecutableTests {
 
     @Test("a usage error is one line on standard error and exit status 2")
     func usageError() throws {
-        let result = try run(["pair", "--prot", "1"])
+        let result = try Self.run(["pair", "--prot", "1"])
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(result.error == "hap2mqtt: unknown option --prot for pair; see hap2mqtt pair --help\n")
@@ -81,7 +60,7 @@ struct ExecutableTests {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let path = try files.write("homekit:\n  poll_interval: soon\n", to: "c.yaml")
-        let result = try run(["run", "--config", path])
+        let result = try Self.run(["run", "--config", path])
         #expect(result.status == 2)
         #expect(result.error == "hap2mqtt: \(path):2:18: homekit.poll_interval: expected a number of seconds, got \"soon\"\n")
     }
@@ -91,7 +70,7 @@ struct ExecutableTests {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let path = try files.write("homekit:\n  state_dir: \(files.path)/data\n", to: "c.yaml")
-        let result = try run(["accessories", "--config", path], environment: ["HAP2MQTT_NOPE": "1"])
+        let result = try Self.run(["accessories", "--config", path], environment: ["HAP2MQTT_NOPE": "1"])
         let first = result.error.split(separator: "\n").first.map(String.init) ?? ""
         let pattern = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z warning hap2mqtt: (.*)/#
         let match = try #require(first.wholeMatch(of: pattern), "not a log line: \(first)")

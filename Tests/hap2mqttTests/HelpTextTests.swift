@@ -57,15 +57,22 @@ struct HelpTextTests {
             """ + Self.globals)
     }
 
-    @Test("hap2mqtt unpair --help shows its argument")
+    @Test("hap2mqtt unpair --help shows its argument and its flag")
     func unpair() {
         #expect(HelpText.forCommand(named: "unpair") == """
             OVERVIEW: Remove a pairing from the accessory and the state directory.
 
-            USAGE: hap2mqtt unpair NAME|ID [--config PATH] [--log-level LEVEL]
+            When the accessory cannot be reached the pairing is kept, so that unpair can be run again once
+            the accessory is back; --force forgets it here anyway (the accessory must then be reset before
+            another controller can pair with it).
+
+            USAGE: hap2mqtt unpair [--force] NAME|ID [--config PATH] [--log-level LEVEL]
 
             ARGUMENTS:
               NAME|ID               The pairing's name or id, as hap2mqtt accessories lists it.
+
+            OPTIONS:
+              --force               Forget the pairing here even when the accessory cannot be told.
 
 
             """ + Self.globals)

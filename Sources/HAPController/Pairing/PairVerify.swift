@@ -51,9 +51,9 @@ public struct PairVerify: Sendable {
     /// Takes the accessory's response to the last request and returns the next step.
     ///
     /// - Throws: `PairingError`: at M2 `.wrongAccessory` (another accessory answered at the paired address),
-    ///   `.invalidAccessorySignature`, `.decryptionFailed`, `.malformedResponse`; at M4 `.authenticationFailed`
-    ///   (`Error=2`: the pairing was removed on the accessory); the accessory's other error codes; `.crypto`;
-    ///   `.outOfOrder` when called before `start()` or after the end.
+    ///   `.invalidAccessorySignature`, `.decryptionFailed`, `.malformedResponse`; at M2 or M4
+    ///   `.authenticationFailed` (`Error=2`: the pairing was removed on the accessory); the accessory's other
+    ///   error codes; `.crypto`; `.outOfOrder` when called before `start()` or after the end.
     public mutating func receive(_ response: [UInt8]) throws(PairingError) -> Step {
         let current = state
         state = .finished
@@ -71,8 +71,9 @@ public struct PairVerify: Sendable {
     /// M2 (the accessory's ephemeral key and signed identity) → M3 (ours).
     private mutating func handleM2(_ response: [UInt8], key: X25519PrivateKey) throws(PairingError) -> Step {
         let step = "pair-verify M2"
-        let m2 = try PairingResponse.decode(response, step: step, expectedState: 2,
-                                            authentication: .authenticationRejected(step: step))
+        // Error=2 here comes from accessories with no pairing at all (HAP-python answers M1 so when it is
+        // unpaired): like M4's, it means the accessory does not know this controller.
+        let m2 = try PairingResponse.decode(response, step: step, expectedState: 2, authentication: .authenticationFailed)
         let accessoryKey = try PairingResponse.require(.publicKey, in: m2, step: step, length: X25519PrivateKey.keyLength)
         let (shared, verifyKey) = try pairingCrypto { () throws(CryptoError) in
             let shared = try key.sharedSecret(with: accessoryKey)

@@ -36,6 +36,8 @@ extension MQTTConnection {
             let outcome = rc == MosquittoError.success
                 ? drive(since: started)
                 : AttemptOutcome(established: false, error: attemptError(rc: rc, savedErrno: savedErrno))
+            // An attempt that timed out still has its socket; the broker should not wait for it.
+            closeSocket()
             if outcome.established { connectionLost(outcome.error) }
             if isStopping { break }
             if !state.withLock({ $0.everReady }) {
@@ -49,12 +51,12 @@ extension MQTTConnection {
             }
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
         }
-        closeSocket()
         finishStopped()
     }
 
-    /// Ends a connection that DISCONNECT did not end in time (or an attempt still in progress) now, not
-    /// when the client is deallocated: the broker must not think a stopped client is still there.
+    /// Ends a connection that DISCONNECT did not end in time, or an attempt that timed out, at once
+    /// rather than when the client is deallocated or reconnects: the broker must not think a stopped
+    /// client is still there. libmosquitto closes the descriptor itself later.
     private func closeSocket() {
         let socket = mosquitto_socket(pointer)
         guard socket >= 0 else { return }
@@ -118,9 +120,10 @@ extension MQTTConnection {
     private func becomeReady() {
         let (reconnect, dropped) = state.withLock { state -> (Bool, Int) in
             resubscribe(&state)
+            // Publishers wait for the lock, so the queued messages still go out before theirs.
+            state.ready = true
             flushOfflineQueue(&state)
             let reconnect = state.everReady
-            state.ready = true
             state.everReady = true
             let dropped = state.droppedWhileOffline
             state.droppedWhileOffline = 0
@@ -164,15 +167,19 @@ extension MQTTConnection {
         eventContinuation.yield(.disconnected(reason: reason))
     }
 
-    /// The first connection failed: tell `connect()` and go back to idle so it may be called again.
+    /// The first connection failed: tell `connect()` and go back to idle so it may be called again, unless
+    /// `disconnect()` came in meanwhile.
     private func giveUp(_ error: MQTTError) {
-        log(.error, "could not connect to \(brokerName): \(error)")
-        state.withLock { state in
+        log(.warning, "could not connect to \(brokerName): \(error)")
+        let stopping = state.withLock { state -> Bool in
             for completion in state.connectWaiters { completion.resume(returning: .failure(error)) }
             state.connectWaiters = []
+            guard state.phase != .stopping else { return true }
             failPendingOperations(&state, with: .notConnected)
             state.phase = .idle
+            return false
         }
+        if stopping { finishStopped() }
     }
 
     /// `min` doubled per failure up to `max`, with ±20 % jitter so that many clients restarted together do

@@ -1,7 +1,8 @@
 /// Turns `hap2mqtt`'s arguments into an `Invocation`.
 ///
 /// Accepted: `hap2mqtt [global options] <command> [options] [arguments]`, with options before or after
-/// the command, as `--name value` or `--name=value`; `--` ends the options. The first argument that
+/// the command, as `--name value` or `--name=value` (a command's flags, such as `--force`, take no
+/// value); `--` ends the options. The first argument that
 /// is neither an option nor an option's value names the command. Unknown options are errors wherever
 /// they are; otherwise `--version` wins, then `--help`/`-h`, before the command's own checks (so
 /// `hap2mqtt pair --help` needs no `--host`).
@@ -36,6 +37,13 @@ enum CommandLineParser {
                 let isGlobal = GlobalOptions.options.contains { $0.name == name }
                 guard isGlobal || commandOptions.contains(where: { $0.name == name }) else {
                     throw .unknownOption(display(name), command: command)
+                }
+                if commandOptions.contains(where: { $0.name == name && $0.valueName == nil }) {
+                    // A command's flag (`unpair --force`): present or not, never with a value.
+                    guard inline == nil else { throw .unexpectedValue(option: "--\(name)", command: command) }
+                    guard parsed.options[name] == nil else { throw .repeatedOption("--\(name)", command: command) }
+                    parsed.options[name] = ""
+                    continue
                 }
                 var value = inline
                 if value == nil, index < tokens.count, case .word(let next) = tokens[index] {
@@ -91,7 +99,7 @@ enum CommandLineParser {
     /// The command's name: the first word that is not the value of a known option written as
     /// `--name value`.
     private static func firstWord(in tokens: [Token]) -> String? {
-        let valued = Set((GlobalOptions.options + Command.all.flatMap { $0.options }).map(\.name))
+        let valued = Set((GlobalOptions.options + Command.all.flatMap { $0.options }).filter { $0.valueName != nil }.map(\.name))
         var index = 0
         while index < tokens.count {
             switch tokens[index] {

@@ -3,6 +3,7 @@ import Gateway
 import HomeModel
 import HomeStore
 import MQTT
+import Synchronization
 
 /// `hap2mqtt run`: the gateway in the foreground until SIGINT or SIGTERM.
 ///
@@ -23,8 +24,12 @@ enum RunCommandRunner {
         }
         let signals = await SignalHandler()
         defer { signals.cancel() }
+        let stopRequested = Atomic<Bool>(false)
         let stopSignal = Task<Int32?, Never> {
-            for await number in signals.signals { return number }
+            for await number in signals.signals {
+                stopRequested.store(true, ordering: .sequentiallyConsistent)
+                return number
+            }
             return nil
         }
 
@@ -41,7 +46,7 @@ enum RunCommandRunner {
             StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
             return 1
         }
-        guard await connect(mqtt, url: configuration.mqtt.url.description, logger: logger, until: stopSignal) else {
+        guard await connect(mqtt, url: configuration.mqtt.url.description, logger: logger, until: stopRequested) else {
             await store.stop()
             return 0
         }
@@ -62,7 +67,7 @@ enum RunCommandRunner {
     /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or a signal arrives.
     /// Returns false when a signal ended the wait.
     private static func connect(
-        _ mqtt: MQTTClient, url: String, logger: Logger, until stopSignal: Task<Int32?, Never>
+        _ mqtt: MQTTClient, url: String, logger: Logger, until stopRequested: borrowing Atomic<Bool>
     ) async -> Bool {
         var delay = Duration.seconds(1)
         while true {
@@ -72,18 +77,11 @@ enum RunCommandRunner {
             } catch {
                 logger.error("cannot connect to the MQTT broker at \(url): \(error); retrying in \(delay.seconds) s")
             }
-            let wait = delay
-            let slept = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { (try? await Task.sleep(for: wait)) != nil }
-                group.addTask {
-                    _ = await stopSignal.value
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
+            let deadline = ContinuousClock.now + delay
+            while ContinuousClock.now < deadline {
+                if stopRequested.load(ordering: .sequentiallyConsistent) { return false }
+                try? await Task.sleep(for: .milliseconds(100))
             }
-            if !slept { return false }
             delay = min(delay * 2, .seconds(30))
         }
     }

@@ -25,9 +25,19 @@ public actor MQTTTestClient {
         let continuation: CheckedContinuation<MQTTMessage?, Never>
     }
 
-    private init(configuration: MQTTConfiguration) throws {
+    /// Makes a client without connecting it, so hooks can be added to `client` first; then `connect`.
+    /// - Throws: `MQTTError` for a bad configuration.
+    public init(configuration: MQTTConfiguration) throws {
         self.configuration = configuration
         self.client = try MQTTClient(configuration: configuration)
+    }
+
+    /// A configuration for `url` with a unique `test-…` client ID (unless given) and quick reconnects
+    /// (0.1 s growing to 1 s).
+    public static func configuration(url: String, clientID: String? = nil) -> MQTTConfiguration {
+        var configuration = MQTTConfiguration(url: url, clientID: clientID ?? "test-\(UUID().uuidString.prefix(8))")
+        configuration.reconnectDelay = (.milliseconds(100), .seconds(1))
+        return configuration
     }
 
     /// Connects to `url` and subscribes to `filters` (every topic by default, at QoS 1).
@@ -39,14 +49,19 @@ public actor MQTTTestClient {
         to url: String, clientID: String? = nil, subscribe filters: [String] = ["#"],
         configure: (inout MQTTConfiguration) -> Void = { _ in }
     ) async throws -> MQTTTestClient {
-        var configuration = MQTTConfiguration(url: url, clientID: clientID ?? "test-\(UUID().uuidString.prefix(8))")
-        configuration.reconnectDelay = (.milliseconds(100), .seconds(1))
+        var configuration = configuration(url: url, clientID: clientID)
         configure(&configuration)
         let testClient = try MQTTTestClient(configuration: configuration)
-        await testClient.startCollecting()
-        try await testClient.client.connect()
-        try await testClient.subscribe(filters)
+        try await testClient.connect(subscribe: filters)
         return testClient
+    }
+
+    /// Starts collecting messages and connection events, connects and subscribes to `filters`.
+    /// - Throws: `MQTTError` from connecting or subscribing.
+    public func connect(subscribe filters: [String] = ["#"]) async throws {
+        if collector == nil { startCollecting() }
+        try await client.connect()
+        try await subscribe(filters)
     }
 
     /// Connects to `broker`'s plain listener; see `connect(to:clientID:subscribe:configure:)`.
@@ -59,9 +74,36 @@ public actor MQTTTestClient {
 
     private func startCollecting() {
         let messages = client.messages
+        let events = client.connectionEvents
         collector = Task { [weak self] in
-            for await message in messages { await self?.receive(message) }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await message in messages { await self?.receive(message) } }
+                group.addTask { for await event in events { await self?.record(event) } }
+            }
         }
+    }
+
+    /// Every connection event so far: `.connected(reconnect:)`, `.disconnected(reason:)`.
+    public private(set) var connectionEvents: [MQTTConnectionEvent] = []
+
+    /// Waits until a connection event satisfying `predicate` was seen, and returns the first such.
+    /// - Throws: `TestSupportError.timedOut`, listing the events seen.
+    @discardableResult
+    public func waitForEvent(
+        timeout: Duration = .seconds(10), where predicate: @Sendable (MQTTConnectionEvent) -> Bool
+    ) async throws -> MQTTConnectionEvent {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let event = connectionEvents.first(where: predicate) { return event }
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError.timedOut("no matching connection event within \(timeout); seen: \(connectionEvents)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func record(_ event: MQTTConnectionEvent) {
+        connectionEvents.append(event)
     }
 
     /// Subscribes to more filters and waits for the SUBACK.

@@ -24,6 +24,7 @@ public final class MosquittoBroker: Sendable {
         /// More lines for `mosquitto.conf`, as written.
         public var extraConfiguration: [String]
 
+        /// Options; the defaults give an anonymous broker with one plain listener.
         public init(users: [String: String] = [:], tls: TestServerCertificate? = nil, extraConfiguration: [String] = []) {
             self.users = users
             self.tls = tls
@@ -32,9 +33,11 @@ public final class MosquittoBroker: Sendable {
     }
 
     /// The plain MQTT port on 127.0.0.1.
-    public let port: Int
+    public var port: Int { listenPorts.withLock { $0.plain } }
     /// The TLS port on 127.0.0.1, when `Options.tls` was given.
-    public let tlsPort: Int?
+    public var tlsPort: Int? { listenPorts.withLock { $0.tls } }
+    /// Chosen again when another process took a port first.
+    private let listenPorts = Mutex<(plain: Int, tls: Int?)>((0, nil))
     /// The broker's folder: `mosquitto.conf`, `mosquitto.log`, the password file.
     public let directory: URL
     private let executable: String
@@ -52,10 +55,20 @@ public final class MosquittoBroker: Sendable {
         executable = try ExternalTool.require("mosquitto")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try LoopbackSocket.freePort()
-        tlsPort = options.tls == nil ? nil : try LoopbackSocket.freePort()
-        try await writeConfiguration(options)
-        try await start()
+        // A port found free can be taken by another test's server before mosquitto binds it; then
+        // mosquitto exits with "Address already in use" and another pair of ports is tried.
+        var attempt = 1
+        while true {
+            let chosen = (plain: try LoopbackSocket.freePort(), tls: options.tls == nil ? nil : try LoopbackSocket.freePort())
+            listenPorts.withLock { $0 = chosen }
+            try await writeConfiguration(options)
+            do {
+                try await start()
+                return
+            } catch TestSupportError.notReady(let why) where why.contains("Address already in use") && attempt < 5 {
+                attempt += 1
+            }
+        }
     }
 
     deinit {
@@ -108,12 +121,19 @@ public final class MosquittoBroker: Sendable {
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
+        let logStart = log.utf8.count
+        try ExternalTool.start(process)
         try? output.close()
         self.process.withLock { $0 = process }
         let ports = [port] + (tlsPort.map { [$0] } ?? [])
         let deadline = ContinuousClock.now + .seconds(10)
-        while !ports.allSatisfy({ LoopbackSocket.acceptsConnections(port: $0) }) {
+        // Another process may listen on the port; only this broker's own log line proves it is ours.
+        func listensItself() -> Bool {
+            let fresh = String(decoding: log.utf8.dropFirst(logStart), as: UTF8.self)
+            return ports.allSatisfy { fresh.contains("listen socket on port \($0).") }
+                && ports.allSatisfy { LoopbackSocket.acceptsConnections(port: $0) }
+        }
+        while !listensItself() {
             let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
             guard process.isRunning else {
                 throw TestSupportError.notReady("mosquitto exited with \(process.terminationStatus): \(output)\(log)")

@@ -1,0 +1,178 @@
+public import HomeModel
+public import HomeStore
+
+/// The HAP controller: pairs with accessory servers, keeps the pairings in the state directory and opens
+/// verified connections to them. The command line and the HAP accessory provider use it.
+///
+/// ```swift
+/// let controller = HAPController(stateDirectory: StateDirectory(path: "./data"))
+/// let pairing = try await controller.pair(host: "192.168.1.20", port: 51826, setupCode: try SetupCode("031-45-154"))
+/// let client = try await controller.connect(to: pairing)
+/// let accessories = try await client.accessories()
+/// ```
+///
+/// The controller identity (`controller.json`) is created on first use. Several `HAPController`s on the
+/// same directory (a restart) share it and the pairings.
+public actor HAPController {
+    /// Where the identity and the pairings are kept.
+    public nonisolated let store: PairingStore
+    /// The limit for making a TCP connection.
+    public nonisolated let connectTimeout: Duration
+    /// The default limit for each request's answer on the connections this controller opens.
+    public nonisolated let requestTimeout: Duration
+    let logger: Logger
+    private var cachedIdentity: ControllerIdentity?
+
+    /// A controller keeping its files in `stateDirectory`; nothing is read until it is needed.
+    public init(
+        stateDirectory: StateDirectory, logger: Logger = Logger(label: "hap"),
+        connectTimeout: Duration = TCPConnection.defaultConnectTimeout,
+        requestTimeout: Duration = HAPConnection.defaultRequestTimeout
+    ) {
+        self.store = PairingStore(directory: stateDirectory)
+        self.logger = logger
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+    }
+
+    /// This controller's identity, created and saved on first use.
+    /// - Throws: `.storage` when `controller.json` is damaged or cannot be read or written.
+    public func identity() throws(HAPControllerError) -> ControllerIdentity {
+        if let cachedIdentity { return cachedIdentity }
+        do {
+            let identity = try store.identity()
+            cachedIdentity = identity
+            return identity
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// The stored pairings, sorted by name. Damaged pairing files are skipped and logged as warnings.
+    public func pairings() -> [Pairing] {
+        let contents = store.loadPairings()
+        for problem in contents.problems { logger.warning("skipped a pairing file: \(problem)") }
+        return contents.pairings
+    }
+
+    /// The stored pairing called `nameOrID`: its name (any case), its accessory pairing id (any case), or
+    /// an accessory id `<pairing id>/<aid>` of one of its accessories.
+    /// - Throws: `.unknownPairing` with the names there are, `.ambiguousPairing` when a name repeats.
+    public func pairing(named nameOrID: String) throws(HAPControllerError) -> Pairing {
+        let all = pairings()
+        let wanted = nameOrID.trimmingCharacters(in: .whitespaces).lowercased()
+        let byName = all.filter { $0.name?.lowercased() == wanted }
+        if byName.count > 1 { throw .ambiguousPairing(nameOrID, matches: byName.map(\.accessoryPairingID)) }
+        if let match = byName.first { return match }
+        let serverID = AccessoryID(wanted).map { $0.serverID.lowercased() } ?? wanted
+        if let match = all.first(where: { $0.accessoryPairingID.lowercased() == serverID }) { return match }
+        throw .unknownPairing(nameOrID, known: all.map(\.displayName))
+    }
+
+    /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
+    /// before anything else happens (hap-controller.md §7.16).
+    ///
+    /// Without a `name` the pairing takes the accessory's Name (read over a pair-verified connection right
+    /// after saving; `Kitchen 2` when another pairing has it); if that read fails the pairing is kept and
+    /// goes by the accessory's id.
+    /// - Parameter featureFlags: the accessory's `ff` TXT value when discovery gave it (0: plain pair-setup).
+    /// - Throws: `.nameInUse` before any contact when `name` belongs to another pairing; `.connection` with
+    ///   the reason (e.g. `.connection(.pairing(.wrongSetupCode))`, `.alreadyPaired`, `.connectFailed`);
+    ///   `.alreadyPairedHere` when the accessory is paired and this controller has a pairing at its address;
+    ///   `.pairingNotSaved` when the accessory paired but the file could not be written; `.storage`.
+    public func pair(
+        host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
+    ) async throws(HAPControllerError) -> Pairing {
+        let identity = try identity()
+        let others = pairings()
+        if let name, let owner = others.first(where: { $0.name?.lowercased() == name.lowercased() }) {
+            throw .nameInUse(owner.name ?? name)
+        }
+        let connection = try await open(host: host, port: port)
+        var pairing: Pairing
+        do {
+            let result = try await connection.pairSetup(setupCode: setupCode, controller: identity, featureFlags: featureFlags)
+            pairing = Pairing(controller: identity, accessory: result, host: host, port: port, name: name)
+        } catch {
+            await connection.close()
+            if error == .pairing(.alreadyPaired), let mine = others.first(where: { $0.host == host && $0.port == port }) {
+                throw .alreadyPairedHere(name: mine.displayName)
+            }
+            throw .connection(error)
+        }
+        do {
+            try store.save(pairing)
+        } catch {
+            await connection.close()
+            throw .pairingNotSaved(accessoryPairingID: pairing.accessoryPairingID, error)
+        }
+        logger.notice("paired", ["hap.accessory": pairing.accessoryPairingID, "hap.host": "\(host):\(port)"])
+        if name == nil {
+            pairing.name = await accessoryName(over: connection, pairing: pairing, identity: identity)
+                .map { Self.unique($0, among: others.filter { $0.accessoryPairingID != pairing.accessoryPairingID }) }
+            if pairing.name != nil {
+                do {
+                    try store.save(pairing)
+                } catch {
+                    logger.warning("could not save the pairing's name: \(error)", ["hap.accessory": pairing.accessoryPairingID])
+                    pairing.name = nil
+                }
+            }
+        }
+        await connection.close()
+        return pairing
+    }
+
+    /// Opens a connection to the accessory server of `pairing` and pair-verifies it (HAP spec §5.7).
+    /// - Throws: `.connection` (`.connection(.pairing(.authenticationFailed))` when the accessory no longer
+    ///   knows this controller), `.storage` when the identity cannot be loaded.
+    public func connect(to pairing: Pairing) async throws(HAPControllerError) -> HAPClient {
+        let identity = try identity()
+        if pairing.controllerPairingID != identity.pairingID {
+            logger.warning("the pairing was made by another controller identity; pair-verify will likely fail",
+                           ["hap.accessory": pairing.accessoryPairingID])
+        }
+        let connection = try await open(host: pairing.host, port: pairing.port)
+        do {
+            try await connection.verify(controller: identity, pairing: pairing)
+        } catch {
+            throw .connection(error)
+        }
+        return HAPClient(connection: connection, pairing: pairing)
+    }
+
+    /// A cleartext connection with this controller's limits and logger.
+    private func open(host: String, port: UInt16) async throws(HAPControllerError) -> HAPConnection {
+        do {
+            return try await HAPConnection.connect(host: host, port: port, connectTimeout: connectTimeout,
+                                                   requestTimeout: requestTimeout, logger: logger)
+        } catch {
+            throw .connection(error)
+        }
+    }
+
+    /// The accessory server's Name (of aid 1, else of its first accessory), read over `connection` after
+    /// pair-verify; nil (with a warning) when that fails.
+    private func accessoryName(over connection: HAPConnection, pairing: Pairing, identity: ControllerIdentity) async -> String? {
+        do {
+            try await connection.verify(controller: identity, pairing: pairing)
+            let list = try await HAPClient(connection: connection, pairing: pairing).accessories()
+            let primary = list.accessories.first { $0.aid == 1 } ?? list.accessories.first
+            guard let name = primary?.information(.Characteristic.name)?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+            return name
+        } catch {
+            logger.warning("paired, but could not read the accessory's name (\(error)); the pairing goes by its id",
+                           ["hap.accessory": pairing.accessoryPairingID])
+            return nil
+        }
+    }
+
+    /// `name`, or `name 2`, `name 3`, … when another pairing has it (any case).
+    static func unique(_ name: String, among pairings: [Pairing]) -> String {
+        let taken = Set(pairings.compactMap { $0.name?.lowercased() })
+        guard taken.contains(name.lowercased()) else { return name }
+        var n = 2
+        while taken.contains("\(name) \(n)".lowercased()) { n += 1 }
+        return "\(name) \(n)"
+    }
+}

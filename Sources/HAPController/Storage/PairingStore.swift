@@ -1,0 +1,155 @@
+import Foundation
+public import HomeStore
+
+/// The controller's identity and its pairings, as files in the state directory (DESIGN.md
+/// "Configuration and files"), each written atomically with mode 0600 by `StateDirectory`:
+///
+/// - `controller.json`: this controller's pairing id and Ed25519 seed (`ControllerIdentity`), created once
+///   on first use and never replaced;
+/// - `pairing-<accessory id>.json` (e.g. `pairing-AA-BB-CC-DD-EE-FF.json`), one per accessory server: its
+///   pairing id, long-term public key, host, port and name (`Pairing`).
+///
+/// Loading never deletes or rewrites a file it cannot read: a damaged pairing file is reported and
+/// skipped, a damaged identity file is an error (a new identity would orphan every pairing).
+public struct PairingStore: Sendable {
+    /// The directory the files are in.
+    public let directory: StateDirectory
+
+    /// The identity file's name.
+    public static let identityFileName = "controller.json"
+    /// Pairing files start with this and end with `pairingFileSuffix`.
+    public static let pairingFilePrefix = "pairing-"
+    /// Pairing files end with this.
+    public static let pairingFileSuffix = ".json"
+
+    /// The store in `directory`.
+    public init(directory: StateDirectory) { self.directory = directory }
+
+    /// What `loadPairings()` found: the readable pairings, sorted by name, and the files it skipped.
+    public struct Contents: Sendable, Hashable {
+        /// The pairings, sorted by `displayName` (case-insensitive).
+        public var pairings: [Pairing]
+        /// Files that could not be read, kept as they are.
+        public var problems: [PairingStoreError]
+    }
+
+    /// The stored identity; nil when there is none yet.
+    /// - Throws: `PairingStoreError.corruptFile` when `controller.json` cannot be read as an identity,
+    ///   `.io` when it cannot be read at all.
+    public func loadIdentity() throws(PairingStoreError) -> ControllerIdentity? {
+        guard let data = try read(Self.identityFileName) else { return nil }
+        return try decode(ControllerIdentity.self, from: data, file: Self.identityFileName)
+    }
+
+    /// The stored identity, or a new one that is saved first (on first use).
+    /// - Throws: as `loadIdentity()`, `.io` when the new identity cannot be saved, `.crypto` when no key
+    ///   can be made.
+    public func identity() throws(PairingStoreError) -> ControllerIdentity {
+        if let identity = try loadIdentity() { return identity }
+        let identity: ControllerIdentity
+        do {
+            identity = try ControllerIdentity.generate()
+        } catch {
+            throw .crypto(error)
+        }
+        try write(identity, to: Self.identityFileName)
+        return identity
+    }
+
+    /// Every pairing file's pairing. Files that cannot be read are listed in `problems` and left alone.
+    public func loadPairings() -> Contents {
+        var pairings: [Pairing] = []
+        var problems: [PairingStoreError] = []
+        for file in directory.files(withSuffix: Self.pairingFileSuffix) where file.hasPrefix(Self.pairingFilePrefix) {
+            do throws(PairingStoreError) {
+                guard let data = try read(file) else { continue }
+                pairings.append(try decode(Pairing.self, from: data, file: file))
+            } catch {
+                problems.append(error)
+            }
+        }
+        pairings.sort { ($0.displayName.lowercased(), $0.accessoryPairingID) < ($1.displayName.lowercased(), $1.accessoryPairingID) }
+        return Contents(pairings: pairings, problems: problems)
+    }
+
+    /// Writes `pairing` to its file (replacing the accessory's earlier pairing, if any).
+    /// - Throws: `PairingStoreError.io`.
+    public func save(_ pairing: Pairing) throws(PairingStoreError) {
+        try write(pairing, to: Self.fileName(forAccessory: pairing.accessoryPairingID))
+    }
+
+    /// Deletes the file of the pairing with the accessory `accessoryPairingID`; nothing when there is none.
+    /// - Throws: `PairingStoreError.io`.
+    public func remove(accessoryPairingID: String) throws(PairingStoreError) {
+        let file = Self.fileName(forAccessory: accessoryPairingID)
+        do {
+            try directory.remove(file)
+        } catch {
+            throw PairingStoreError(error)
+        }
+    }
+
+    /// `pairing-AA-BB-CC-DD-EE-FF.json` for `aa:bb:cc:dd:ee:ff`: upper case, every character other than a
+    /// letter or digit replaced by `-`, so any id gives a plain file name.
+    public static func fileName(forAccessory accessoryPairingID: String) -> String {
+        let safe = accessoryPairingID.uppercased().unicodeScalars.map { scalar in
+            (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar))) ? Character(scalar) : "-"
+        }
+        return pairingFilePrefix + String(safe) + pairingFileSuffix
+    }
+
+    /// The full path of a file in the store, for messages.
+    public func path(of file: String) -> String { directory.url(file).path }
+
+    private func read(_ file: String) throws(PairingStoreError) -> Data? {
+        do {
+            return try directory.read(file)
+        } catch {
+            throw PairingStoreError(error)
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws(PairingStoreError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw .corruptFile(file: path(of: file), reason: Self.describe(error))
+        } catch {
+            throw .corruptFile(file: path(of: file), reason: "not JSON")
+        }
+    }
+
+    private func write<T: Encodable>(_ value: T, to file: String) throws(PairingStoreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            throw .io(file: path(of: file), reason: "cannot encode: \(error)")
+        }
+        do {
+            try directory.write(data + Data("\n".utf8), to: file)
+        } catch {
+            throw PairingStoreError(error)
+        }
+    }
+
+    /// A short reason for a decoding failure, without the file's values (they may be keys).
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
+        case .dataCorrupted(let context):
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return field.isEmpty ? "not JSON" : "\"\(field)\": \(context.debugDescription)"
+        @unknown default: return "unreadable"
+        }
+    }
+}
+
+extension Pairing {
+    /// The name to show and to find the pairing by: its `name`, else the accessory's pairing id.
+    public var displayName: String { name ?? accessoryPairingID }
+}

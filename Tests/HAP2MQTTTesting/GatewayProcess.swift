@@ -1,0 +1,110 @@
+public import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real `hap2mqtt` binary running `run` as a child process, for whole-program tests: its own
+/// configuration file and state directory in a temporary folder, its log (standard error) in a file.
+public final class GatewayProcess: Sendable {
+    /// The temporary folder with `hap2mqtt.yaml`, `data/` and `hap2mqtt.log`.
+    public let directory: URL
+    /// The configuration file the process reads.
+    public var configurationFile: URL { directory.appendingPathComponent("hap2mqtt.yaml") }
+    /// The state directory (`homekit.state_dir`).
+    public var stateDirectory: URL { directory.appendingPathComponent("data") }
+    /// Everything the process wrote to standard error and standard output.
+    public var logFile: URL { directory.appendingPathComponent("hap2mqtt.log") }
+    private let process = Mutex<Process?>(nil)
+    private let environment: [String: String]
+
+    /// Writes a configuration that points at `brokerURL` (plus `extraYAML`, more top-level sections or
+    /// keys) into a fresh folder. Nothing runs until `start()`.
+    public init(brokerURL: String, baseTopic: String = "hap2mqtt", extraYAML: String = "", environment: [String: String] = [:]) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.environment = environment
+        let yaml = """
+            mqtt:
+              url: \(brokerURL)
+              base_topic: \(baseTopic)
+              client_id: hap2mqtt-\(UUID().uuidString.prefix(8))
+            homekit:
+              state_dir: \(directory.appendingPathComponent("data").path)
+            log_level: debug
+            \(extraYAML)
+            """
+        try yaml.write(to: configurationFile, atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        if let process = process.withLock({ $0 }), process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// The built binary: beside the test bundle (`.build/<triple>/debug/hap2mqtt`).
+    /// - Throws: `TestSupportError.toolMissing` when it is not there.
+    public static func binary() throws -> URL {
+        var directories = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+            .compactMap { $0?.deletingLastPathComponent() }
+        directories += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+            .map { $0.deletingLastPathComponent() }
+        for directory in directories {
+            let candidate = directory.appendingPathComponent("hap2mqtt")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw TestSupportError.toolMissing("the hap2mqtt binary is not beside the tests (looked in \(directories.map(\.path))); run scripts/test, which builds it")
+    }
+
+    /// Runs `hap2mqtt <arguments> --config <file>` (default `run`); returns at once.
+    public func start(_ arguments: [String] = ["run"]) throws {
+        let p = Process()
+        p.executableURL = try GatewayProcess.binary()
+        p.arguments = arguments + ["--config", configurationFile.path]
+        p.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
+            .merging(environment) { _, new in new }
+        p.currentDirectoryURL = directory
+        if !FileManager.default.fileExists(atPath: logFile.path) {
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        }
+        let log = try FileHandle(forWritingTo: logFile)
+        log.seekToEndOfFile()
+        p.standardOutput = log
+        p.standardError = log
+        p.standardInput = FileHandle.nullDevice
+        try ExternalTool.start(p)
+        try? log.close()
+        process.withLock { $0 = p }
+    }
+
+    /// Whether the process is running.
+    public var isRunning: Bool { process.withLock { $0?.isRunning ?? false } }
+
+    /// The exit status, once it has exited.
+    public var terminationStatus: Int32? {
+        process.withLock { p in p.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
+    }
+
+    /// What the process logged so far.
+    public var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Sends SIGTERM and waits up to 10 s for a clean exit (then SIGKILL).
+    public func stop() async { await end(SIGTERM) }
+
+    /// Sends SIGINT, as Ctrl-C does, and waits for the exit.
+    public func interrupt() async { await end(SIGINT) }
+
+    /// Kills the process with SIGKILL: no clean shutdown, so the broker fires the last will.
+    public func kill() async { await end(SIGKILL) }
+
+    private func end(_ signal: Int32) async {
+        guard let p = process.withLock({ $0 }), p.isRunning else { return }
+        _ = Glibc.kill(p.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while p.isRunning {
+            if ContinuousClock.now > deadline { _ = Glibc.kill(p.processIdentifier, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

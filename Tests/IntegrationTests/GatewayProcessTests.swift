@@ -1,0 +1,101 @@
+import Foundation
+import HAP2MQTTTesting
+import MQTT
+import Testing
+
+/// The real binary against a real broker: start, stop, crash, and a broker that goes away.
+@Suite("hap2mqtt run: the process and its broker")
+struct GatewayProcessTests {
+    static let online = #"{"state":"online"}"#
+    static let offline = #"{"state":"offline"}"#
+
+    @Test("started with the example configuration, it connects and publishes bridge/state online")
+    func exampleConfiguration() async throws {
+        let broker = try await MosquittoBroker()
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Config/hap2mqtt.example.yaml")
+        let gateway = try GatewayProcess(brokerURL: broker.url, environment: ["HAP2MQTT_MQTT_URL": broker.url])
+        try FileManager.default.removeItem(at: gateway.configurationFile)
+        try FileManager.default.copyItem(at: example, to: gateway.configurationFile)
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/#"])
+        try gateway.start()
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        let list = try await observer.waitFor(topic: "hap2mqtt/bridge/accessories")
+        #expect(list.payloadString == "[]")
+        await gateway.stop()
+        #expect(gateway.terminationStatus == 0, "\(gateway.log)")
+        await observer.disconnect()
+        await broker.stop()
+    }
+
+    @Test("SIGTERM stops it cleanly: bridge/state offline, exit status 0")
+    func cleanStop() async throws {
+        let broker = try await MosquittoBroker()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try gateway.start()
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        await gateway.stop()
+        #expect(gateway.terminationStatus == 0, "\(gateway.log)")
+        #expect(try await observer.retained("hap2mqtt/bridge/state")?.payloadString == Self.offline)
+        #expect(!gateway.log.contains("will"), "a clean stop is not a crash")
+        await observer.disconnect()
+        await broker.stop()
+    }
+
+    @Test("killed with SIGKILL, the broker publishes its last will: bridge/state offline")
+    func lastWill() async throws {
+        let broker = try await MosquittoBroker()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try gateway.start()
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        await observer.clear()
+        await gateway.kill()
+        let will = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(15))
+        #expect(will.payloadString == Self.offline)
+        #expect(try await observer.retained("hap2mqtt/bridge/state")?.payloadString == Self.offline)
+        await observer.disconnect()
+        await broker.stop()
+    }
+
+    @Test("the broker restarts without persistence: the gateway reconnects by itself and is online again")
+    func brokerRestart() async throws {
+        let broker = try await MosquittoBroker()
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try gateway.start()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/#"])
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        await broker.kill()
+        try await broker.restart()
+        try await eventually("bridge/state online after the broker restart", timeout: .seconds(20)) {
+            (try? await observer.retained("hap2mqtt/bridge/state"))??.payloadString == Self.online
+        }
+        #expect(try await observer.retained("hap2mqtt/bridge/info") != nil, "bridge/info is back on the broker")
+        #expect(try await observer.retained("hap2mqtt/bridge/accessories")?.payloadString == "[]")
+        #expect(gateway.isRunning)
+        await gateway.stop()
+        await observer.disconnect()
+        await broker.stop()
+    }
+
+    @Test("a broker that is not up yet is waited for")
+    func brokerLater() async throws {
+        let broker = try await MosquittoBroker()
+        await broker.stop()
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try gateway.start()
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(gateway.isRunning)
+        #expect(gateway.log.contains("cannot connect to the MQTT broker"))
+        try await broker.restart()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
+        try await eventually("bridge/state online once the broker is up", timeout: .seconds(20)) {
+            (try? await observer.retained("hap2mqtt/bridge/state"))??.payloadString == Self.online
+        }
+        await gateway.stop()
+        #expect(gateway.terminationStatus == 0)
+        await observer.disconnect()
+        await broker.stop()
+    }
+}
