@@ -58,6 +58,8 @@ extension HAPAccessoryProvider {
             await client.connection.close()
             return .failed("stopped")
         }
+        syncing = client
+        defer { syncing = nil }
         do {
             let (list, body) = try await client.accessoriesWithBody()
             for problem in list.problems { logger.debug("accessory list: \(problem)") }

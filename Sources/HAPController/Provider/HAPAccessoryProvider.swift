@@ -41,6 +41,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
 
     /// The live session's client; nil while disconnected.
     var client: HAPClient?
+    /// The client of a sync in progress, closed by `stop()`.
+    var syncing: HAPClient?
     /// The accessories of the last sync (or of the cache before the first one).
     var index: AccessoryIndex?
     /// Bridged accessories that answered `-70402`, by aid, with the reason.
@@ -80,8 +82,9 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         guard !stopped else { return }
         stopped = true
         runner?.cancel()
-        if let client { await client.connection.close() }
+        for session in [client, syncing].compactMap({ $0 }) { await session.connection.close() }
         client = nil
+        syncing = nil
         continuation.finish()
     }
 

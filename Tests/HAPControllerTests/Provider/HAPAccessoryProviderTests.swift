@@ -157,4 +157,63 @@ struct HAPAccessoryProviderTests {
         await resetter.value
         listener.close()
     }
+
+    /// A bridge (aid 1) and a thermometer without events (aid 2).
+    static let thermometer = #"""
+        {"accessories":[
+        {"aid":1,"services":[{"iid":1,"type":"3E","characteristics":[
+          {"iid":2,"type":"23","perms":["pr"],"format":"string","value":"Bridge"},
+          {"iid":3,"type":"52","perms":["pr"],"format":"string","value":"1.0"}]}]},
+        {"aid":2,"services":[{"iid":9,"type":"8A","characteristics":[
+          {"iid":10,"type":"11","perms":["pr"],"format":"float","value":20.5}]}]}]}
+        """#
+
+    /// Answers a sync of `thermometer`: `/accessories`, then the read of every value (nothing to subscribe).
+    static func answerSync(_ scripted: ScriptedAccessory, temperature: Double) async throws {
+        await scripted.accept()
+        try await scripted.answerPairVerify()
+        #expect(try await scripted.readRequest().line == "GET /accessories HTTP/1.1")
+        try await scripted.send(ScriptedAccessory.response(json: thermometer))
+        #expect(try await scripted.readRequest().line == "GET /characteristics?id=1.2,1.3,2.10 HTTP/1.1")
+        try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":1,"iid":2,"value":"Bridge"},{"aid":1,"iid":3,"value":"1.0"},{"aid":2,"iid":10,"value":\#(temperature)}]}"#))
+    }
+
+    @Test("characteristics without events are polled; a keep-alive without an answer takes everything offline, then it reconnects and syncs again")
+    func pollAndKeepAlive() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let controller = HAPController(stateDirectory: directory.stateDirectory, requestTimeout: .milliseconds(500))
+        let scripted = try ScriptedAccessory()
+        let pairing = try await scripted.pair(try await controller.identity())
+        let settings = HAPProviderSettings(pollInterval: .milliseconds(300), keepaliveInterval: .milliseconds(1000))
+        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
+        let events = ProviderEvents(provider.events)
+        await provider.start()
+
+        try await Self.answerSync(scripted, temperature: 20.5)
+        _ = try await events.wait(count: 2)
+        #expect(await events.summaries == ["synced [1, 2]", "reachability [1, 2] true"])
+        var polls = 0
+        while true {
+            let request = try await scripted.readRequest()
+            if request.line == "GET /characteristics?id=1.3 HTTP/1.1" { break }  // the keep-alive: left unanswered
+            #expect(request.line == "GET /characteristics?id=2.10 HTTP/1.1")
+            polls += 1
+            try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":2,"iid":10,"value":\#(21 + Double(polls))}]}"#))
+        }
+        #expect(polls >= 2, "polled every 0.3 s before the first keep-alive at 1 s")
+        _ = try await events.wait(count: 3 + polls)
+        #expect(await events.summaries.last == "reachability [1, 2] false")
+        #expect(await events.summaries.contains("values 2.10=22 poll"))
+        #expect(await events.summaries.contains("values 2.10=23 poll"))
+        #expect(await !provider.isConnected)
+
+        try await Self.answerSync(scripted, temperature: 19)
+        _ = try await events.wait(count: 5 + polls)
+        #expect(await events.summaries.suffix(2) == ["synced [1, 2]", "reachability [1, 2] true"])
+        guard case .synced(let again) = await events.items[3 + polls] else { return }
+        #expect(again[1].services[0].characteristics[0].value == .float(19), "the values are read again")
+        await provider.stop()
+        await scripted.close()
+    }
 }
