@@ -5,6 +5,9 @@ import HomeModel
 import HomeStore
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The provider's logic where a real accessory cannot show it: a bridged accessory answering -70402, the
 /// cached structure at a start without the accessory, and the back-off when pair-verify is reset.
@@ -132,15 +135,22 @@ struct HAPAccessoryProviderTests {
         pairing.port = listener.port
         let attempts = Mutex(0)
         let stop = Mutex(false)
-        let resetter = Task {
+        let listening = listener.descriptor
+        // Its own thread: blocked accepts on Dispatch's few shared threads would starve other tests' sockets.
+        let resetter = Thread {
             while true {
-                let fd = await listener.accept()
-                if stop.withLock({ $0 }) || fd < 0 { LoopbackSocket.close(fd); return }
+                let fd = Glibc.accept(listening, nil, nil)
+                if stop.withLock({ $0 }) || fd < 0 {
+                    if fd >= 0 { Glibc.close(fd) }
+                    return
+                }
                 attempts.withLock { $0 += 1 }
-                _ = await LoopbackSocket.read(fd, count: 1)  // pair-verify M1 arrives, then the reset
-                LoopbackSocket.close(fd)
+                var byte: UInt8 = 0
+                _ = Glibc.recv(fd, &byte, 1, 0)  // pair-verify M1 arrives, then the reset
+                Glibc.close(fd)
             }
         }
+        resetter.start()
         var settings = Self.quiet
         settings.backoff = ReconnectBackoff(initial: .milliseconds(200), maximum: .seconds(60))
         let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
@@ -154,7 +164,6 @@ struct HAPAccessoryProviderTests {
         #expect(await events.summaries == ["syncFailed"])
         stop.withLock { $0 = true }
         if let fd = await LoopbackSocket.connect(port: listener.port) { LoopbackSocket.close(fd) }
-        await resetter.value
         listener.close()
     }
 
