@@ -133,7 +133,7 @@ struct HAPAccessoryProviderTests {
         await scripted.close()
         let listener = try LoopbackListener.open()
         pairing.port = listener.port
-        let attempts = Mutex(0)
+        let attempts = Mutex<[ContinuousClock.Instant]>([])
         let stop = Mutex(false)
         let listening = listener.descriptor
         // Its own thread: blocked accepts on Dispatch's few shared threads would starve other tests' sockets.
@@ -144,7 +144,7 @@ struct HAPAccessoryProviderTests {
                     if fd >= 0 { Glibc.close(fd) }
                     return
                 }
-                attempts.withLock { $0 += 1 }
+                attempts.withLock { $0.append(ContinuousClock.now) }
                 var byte: UInt8 = 0
                 _ = Glibc.recv(fd, &byte, 1, 0)  // pair-verify M1 arrives, then the reset
                 Glibc.close(fd)
@@ -156,11 +156,15 @@ struct HAPAccessoryProviderTests {
         let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
         let events = ProviderEvents(provider.events)
         await provider.start()
-        try await Task.sleep(for: .seconds(2))
+        try await eventually("four connection attempts", timeout: .seconds(30)) { attempts.withLock { $0.count } >= 4 }
         await provider.stop()
-        let count = attempts.withLock { $0 }
-        // 0.2 s doubling with ±20 %: attempts at about 0, 0.2, 0.6 and 1.4 s; a loop without back-off makes hundreds.
-        #expect((3...5).contains(count), "\(count) attempts in 2 s")
+        // Each wait is at least its back-off step less the jitter: 0.2 s doubling, -20 %. A loop without
+        // back-off would retry at once; a busy machine only makes the waits longer.
+        let times = attempts.withLock { $0 }
+        for n in 1...3 {
+            let gap = times[n] - times[n - 1]
+            #expect(gap >= .seconds(0.16 * Double(1 << (n - 1))), "wait \(n) before attempt \(n + 1) was \(gap)")
+        }
         #expect(await events.summaries == ["syncFailed"])
         stop.withLock { $0 = true }
         if let fd = await LoopbackSocket.connect(port: listener.port) { LoopbackSocket.close(fd) }
@@ -191,7 +195,7 @@ struct HAPAccessoryProviderTests {
     func pollAndKeepAlive() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory, requestTimeout: .milliseconds(500))
+        let controller = HAPController(stateDirectory: directory.stateDirectory, requestTimeout: .seconds(2))
         let scripted = try ScriptedAccessory()
         let pairing = try await scripted.pair(try await controller.identity())
         let settings = HAPProviderSettings(pollInterval: .milliseconds(300), keepaliveInterval: .milliseconds(1000))
@@ -205,12 +209,15 @@ struct HAPAccessoryProviderTests {
         var polls = 0
         while true {
             let request = try await scripted.readRequest()
-            if request.line == "GET /characteristics?id=1.3 HTTP/1.1" { break }  // the keep-alive: left unanswered
+            if request.line == "GET /characteristics?id=1.3 HTTP/1.1" {
+                if polls >= 2 { break }  // the keep-alive, left unanswered once two polls went through
+                try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":1,"iid":3,"value":"1.0"}]}"#))
+                continue
+            }
             #expect(request.line == "GET /characteristics?id=2.10 HTTP/1.1")
             polls += 1
             try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":2,"iid":10,"value":\#(21 + Double(polls))}]}"#))
         }
-        #expect(polls >= 2, "polled every 0.3 s before the first keep-alive at 1 s")
         _ = try await events.wait(count: 3 + polls)
         #expect(await events.summaries.last == "reachability [1, 2] false")
         #expect(await events.summaries.contains("values 2.10=22 poll"))
