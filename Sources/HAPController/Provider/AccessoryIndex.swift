@@ -19,6 +19,12 @@ struct AccessoryIndex: Sendable {
     let keepalive: HAPCharacteristicID?
     /// The Identify characteristic (type 14) of each aid.
     let identify: [Int: HAPCharacteristicID]
+    /// Characteristics of the AccessoryInformation and protocol information services: bridges may answer
+    /// them from memory for a device they cannot reach, so their answers do not show that it is reachable.
+    let fixed: Set<HAPCharacteristicID>
+    /// Per aid, the read that shows whether a bridged accessory answers: its first readable
+    /// characteristic outside the information services (else its first readable one).
+    let probe: [Int: HAPCharacteristicID]
 
     init(_ accessories: [Accessory]) {
         self.accessories = accessories
@@ -27,6 +33,8 @@ struct AccessoryIndex: Sendable {
         var evented: [HAPCharacteristicID] = []
         var polled: [HAPCharacteristicID] = []
         var identify: [Int: HAPCharacteristicID] = [:]
+        var fixedIDs = Set<HAPCharacteristicID>()
+        var probe: [Int: HAPCharacteristicID] = [:]
         for accessory in accessories {
             for service in accessory.services {
                 // Accessory and protocol information do not change while connected; every sync reads them.
@@ -36,8 +44,10 @@ struct AccessoryIndex: Sendable {
                     guard characteristics[id] == nil else { continue }
                     characteristics[id] = c
                     if c.type == .Characteristic.identify, identify[accessory.aid] == nil { identify[accessory.aid] = id }
+                    if fixed { fixedIDs.insert(id) }
                     guard c.isReadable else { continue }
                     readable.append(id)
+                    if !fixed, probe[accessory.aid] == nil { probe[accessory.aid] = id }
                     if c.supportsEvents {
                         evented.append(id)
                     } else if !fixed, !HAPCatalog.isStateless(c.type) {
@@ -51,6 +61,9 @@ struct AccessoryIndex: Sendable {
         self.evented = evented
         self.polled = polled
         self.identify = identify
+        self.fixed = fixedIDs
+        for id in readable where probe[id.aid] == nil { probe[id.aid] = id }
+        self.probe = probe
         let bridge = accessories.first { $0.aid == 1 }
         let firmware = bridge?.informationService?.characteristic(ofType: .Characteristic.firmwareRevision)
         if let bridge, let firmware, firmware.isReadable {
@@ -58,6 +71,18 @@ struct AccessoryIndex: Sendable {
         } else {
             keepalive = readable.first { $0.aid == 1 } ?? readable.first
         }
+    }
+
+    /// The aids with a `-70402` answer among `results` and no successful answer of a characteristic outside
+    /// the information services.
+    func unreachableAIDs(in results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Set<Int> {
+        let failed = results.values.filter { $0.status == .serviceCommunicationFailure }.map(\.id.aid)
+        return Set(failed).subtracting(answeringAIDs(in: results))
+    }
+
+    /// The aids with a successful answer of a characteristic outside the information services.
+    func answeringAIDs(in results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Set<Int> {
+        Set(results.values.filter { $0.status.isSuccess && !fixed.contains($0.id) }.map(\.id.aid))
     }
 
     /// The accessory ids, in the server's order.

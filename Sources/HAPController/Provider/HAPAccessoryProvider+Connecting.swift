@@ -98,7 +98,7 @@ extension HAPAccessoryProvider {
         self.index = synced
         firstSyncReported = true
         offlineAIDs = [:]
-        let unreachable = Self.unreachableAIDs(in: readResults)
+        let unreachable = synced.unreachableAIDs(in: readResults)
         for aid in unreachable { offlineAIDs[aid] = Self.bridgedUnreachableReason }
         let offline = synced.ids.filter { unreachable.contains($0.aid) }
         if !offline.isEmpty { emit(.reachability(offline, reachable: false, reason: Self.bridgedUnreachableReason)) }
@@ -171,18 +171,4 @@ extension HAPAccessoryProvider {
 
     /// Why a bridged accessory is unreachable when it answers `-70402`.
     static let bridgedUnreachableReason = "the bridge cannot reach it (HAP status -70402)"
-
-    /// The aids with a `-70402` answer and no successful one among `results`.
-    static func unreachableAIDs(in results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Set<Int> {
-        var failed = Set<Int>()
-        var answered = Set<Int>()
-        for result in results.values {
-            if result.status == .serviceCommunicationFailure {
-                failed.insert(result.id.aid)
-            } else if result.status.isSuccess {
-                answered.insert(result.id.aid)
-            }
-        }
-        return failed.subtracting(answered)
-    }
 }

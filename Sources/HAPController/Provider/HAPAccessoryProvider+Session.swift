@@ -73,7 +73,7 @@ extension HAPAccessoryProvider {
         guard let index else { return }
         var ids = index.keepalive.map { [$0] } ?? []
         for aid in offlineAIDs.keys.sorted() {
-            if let probe = index.readable.first(where: { $0.aid == aid }), !ids.contains(probe) { ids.append(probe) }
+            if let probe = index.probe[aid], !ids.contains(probe) { ids.append(probe) }
         }
         guard !ids.isEmpty else { return }
         do {
@@ -83,13 +83,12 @@ extension HAPAccessoryProvider {
         }
     }
 
-    /// Follows the reachability of single accessories in read or write answers: one whose characteristics
-    /// all answered `-70402` is unreachable; one that answered is reachable.
+    /// Follows the reachability of single accessories in read or write answers: one that answered `-70402`
+    /// and nothing else (information aside) is unreachable; one that answered is reachable.
     func note(_ results: [HAPCharacteristicID: HAPCharacteristicResult]) {
         guard let index, client != nil else { return }
-        let failed = Self.unreachableAIDs(in: results).filter { offlineAIDs[$0] == nil }
-        let answered = Set(results.values.filter { $0.status.isSuccess }.map(\.id.aid))
-        markReachable(answered)
+        let failed = index.unreachableAIDs(in: results).filter { offlineAIDs[$0] == nil }
+        markReachable(index.answeringAIDs(in: results))
         let ids = failed.sorted().compactMap(index.accessoryID)
         guard !ids.isEmpty else { return }
         for id in ids {
