@@ -111,7 +111,8 @@ struct LiveRecoveryTests {
 
         try live.gateway.start()
         try await live.waitFor("hap2mqtt/bridge/state", LiveGateway.online, timeout: .seconds(20))
-        let list = try await live.accessoryList()
+        let published = try await live.next(on: "hap2mqtt/bridge/accessories")
+        let list = try JSONDecoder().decode([BridgeAccessory].self, from: Data(published.payload))
         #expect(list.map(\.slug).sorted() == Self.slugs.sorted())
         #expect(list.allSatisfy { !$0.reachable })
         for slug in Self.slugs {

@@ -100,7 +100,7 @@ struct LiveSyncTests {
         for bad in ["150", "banana"] {
             await live.observer.clear()
             try await live.publish("hap2mqtt/light/lightbulb/brightness/set", bad)
-            let result = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/brightness/set/result")
+            let result = try await live.next(on: "hap2mqtt/light/lightbulb/brightness/set/result")
             #expect(result.payloadString?.contains(#""status":"error""#) == true, "\(bad): \(result.payloadString ?? "")")
         }
         #expect(live.accessory.setterCalls.isEmpty)
@@ -109,7 +109,7 @@ struct LiveSyncTests {
         try await live.accessory.failWrites(accessory: "Light", characteristic: "Brightness", status: .invalidValueInRequest)
         await live.observer.clear()
         try await live.publish("hap2mqtt/light/lightbulb/brightness/set", "30")
-        let refused = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/brightness/set/result")
+        let refused = try await live.next(on: "hap2mqtt/light/lightbulb/brightness/set/result")
         let text = refused.payloadString ?? ""
         #expect(text.contains(#""status":"error""#) && text.contains(#""hap_status":-70410"#) && text.contains("-70410"), "\(text)")
         #expect(live.accessory.rejectedWrites == [.init(accessory: "Light", characteristic: "Brightness", value: .int(30), status: .invalidValueInRequest)])
@@ -141,7 +141,7 @@ struct LiveSyncTests {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
         try await live.publish("hap2mqtt/bridge/request/identify", #"{"accessory":"light","transaction":"t-1"}"#)
-        let response = try await live.observer.waitFor(topic: "hap2mqtt/bridge/response/identify")
+        let response = try await live.next(on: "hap2mqtt/bridge/response/identify")
         #expect(response.payloadString?.contains(#""status":"ok""#) == true, "\(response.payloadString ?? "")")
         #expect(response.payloadString?.contains(#""transaction":"t-1""#) == true)
         #expect(live.accessory.setterCalls == [.init(accessory: "Light", characteristic: "Identify", value: .bool(true))])

@@ -70,9 +70,25 @@ struct LiveGateway {
     }
 
     /// Waits until the observer sees `payload` on `topic` (retained or not); returns the message.
+    /// - Throws: the time-out, with the end of the gateway's log.
     @discardableResult
     func waitFor(_ topic: String, _ payload: String, timeout: Duration = .seconds(10)) async throws -> MQTTMessage {
-        try await observer.waitFor(topic: topic, timeout: timeout) { $0.payloadString == payload }
+        try await withLog { try await observer.waitFor(topic: topic, timeout: timeout) { $0.payloadString == payload } }
+    }
+
+    /// Waits until the observer sees any message on `topic`.
+    /// - Throws: the time-out, with the end of the gateway's log.
+    func next(on topic: String, timeout: Duration = .seconds(10)) async throws -> MQTTMessage {
+        try await withLog { try await observer.waitFor(topic: topic, timeout: timeout) }
+    }
+
+    /// `body`'s result; its error gets the end of the gateway's log added.
+    private func withLog<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw TestSupportError.timedOut("\(error)\n--- hap2mqtt log ---\n\(gateway.log.suffix(4000))")
+        }
     }
 
     /// Publishes `payload` on `topic` (not retained).
@@ -80,9 +96,11 @@ struct LiveGateway {
         try await observer.publish(topic, payload, properties: properties)
     }
 
-    /// Stops everything that runs, the gateway first.
+    /// Stops everything that runs, the gateway first (a running gateway must exit cleanly, with status 0).
     func stop() async {
+        let running = gateway.isRunning
         await gateway.stop()
+        if running { #expect(gateway.terminationStatus == 0, "hap2mqtt did not stop cleanly:\n\(gateway.log.suffix(3000))") }
         await observer.disconnect()
         await accessory.stop()
         await broker.stop()
