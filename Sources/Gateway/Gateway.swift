@@ -70,6 +70,8 @@ public actor Gateway {
     public func run() async {
         await store.waitUntilReady()
         guard !isStopped else { return }
+        // Subscribed before bridge/state says online, so that a command sent the moment it does is taken.
+        await subscribeToCommands()
         let subscription = await store.subscribe()
         for accessory in subscription.snapshot {
             register(accessory, reachable: subscription.unreachable[accessory.id] == nil)
@@ -86,7 +88,6 @@ public actor Gateway {
             guard reconnect, let self else { return }
             await self.republishAll()
         }
-        await subscribeToCommands()
         let messages = mqtt.messages
         tasks.append(Task { [weak self] in
             for await message in messages {

@@ -49,8 +49,14 @@ extension HomeStore {
         accessory.home = placed.home
 
         guard let existing = entries[id] else {
-            store(StoredAccessory(accessory: accessory, placement: placement, provider: provider))
+            var entry = StoredAccessory(accessory: accessory, placement: placement, provider: provider)
+            if let early = earlyUnreachable.removeValue(forKey: id), early.provider == provider {
+                entry.reachable = false
+                entry.unreachableReason = early.reason
+            }
+            store(entry)
             emit(.accessoryAdded(accessory))
+            if !entry.reachable { emit(.reachabilityChanged(id, reachable: false, reason: entry.unreachableReason)) }
             return
         }
         guard existing.provider == provider else {
@@ -125,7 +131,13 @@ extension HomeStore {
         }
     }
 
+    /// Reachability of an accessory the store does not hold yet is kept until it arrives, so that one
+    /// reported offline before its sync (a provider starting from a cached structure) is never shown online.
     private func setReachable(_ id: AccessoryID, _ reachable: Bool, reason: String?, from provider: Int) {
+        guard entries[id] != nil else {
+            earlyUnreachable[id] = reachable ? nil : (provider, reason ?? "unreachable")
+            return
+        }
         guard owns(id, provider), let entry = entries[id] else { return }
         if !reachable { entries[id]?.unreachableReason = reason ?? "unreachable" }
         guard entry.reachable != reachable else { return }

@@ -40,6 +40,8 @@ public actor HomeStore {
     var pending: [HomeChange] = []
     var flushScheduled = false
     var writeQueues: [AccessoryID: WriteQueue] = [:]
+    /// Accessories a provider reported unreachable before they arrived, with the provider and the reason.
+    var earlyUnreachable: [AccessoryID: (provider: Int, reason: String)] = [:]
 
     /// Changes waiting to be delivered are sent at once when this many have gathered, so that a flood of
     /// events does not build one huge batch.

@@ -158,6 +158,7 @@ public final class HAPPythonAccessory: Sendable {
     /// Stops the accessory like a power-off with notice (SIGTERM; SIGKILL after 10 s). Connections close.
     public func stop() async {
         guard shared.signal(SIGTERM) else { return }
+        _ = shared.signal(SIGCONT)  // a paused process handles SIGTERM only once it runs again
         if await shared.waitForExit(timeout: .seconds(10)) { return }
         _ = shared.signal(SIGKILL)
         await shared.waitForExit(timeout: .seconds(10))
@@ -168,6 +169,13 @@ public final class HAPPythonAccessory: Sendable {
         guard shared.signal(SIGKILL) else { return }
         await shared.waitForExit(timeout: .seconds(10))
     }
+
+    /// Freezes the process (SIGSTOP): connections stay open and new ones are accepted by the kernel, but
+    /// nothing is answered, like an accessory that hangs.
+    public func pause() { _ = shared.signal(SIGSTOP) }
+
+    /// Lets a paused process go on (SIGCONT).
+    public func resume() { _ = shared.signal(SIGCONT) }
 
     /// Whether the process is running.
     public var isRunning: Bool { shared.isRunning }

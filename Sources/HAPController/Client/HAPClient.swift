@@ -33,11 +33,16 @@ public struct HAPClient: Sendable {
     /// - Throws: `.invalidResponse` when the answer is not an accessory list, `.refused` for a HAP status,
     ///   or why the connection closed.
     public func accessories() async throws(HAPConnectionError) -> HAPAccessoryList {
+        try await accessoriesWithBody().list
+    }
+
+    /// `accessories()`, with the body as the accessory sent it (the accessory provider caches it).
+    func accessoriesWithBody() async throws(HAPConnectionError) -> (list: HAPAccessoryList, body: [UInt8]) {
         let request = "GET /accessories"
         let response = try await encryptedSend(HAPRequests.accessories())
         guard response.isSuccess else { throw HAPConnection.refusal(response, request: request) }
         do {
-            return try HAPAccessoryList(body: response.body, serverID: pairing.accessoryPairingID)
+            return (try HAPAccessoryList(body: response.body, serverID: pairing.accessoryPairingID), response.body)
         } catch .status(let status, _) {
             throw .refused(status, request: request)
         } catch {

@@ -41,6 +41,11 @@ extension HAPController {
         } catch {
             throw .storage(error)
         }
+        do {
+            try AccessoryCache(directory: store.directory, accessoryPairingID: pairing.accessoryPairingID).remove()
+        } catch {
+            logger.warning("could not remove the cached accessory list: \(error)", metadata)
+        }
         logger.notice("unpaired", metadata)
         return outcome
     }

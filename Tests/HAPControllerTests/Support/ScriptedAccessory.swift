@@ -47,10 +47,15 @@ actor ScriptedAccessory {
     /// `controllerToAccessory`).
     func sessionKeys() -> SessionKeys? { accessory.sessionKeys }
 
-    /// Waits for the controller to connect.
+    /// Waits for the controller to connect. A new connection starts in cleartext with nothing read; an
+    /// earlier one is closed.
     func accept() async {
         let listening = listener.descriptor
-        descriptor = await Self.onThread { Glibc.accept(listening, nil, nil) }
+        let accepted = await Self.onThread { Glibc.accept(listening, nil, nil) }
+        if descriptor >= 0 { LoopbackSocket.close(descriptor) }
+        descriptor = accepted
+        cipher = nil
+        received = []
     }
 
     /// Answers pair-setup M1, M3 and M5 (code `031-45-154`), so the controller ends up paired.

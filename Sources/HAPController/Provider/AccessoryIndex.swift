@@ -1,0 +1,115 @@
+import HomeModel
+
+/// The accessories of one accessory server as the provider uses them between two syncs: each
+/// characteristic by its HAP id (for the format of values in answers and events), and the lists of what is
+/// read at sync, subscribed, polled, kept alive and identified.
+struct AccessoryIndex: Sendable {
+    /// The accessories the store gets (excluded ones left out), with the values of the last sync.
+    var accessories: [Accessory]
+    /// Every characteristic by `aid.iid`.
+    let characteristics: [HAPCharacteristicID: Characteristic]
+    /// Every characteristic with `pr`, read at each sync.
+    let readable: [HAPCharacteristicID]
+    /// Every characteristic with `ev`, subscribed at each sync (one request per aid).
+    let evented: [HAPCharacteristicID]
+    /// Readable characteristics that change but send no events: polled at the poll interval.
+    var polled: [HAPCharacteristicID]
+    /// The cheap read that checks the connection: the bridge's (aid 1) firmware revision, as iOS does,
+    /// else its first readable characteristic, else any readable one.
+    let keepalive: HAPCharacteristicID?
+    /// The Identify characteristic (type 14) of each aid.
+    let identify: [Int: HAPCharacteristicID]
+    /// Characteristics of the AccessoryInformation and protocol information services: bridges may answer
+    /// them from memory for a device they cannot reach, so their answers do not show that it is reachable.
+    let fixed: Set<HAPCharacteristicID>
+    /// Per aid, the read that shows whether a bridged accessory answers: its first readable
+    /// characteristic outside the information services (else its first readable one).
+    let probe: [Int: HAPCharacteristicID]
+
+    init(_ accessories: [Accessory]) {
+        self.accessories = accessories
+        var characteristics: [HAPCharacteristicID: Characteristic] = [:]
+        var readable: [HAPCharacteristicID] = []
+        var evented: [HAPCharacteristicID] = []
+        var polled: [HAPCharacteristicID] = []
+        var identify: [Int: HAPCharacteristicID] = [:]
+        var fixedIDs = Set<HAPCharacteristicID>()
+        var probe: [Int: HAPCharacteristicID] = [:]
+        for accessory in accessories {
+            for service in accessory.services {
+                // Accessory and protocol information do not change while connected; every sync reads them.
+                let fixed = service.type == .Service.accessoryInformation || service.type == .Service.protocolInformation
+                for c in service.characteristics {
+                    let id = HAPCharacteristicID(aid: accessory.aid, iid: c.iid)
+                    guard characteristics[id] == nil else { continue }
+                    characteristics[id] = c
+                    if c.type == .Characteristic.identify, identify[accessory.aid] == nil { identify[accessory.aid] = id }
+                    if fixed { fixedIDs.insert(id) }
+                    guard c.isReadable else { continue }
+                    readable.append(id)
+                    if !fixed, probe[accessory.aid] == nil { probe[accessory.aid] = id }
+                    if c.supportsEvents {
+                        evented.append(id)
+                    } else if !fixed, !HAPCatalog.isStateless(c.type) {
+                        polled.append(id)
+                    }
+                }
+            }
+        }
+        self.characteristics = characteristics
+        self.readable = readable
+        self.evented = evented
+        self.polled = polled
+        self.identify = identify
+        self.fixed = fixedIDs
+        for id in readable where probe[id.aid] == nil { probe[id.aid] = id }
+        self.probe = probe
+        let bridge = accessories.first { $0.aid == 1 }
+        let firmware = bridge?.informationService?.characteristic(ofType: .Characteristic.firmwareRevision)
+        if let bridge, let firmware, firmware.isReadable {
+            keepalive = HAPCharacteristicID(aid: bridge.aid, iid: firmware.iid)
+        } else {
+            keepalive = readable.first { $0.aid == 1 } ?? readable.first
+        }
+    }
+
+    /// The aids with a `-70402` answer among `results` and no successful answer of a characteristic outside
+    /// the information services.
+    func unreachableAIDs(in results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Set<Int> {
+        let failed = results.values.filter { $0.status == .serviceCommunicationFailure }.map(\.id.aid)
+        return Set(failed).subtracting(answeringAIDs(in: results))
+    }
+
+    /// The aids with a successful answer of a characteristic outside the information services.
+    func answeringAIDs(in results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Set<Int> {
+        Set(results.values.filter { $0.status.isSuccess && !fixed.contains($0.id) }.map(\.id.aid))
+    }
+
+    /// The accessory ids, in the server's order.
+    var ids: [AccessoryID] { accessories.map(\.id) }
+
+    /// The id of the accessory `aid`.
+    func accessoryID(_ aid: Int) -> AccessoryID? { accessories.first { $0.aid == aid }?.id }
+
+    /// A value from an answer or event in the characteristic's own format; nil for an unknown
+    /// characteristic, `null`, or a value the format cannot carry.
+    func value(_ json: HAPJSON?, for id: HAPCharacteristicID) -> CharacteristicValue? {
+        guard let json, let format = characteristics[id]?.format else { return nil }
+        return try? CharacteristicValue.decoded(fromHAP: json, format: format)
+    }
+
+    /// Puts read values into the accessories; characteristics whose read failed keep the value of
+    /// `/accessories`.
+    mutating func apply(_ results: [HAPCharacteristicID: HAPCharacteristicResult]) {
+        for a in accessories.indices {
+            let aid = accessories[a].aid
+            for s in accessories[a].services.indices {
+                for c in accessories[a].services[s].characteristics.indices {
+                    let id = HAPCharacteristicID(aid: aid, iid: accessories[a].services[s].characteristics[c].iid)
+                    guard let result = results[id], result.status.isSuccess, let value = value(result.value, for: id) else { continue }
+                    accessories[a].services[s].characteristics[c].value = value
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import HomeModel
+import HomeStore
+
+/// Connecting, syncing and reconnecting (DESIGN.md "Availability and recovery").
+extension HAPAccessoryProvider {
+    /// How one connection attempt ended.
+    enum Attempt {
+        /// Connected and synced; the session runs on this client.
+        case connected(HAPClient)
+        /// It failed; try again later.
+        case failed(String)
+        /// The accessory refused this controller for good (or the identity is unusable): stop trying.
+        case rejected(String)
+    }
+
+    /// Connects, syncs and watches the connection; after a drop or a failed attempt waits the back-off
+    /// delay and tries again, until `stop()` or a rejection.
+    func run() async {
+        var backoff = settings.backoff
+        while !stopped {
+            switch await connectAndSync() {
+            case .connected(let client):
+                backoff.reset()
+                failuresInARow = 0
+                let reason = await watch(client)
+                self.client = nil
+                guard !stopped else { return }
+                connectionLost(reason.description)
+            case .failed(let reason):
+                guard !stopped else { return }
+                attemptFailed(reason)
+            case .rejected(let reason):
+                guard !stopped else { return }
+                rejected(reason)
+                return
+            }
+            let delay = backoff.nextDelay()
+            logger.debug("reconnecting in \(CharacteristicValue.format((delay.seconds * 100).rounded() / 100)) s")
+            try? await Task.sleep(for: delay)
+        }
+    }
+
+    /// One attempt: pair-verify, `/accessories`, read every value, subscribe, then report `.synced` and
+    /// reachability. Nothing is reported unless all of it worked.
+    func connectAndSync() async -> Attempt {
+        logger.debug("connecting to \(pairing.host):\(pairing.port)")
+        let client: HAPClient
+        do {
+            client = try await controller.connect(to: pairing)
+        } catch .connection(.pairing(.authenticationFailed)) {
+            return .rejected("the pairing was removed on the accessory")
+        } catch .storage(let error) {
+            return .rejected("this controller's identity cannot be loaded: \(error)")
+        } catch {
+            return .failed(error.description)
+        }
+        guard !stopped else {
+            await client.connection.close()
+            return .failed("stopped")
+        }
+        syncing = client
+        defer { syncing = nil }
+        do {
+            let (list, body) = try await client.accessoriesWithBody()
+            for problem in list.problems { logger.debug("accessory list: \(problem)") }
+            do {
+                try cache.save(body)
+            } catch {
+                logger.warning("cannot cache the accessory list: \(error)")
+            }
+            var synced = AccessoryIndex(list.accessories.filter { !settings.excludedAIDs.contains($0.aid) })
+            let values = try await client.read(synced.readable)
+            synced.apply(values)
+            let subscriptions = try await client.subscribe(synced.evented)
+            // A characteristic that advertises events but refuses the subscription is polled instead.
+            let refused = synced.evented.filter { subscriptions[$0]?.status.isSuccess != true }
+            if !refused.isEmpty {
+                logger.debug("events refused for \(refused.map(\.description).joined(separator: ",")); polled instead")
+                synced.polled += refused
+            }
+            guard !stopped else {
+                await client.connection.close()
+                return .failed("stopped")
+            }
+            install(client, synced, readResults: values)
+            return .connected(client)
+        } catch {
+            await client.connection.close()
+            return .failed(error.description)
+        }
+    }
+
+    /// Makes `client` the live session and reports the sync: accessories whose every read answered
+    /// `-70402` unreachable (reported before the sync, so that they never show as online), the accessories,
+    /// then the others reachable.
+    private func install(_ client: HAPClient, _ synced: AccessoryIndex, readResults: [HAPCharacteristicID: HAPCharacteristicResult]) {
+        self.client = client
+        self.index = synced
+        firstSyncReported = true
+        offlineAIDs = [:]
+        let unreachable = synced.unreachableAIDs(in: readResults)
+        for aid in unreachable { offlineAIDs[aid] = Self.bridgedUnreachableReason }
+        let offline = synced.ids.filter { unreachable.contains($0.aid) }
+        if !offline.isEmpty { emit(.reachability(offline, reachable: false, reason: Self.bridgedUnreachableReason)) }
+        emit(.synced(synced.accessories))
+        let online = synced.ids.filter { !unreachable.contains($0.aid) }
+        if !online.isEmpty { emit(.reachability(online, reachable: true, reason: nil)) }
+        logger.info(
+            "connected to \(displayName) at \(pairing.host):\(pairing.port): \(synced.accessories.count) accessories, "
+                + "\(synced.evented.count) characteristics with events, \(synced.polled.count) polled")
+        for id in offline { logger.warning("accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description]) }
+    }
+
+    /// The connection of a synced session closed.
+    private func connectionLost(_ reason: String) {
+        disconnectReason = reason
+        offlineAIDs = [:]
+        logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
+        if let ids = index?.ids, !ids.isEmpty { emit(.reachability(ids, reachable: false, reason: reason)) }
+    }
+
+    /// A connection attempt failed. The first time, the first sync is reported from the cache (or as
+    /// failed); the accessories are unreachable already otherwise.
+    private func attemptFailed(_ reason: String) {
+        disconnectReason = reason
+        failuresInARow += 1
+        if failuresInARow == 1 {
+            logger.warning("cannot connect to \(displayName): \(reason); retrying with back-off")
+        } else {
+            logger.info("still cannot connect to \(displayName) (attempt \(failuresInARow)): \(reason)")
+        }
+        if !firstSyncReported { reportFirstSyncFromCache(reason) }
+    }
+
+    /// The accessory refused this controller: say what to do, mark everything unreachable, stop trying.
+    private func rejected(_ reason: String) {
+        disconnectReason = "\(reason); pair again with hap2mqtt pair"
+        logger.error(
+            "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
+                + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
+                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port) --code XXX-XX-XXX, "
+                + "then restart hap2mqtt; or remove it with hap2mqtt unpair \"\(displayName)\" --force")
+        if !firstSyncReported {
+            reportFirstSyncFromCache(disconnectReason)
+        } else if let ids = index?.ids, !ids.isEmpty {
+            emit(.reachability(ids, reachable: false, reason: disconnectReason))
+        }
+    }
+
+    /// The first sync when the accessory cannot be reached: the cached accessories, unreachable, or
+    /// `.syncFailed` without a cache.
+    private func reportFirstSyncFromCache(_ reason: String) {
+        firstSyncReported = true
+        let cached: [Accessory]?
+        do {
+            cached = try cache.load()
+        } catch {
+            logger.warning("ignored the cached accessory list: \(error)")
+            cached = nil
+        }
+        guard let cached else {
+            emit(.syncFailed(reason: "\(displayName): \(reason)"))
+            return
+        }
+        let kept = cached.filter { !settings.excludedAIDs.contains($0.aid) }
+        index = AccessoryIndex(kept)
+        logger.info("\(displayName) is unreachable; its \(kept.count) cached accessories are shown offline")
+        if !kept.isEmpty { emit(.reachability(kept.map(\.id), reachable: false, reason: reason)) }
+        emit(.synced(kept))
+    }
+
+    /// Why a bridged accessory is unreachable when it answers `-70402`.
+    static let bridgedUnreachableReason = "the bridge cannot reach it (HAP status -70402)"
+}

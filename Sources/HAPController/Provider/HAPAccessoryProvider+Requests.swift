@@ -1,0 +1,124 @@
+public import HomeModel
+public import HomeStore
+
+/// Reads, writes and identify from the store, over the live connection (DESIGN.md "Writes").
+extension HAPAccessoryProvider {
+    /// Reads characteristics in one `GET /characteristics` (split when long). Fails fast with
+    /// `.unreachable` while there is no connection; `.unknown` for an address this provider does not have;
+    /// `.status` with the accessory's HAP status per characteristic.
+    public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+        var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
+        let (client, index, known) = route(addresses, into: &results)
+        guard let client, let index, !known.isEmpty else { return results }
+        let answers: [HAPCharacteristicID: HAPCharacteristicResult]
+        do {
+            answers = try await client.read(known.map(\.id))
+        } catch {
+            for (address, _) in known { results[address] = .failure(Self.accessoryError(error)) }
+            return results
+        }
+        note(answers)
+        for (address, id) in known {
+            guard let answer = answers[id] else {
+                results[address] = .failure(.status(.resourceDoesNotExist))
+                continue
+            }
+            results[address] = answer.status.isSuccess ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
+        }
+        return results
+    }
+
+    /// Writes values and awaits the accessory's answer: characteristics with `tw` in one timed write
+    /// (`PUT /prepare`, then the write with its `pid`), the others in one `PUT /characteristics`;
+    /// `wantsResponse` asks for the write response (`"r":true`). Fails fast with `.unreachable` while there
+    /// is no connection; `.status` with the accessory's HAP status per characteristic.
+    public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+        var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
+        let (client, index, known) = route(writes.map(\.address), into: &results)
+        guard let client, let index, !known.isEmpty else { return results }
+        var items: (plain: [HAPCharacteristicWriteItem], timed: [HAPCharacteristicWriteItem]) = ([], [])
+        var idOf: [CharacteristicAddress: HAPCharacteristicID] = [:]
+        for write in writes {
+            guard let id = known.first(where: { $0.address == write.address })?.id, let format = index.characteristics[id]?.format else { continue }
+            do {
+                let item = try HAPCharacteristicWriteItem(id: id, value: write.value, format: format, wantsResponse: write.wantsResponse)
+                if write.timed { items.timed.append(item) } else { items.plain.append(item) }
+                idOf[write.address] = id
+            } catch {
+                results[write.address] = .failure(.failed("cannot write \(write.value) as \(format.rawValue): \(error)"))
+            }
+        }
+        var answers: [HAPCharacteristicID: HAPCharacteristicResult] = [:]
+        var failure: AccessoryError?
+        for (batch, timed) in [(items.plain, false), (items.timed, true)] where !batch.isEmpty {
+            do {
+                answers.merge(try await client.write(batch, timed: timed)) { _, new in new }
+            } catch {
+                failure = Self.accessoryError(error)
+            }
+        }
+        note(answers)
+        for (address, id) in idOf {
+            if let answer = answers[id] {
+                results[address] = answer.status.isSuccess ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
+            } else {
+                results[address] = .failure(failure ?? .status(.resourceDoesNotExist))
+            }
+        }
+        return results
+    }
+
+    /// Makes the accessory identify itself by writing `true` to its Identify characteristic (type 14).
+    /// - Throws: `.unreachable` while there is no connection, `.unknown` for an accessory this provider
+    ///   does not have or one without Identify, `.status` when the accessory refuses.
+    public func identify(_ accessory: AccessoryID) async throws(AccessoryError) {
+        guard let client, let index else { throw .unreachable(disconnectReason) }
+        guard accessory.serverID == AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID,
+            let id = index.identify[accessory.aid]
+        else { throw .unknown("accessory \(accessory) with an Identify characteristic") }
+        let answers: [HAPCharacteristicID: HAPCharacteristicResult]
+        do {
+            answers = try await client.write([HAPCharacteristicWriteItem(id: id, value: .bool(true))])
+        } catch {
+            throw Self.accessoryError(error)
+        }
+        let status = answers[id]?.status ?? .resourceDoesNotExist
+        guard status.isSuccess else { throw .status(status) }
+        logger.info("asked \(accessory) to identify itself", ["accessory": accessory.description])
+    }
+
+    /// The live client and index, and which addresses belong to this provider (with their HAP ids); the
+    /// others get their failure in `results`.
+    private func route(_ addresses: [CharacteristicAddress], into results: inout [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>])
+        -> (HAPClient?, AccessoryIndex?, [(address: CharacteristicAddress, id: HAPCharacteristicID)])
+    {
+        guard let client, let index else {
+            for address in addresses { results[address] = .failure(.unreachable(disconnectReason)) }
+            return (nil, nil, [])
+        }
+        let serverID = AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID
+        var known: [(address: CharacteristicAddress, id: HAPCharacteristicID)] = []
+        for address in addresses {
+            let id = HAPCharacteristicID(aid: address.accessory.aid, iid: address.iid)
+            guard address.accessory.serverID == serverID, index.characteristics[id] != nil,
+                index.accessoryID(id.aid) != nil
+            else {
+                results[address] = .failure(.unknown("characteristic \(address)"))
+                continue
+            }
+            guard !known.contains(where: { $0.address == address }) else { continue }
+            known.append((address, id))
+        }
+        return (client, index, known)
+    }
+
+    /// The store's error for a failed request: a time-out, the accessory's refusal, or the connection gone.
+    static func accessoryError(_ error: HAPConnectionError) -> AccessoryError {
+        switch error {
+        case .requestTimedOut: return .timedOut
+        case .refused(let status, _): return .status(status)
+        case .invalidResponse: return .failed(error.description)
+        default: return .unreachable(error.description)
+        }
+    }
+}

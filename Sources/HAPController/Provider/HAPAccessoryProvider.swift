@@ -1,0 +1,102 @@
+public import HomeModel
+public import HomeStore
+
+/// The HAP `AccessoryProvider`: keeps one paired accessory server in sync with the `HomeStore` over one
+/// persistent, pair-verified connection that reads, writes and events share (embedded accessories allow
+/// only a few connections, hap-controller.md §7.11).
+///
+/// Each (re)connection pair-verifies, fetches `/accessories` (cached in the state directory), reads every
+/// readable value, subscribes to events for every characteristic with `ev` (one request per aid) and only
+/// then reports `.synced` and the accessories reachable. While connected, events become `.values(.event)`,
+/// characteristics without events are polled at `pollInterval`, and a keep-alive read of the bridge's
+/// firmware revision every `keepaliveInterval` notices a dead connection. A dropped connection or a request
+/// that times out makes every accessory unreachable; reconnection follows `ReconnectBackoff`. A bridged
+/// accessory that answers `-70402` is unreachable alone until a read or event of it succeeds.
+///
+/// When the first connection fails, the accessories of the cached `/accessories` are reported, unreachable;
+/// without a cache the first sync fails (`.syncFailed`), so one dead accessory never holds back the store.
+/// When pair-verify says the accessory no longer knows this controller, the provider logs what to do and
+/// stops trying.
+///
+/// ```swift
+/// let controller = HAPController(stateDirectory: directory)
+/// for pairing in await controller.pairings() {
+///     await store.add(HAPAccessoryProvider(controller: controller, pairing: pairing))
+/// }
+/// ```
+public actor HAPAccessoryProvider: AccessoryProvider {
+    /// `hap:<accessory pairing id>`.
+    public nonisolated let id: String
+    /// What the provider reports to the store.
+    public nonisolated let events: AsyncStream<ProviderEvent>
+    /// The accessory server's pairing.
+    public nonisolated let pairing: Pairing
+    /// The settings in use.
+    public nonisolated let settings: HAPProviderSettings
+
+    let controller: HAPController
+    let cache: AccessoryCache
+    let logger: Logger
+    private let continuation: AsyncStream<ProviderEvent>.Continuation
+
+    /// The live session's client; nil while disconnected.
+    var client: HAPClient?
+    /// The client of a sync in progress, closed by `stop()`.
+    var syncing: HAPClient?
+    /// The accessories of the last sync (or of the cache before the first one).
+    var index: AccessoryIndex?
+    /// Bridged accessories that answered `-70402`, by aid, with the reason.
+    var offlineAIDs: [Int: String] = [:]
+    /// Why there is no live connection.
+    var disconnectReason = "not connected yet"
+    /// Whether the first sync (or its failure) has been reported.
+    var firstSyncReported = false
+    /// Failed connection attempts since the last good sync, for the log.
+    var failuresInARow = 0
+    var stopped = false
+    private var runner: Task<Void, Never>?
+
+    /// A provider for `pairing`, connecting through `controller` (whose state directory also keeps the
+    /// cache). Nothing happens until `start()`.
+    public init(
+        controller: HAPController, pairing: Pairing, settings: HAPProviderSettings = HAPProviderSettings(),
+        logger: Logger = Logger(label: "hap")
+    ) {
+        self.id = "hap:\(pairing.accessoryPairingID)"
+        self.controller = controller
+        self.pairing = pairing
+        self.settings = settings
+        self.cache = AccessoryCache(directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID)
+        self.logger = logger.with(["pairing": pairing.accessoryPairingID])
+        (events, continuation) = AsyncStream.makeStream(of: ProviderEvent.self)
+    }
+
+    /// Starts connecting; the first sync is reported through `events`.
+    public func start() async {
+        guard runner == nil, !stopped else { return }
+        runner = Task { await self.run() }
+    }
+
+    /// Closes the connection, stops reconnecting and finishes `events`.
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        runner?.cancel()
+        for session in [client, syncing].compactMap({ $0 }) { await session.connection.close() }
+        client = nil
+        syncing = nil
+        continuation.finish()
+    }
+
+    /// Whether the connection is up and synced (for diagnostics and tests).
+    public var isConnected: Bool { client != nil }
+
+    /// Reports `event` to the store, unless stopped.
+    func emit(_ event: ProviderEvent) {
+        guard !stopped else { return }
+        continuation.yield(event)
+    }
+
+    /// The accessory server's name for log lines: the pairing's name, else its id.
+    nonisolated var displayName: String { pairing.displayName }
+}
