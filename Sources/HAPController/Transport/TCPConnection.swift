@@ -51,11 +51,15 @@ public final class TCPConnection: Sendable {
         let cancelled = Atomic<Bool>(false)
         let result: Result<SocketConnector.Connected, TCPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                // A thread of its own: the lookup and the connect block for up to `timeout`, and several
+                // unreachable accessories would otherwise hold all of Dispatch's few shared threads.
+                let connector = Thread {
                     continuation.resume(returning: SocketConnector.connect(
                         host: host, port: port, timeout: timeout, sendTimeoutSeconds: sendTimeoutSeconds,
                         cancelled: { cancelled.load(ordering: .relaxed) }))
                 }
+                connector.name = "hap.tcp.connect \(host):\(port)"
+                connector.start()
             }
         } onCancel: {
             cancelled.store(true, ordering: .relaxed)
