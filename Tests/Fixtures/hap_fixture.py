@@ -23,11 +23,8 @@ JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"}). Commands:
   reset_pairings                                    forget every controller and drop their connections
   disconnect_clients                                drop every connection (pairings stay)
 
-Facts about HAP-python 5.0.0 this relies on (read from its source):
-  * mDNS cannot be switched off; a do-nothing object passed as `async_zeroconf_instance` stands in for it,
-    and `address`/`listen_address` keep it on loopback.
-  * Events wait `pyhap.hap_protocol.EVENT_COALESCE_TIME_WINDOW` (0.5 s) before they are sent; it is read at
-    call time, so setting it to 0 sends them at once.
+The loopback-only, mDNS-free driver with event coalescing 0 comes from scripts/lib/hap_loopback.py, which
+the demo bridge shares. Facts about HAP-python 5.0.0 this fixture relies on besides (read from its source):
   * A characteristic setter that raises always answers -70402; there is no way for a setter to choose its
     HAP status. `pyhap.accessory_driver._wrap_char_setter` is looked up at call time, so wrapping it lets
     `fail_writes` answer any status (-70410, -70412, …) without touching the value.
@@ -40,17 +37,16 @@ import asyncio
 import json
 import logging
 import os
-import signal
-import socket
 import sys
 
-import pyhap.accessory_driver as accessory_driver_module
-import pyhap.hap_protocol as hap_protocol
-from pyhap.accessory import Accessory, Bridge
-from pyhap.accessory_driver import AccessoryDriver
-from pyhap import const
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
 
-hap_protocol.EVENT_COALESCE_TIME_WINDOW = 0
+import pyhap.accessory_driver as accessory_driver_module  # noqa: E402
+from pyhap.accessory import Accessory, Bridge  # noqa: E402
+from pyhap.accessory_driver import AccessoryDriver  # noqa: E402
+from pyhap import const  # noqa: E402
+
+from hap_loopback import find_char, make_driver, port_is_free, serve  # noqa: E402
 
 
 def emit(obj):
@@ -61,22 +57,6 @@ def typed(value):
     """A value with its Python type, so that a reader can tell true from 1 and 21.0 from 21."""
     kind = {bool: "bool", int: "int", float: "float", str: "str", type(None): "null"}.get(type(value), "json")
     return {"value": value, "type": kind}
-
-
-class NoZeroconf:
-    """Stands in for AsyncZeroconf: the fixture never multicasts."""
-
-    async def async_register_service(self, info, **kwargs):
-        return None
-
-    async def async_update_service(self, info):
-        return None
-
-    async def async_unregister_service(self, info):
-        return None
-
-    async def async_close(self):
-        return None
 
 
 # (accessory name, characteristic name) -> HAP status that writes answer instead of being applied.
@@ -111,14 +91,6 @@ class FixtureDriver(AccessoryDriver):
     def prepare(self, prepare_query, client_addr):
         emit({"event": "prepare", "ttl": prepare_query.get("ttl"), "pid": prepare_query.get("pid")})
         return super().prepare(prepare_query, client_addr)
-
-
-def find_char(acc, name):
-    for service in acc.services:
-        for char in service.characteristics:
-            if char.display_name == name:
-                return char
-    return None
 
 
 def record_setters(driver, acc, effects):
@@ -241,10 +213,7 @@ class Fixture:
     def __init__(self, args):
         self.args = args
         self.layout = Layout(args.state + ".layout.json")
-        self.driver = FixtureDriver(
-            address="127.0.0.1", listen_address="127.0.0.1", port=args.port, persist_file=args.state,
-            pincode=args.code.encode(), mac=args.pairing_id, async_zeroconf_instance=NoZeroconf(),
-        )
+        self.driver = make_driver(FixtureDriver, args.port, args.state, args.code, args.pairing_id)
         self.bridge = FixtureBridge(self.driver, "hap2mqtt Test Bridge")
         self.bridge.fixture = self
         self.bridge.set_info_service(
@@ -361,22 +330,8 @@ class Fixture:
             writer.close()
 
     def run(self):
-        loop = self.driver.loop
-        loop.add_signal_handler(signal.SIGTERM, self.driver.stop)
-        loop.add_signal_handler(signal.SIGINT, self.driver.stop)
-        self.driver.start()
+        serve(self.driver)
         emit({"event": "stopped"})
-
-
-def port_is_free(port):
-    """HAP-python hangs, ignoring SIGTERM, when its port is taken: find out first."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 def main():
@@ -388,8 +343,6 @@ def main():
     parser.add_argument("--reset", action="store_true", help="start unpaired: delete the state and layout files")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
-    # A parent may start us with signals blocked (the mask is inherited); SIGTERM must stop the bridge.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)
     if args.reset:
         for path in (args.state, args.state + ".layout.json"):

@@ -1,0 +1,105 @@
+"""A HAP-python 5.0.0 accessory server that stays on 127.0.0.1: shared by the test fixture
+(Tests/Fixtures/hap_fixture.py) and the demo bridge (demo/demo_bridge.py).
+
+Importing it sets HAP-python's event coalescing window to 0. `make_driver` builds an AccessoryDriver that
+listens and advertises on loopback only and never multicasts; `serve` runs it until SIGTERM (or SIGINT).
+
+Facts about HAP-python 5.0.0 this relies on (read from its source):
+  * mDNS cannot be switched off; a do-nothing object passed as `async_zeroconf_instance` stands in for it,
+    and `address`/`listen_address` keep it on loopback.
+  * Events wait `pyhap.hap_protocol.EVENT_COALESCE_TIME_WINDOW` (0.5 s) before they are sent; it is read at
+    call time, so setting it to 0 sends them at once.
+  * When its port is taken it hangs and ignores SIGTERM: `port_is_free` finds out first.
+
+Run as a program, `python3 hap_loopback.py free-port [PREFERRED]` prints PREFERRED when it can be bound
+on 127.0.0.1, else a port the system chose (scripts/demo uses it).
+"""
+
+import signal
+import socket
+import sys
+
+import pyhap.hap_protocol as hap_protocol
+
+hap_protocol.EVENT_COALESCE_TIME_WINDOW = 0
+
+LOOPBACK = "127.0.0.1"
+
+
+class NoZeroconf:
+    """Stands in for AsyncZeroconf: nothing is ever multicast."""
+
+    async def async_register_service(self, info, **kwargs):
+        return None
+
+    async def async_update_service(self, info):
+        return None
+
+    async def async_unregister_service(self, info):
+        return None
+
+    async def async_close(self):
+        return None
+
+
+def make_driver(driver_class, port, state_file, code, pairing_id=None):
+    """An instance of `driver_class` (AccessoryDriver or a subclass) on 127.0.0.1:`port`, without mDNS,
+    keeping its pairings and keys in `state_file`. `pairing_id` (XX:XX:XX:XX:XX:XX) is used only when the
+    state file does not exist yet."""
+    return driver_class(
+        address=LOOPBACK, listen_address=LOOPBACK, port=port, persist_file=state_file,
+        pincode=code.encode(), mac=pairing_id, async_zeroconf_instance=NoZeroconf(),
+    )
+
+
+def find_char(acc, name):
+    """The characteristic called `name` (HAP-python's name, e.g. "Brightness") in any service of `acc`."""
+    for service in acc.services:
+        for char in service.characteristics:
+            if char.display_name == name:
+                return char
+    return None
+
+
+def port_is_free(port):
+    """Whether 127.0.0.1:`port` can be bound now (nothing listens there)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((LOOPBACK, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(preferred=None):
+    """`preferred` when it is free, else a port the system chose that was free a moment ago."""
+    if preferred and port_is_free(preferred):
+        return preferred
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+def serve(driver):
+    """Runs `driver` until SIGTERM or SIGINT stops it cleanly. A SIGINT that the parent set to be ignored
+    (a shell's background job) stays ignored, so a Ctrl-C meant for the foreground leaves it running."""
+    # A parent may start us with signals blocked (the mask is inherited); SIGTERM must stop the server.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    loop = driver.loop
+    loop.add_signal_handler(signal.SIGTERM, driver.stop)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        loop.add_signal_handler(signal.SIGINT, driver.stop)
+    driver.start()
+
+
+def main(argv):
+    if len(argv) in (2, 3) and argv[1] == "free-port":
+        print(free_port(int(argv[2]) if len(argv) == 3 else None))
+        return 0
+    print(f"usage: {argv[0]} free-port [PREFERRED]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
