@@ -73,14 +73,12 @@ public actor Gateway {
         // Subscribed before bridge/state says online, so that a command sent the moment it does is taken.
         await subscribeToCommands()
         let subscription = await store.subscribe()
-        // Queued first so that consumers see the bridge online before its accessories' states; nothing
-        // leaves the outbox before `isReady`.
-        publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
-        publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
         for accessory in subscription.snapshot {
             register(accessory, reachable: subscription.unreachable[accessory.id] == nil)
         }
         isReady = true
+        publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
+        publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
         publishBridgeDiscovery()
         await publishAccessoryList()
         flush()
