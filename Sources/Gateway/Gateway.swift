@@ -77,6 +77,7 @@ public actor Gateway {
             register(accessory, reachable: subscription.unreachable[accessory.id] == nil)
         }
         isReady = true
+        // Last in the first batch, so that `online` tells a consumer every retained topic is there.
         publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
         publishBridgeDiscovery()

@@ -68,6 +68,8 @@ struct DemoTests {
         let pids = demo.pids
         #expect(Set(pids.keys) == ["hap2mqtt", "bridge", "mosquitto"], "pid files: \(pids)")
         #expect(pids.values.allSatisfy(DemoScript.isRunning), "\(pids)")
+        // `online` ends the gateway's first batch: after it, nothing of that batch is still on its way.
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
         await observer.clear()
         let status = await demo.interrupt()
         #expect(status == 0, "scripts/demo printed:\n\(demo.output)")
