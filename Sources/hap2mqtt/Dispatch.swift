@@ -8,7 +8,8 @@ import Darwin
 ///
 /// `pair`, `unpair` and `accessories` print their result on standard output and each failure as one line
 /// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `run` is the
-/// gateway (`RunCommandRunner`); `discover` is not wired yet and says so, with status 1.
+/// gateway (`RunCommandRunner`). `discover` (mDNS browsing) is not in this version: it says how to find
+/// accessories instead, with status 1.
 func dispatch(_ context: CommandContext) async -> Int32 {
     switch context.command {
     case .pair(let command):
@@ -23,7 +24,10 @@ func dispatch(_ context: CommandContext) async -> Int32 {
     case .run:
         return await RunCommandRunner.run(context)
     case .discover:
-        StandardStream.write("hap2mqtt: \(context.command.name) is not wired yet\n", to: STDERR_FILENO)
+        StandardStream.write(
+            "hap2mqtt: discover is not available in this version; list HomeKit accessories with "
+                + "'avahi-browse -rt _hap._tcp' (host, port, and id=), then use hap2mqtt pair\n",
+            to: STDERR_FILENO)
         return 1
     }
 }
