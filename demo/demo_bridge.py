@@ -9,6 +9,13 @@ On stdout it prints one ready line, then one line for every write it accepts and
 does about it ("Desk Lamp: brightness → 50"). HAP-python's own log goes to stderr. With --ready-file it
 also writes {"port":…,"paired":…,"pairing_id":…,"setup_code":…} to that file (atomically) once it listens.
 
+For tests (Tests/HAP2MQTTTesting/DemoBridge.swift) two options more, both off by default:
+  --record FILE  appends one JSON line per accepted write, as the test fixture prints them, plus the number
+                 of the HAP request it came in (writes in one request share it):
+                 {"event":"set","accessory":"Desk Lamp","characteristic":"Hue","value":240,"type":"int","request":3}
+  --control      opens the control channel of Tests/Fixtures/hap_fixture.py with its commands ping, set_value
+                 and get_value (scripts/lib/hap_loopback.py); the ready file then carries "control_port".
+
 The accessories (names are the accessory's Name, hap2mqtt makes its topics from them):
   Desk Lamp          Lightbulb: on, brightness, hue, saturation, color_temperature
   Fan                Switch
@@ -38,7 +45,7 @@ from pyhap.accessory import Accessory, Bridge  # noqa: E402
 from pyhap.accessory_driver import AccessoryDriver  # noqa: E402
 from pyhap.util import event_wait  # noqa: E402
 
-from hap_loopback import find_char, make_driver, port_is_free, serve  # noqa: E402
+from hap_loopback import find_char, make_driver, port_is_free, serve, start_control_server, typed, value_command  # noqa: E402
 
 DEMO_CODE = "246-81-357"
 DEMO_PAIRING_ID = "DE:30:A0:00:00:01"
@@ -72,6 +79,24 @@ def report(acc, char, value):
     say(f"{acc.display_name}: {slug(char.display_name)} → {shown(char, value)}")
 
 
+class DemoDriver(AccessoryDriver):
+    """Numbers the write requests (PUT /characteristics) and, with --record, writes each accepted write."""
+
+    requests = 0
+    record_file = None
+
+    def set_characteristics(self, chars_query, client_addr):
+        self.requests += 1
+        return super().set_characteristics(chars_query, client_addr)
+
+    def record(self, acc, char, value):
+        if self.record_file:
+            line = {"event": "set", "accessory": acc.display_name, "characteristic": char.display_name,
+                    **typed(value), "request": self.requests}
+            with open(self.record_file, "a", encoding="utf8") as f:
+                f.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+
 def update(acc, char, value):
     """Changes a value as the accessory itself would (subscribers get an event) and says so."""
     if char.get_value() != value:
@@ -101,6 +126,7 @@ class DemoAccessory(Accessory):
 
     def written(self, char, value):
         report(self, char, value)
+        self.driver.record(self, char, value)
         self.react(char.display_name, value)
 
     def react(self, name, value):
@@ -218,17 +244,35 @@ class DemoBridge(Bridge):
     """Prints the ready line (and writes the ready file) once the HAP server listens."""
 
     ready_file = None
+    control = False
 
     def setup_message(self):
         pass  # the ready line says what pairing needs; HAP-python's QR hint would only confuse
 
+    def find(self, accessory, characteristic):
+        for acc in self.accessories.values():
+            if acc.display_name == accessory and find_char(acc, characteristic):
+                return find_char(acc, characteristic)
+        raise KeyError(f"no characteristic {characteristic!r} in an accessory {accessory!r}")
+
+    def handle(self, command):
+        answer = value_command(command, self.find)
+        if answer is None and command.get("cmd") != "ping":
+            raise KeyError(f"unknown command {command.get('cmd')!r}")
+        return answer or {}
+
     async def run(self):
         state = self.driver.state
         paired = "paired" if state.paired else f"not paired: pair with setup code {DEMO_CODE}"
+        control_port = None
+        if self.control:
+            self.control_server, control_port = await start_control_server(self.handle)
         say(f"Demo bridge ready: {len(self.accessories)} accessories on 127.0.0.1:{state.port}, {paired}")
         if self.ready_file:
             tmp = self.ready_file + ".tmp"
             ready = {"port": state.port, "paired": state.paired, "pairing_id": state.mac, "setup_code": DEMO_CODE}
+            if control_port:
+                ready["control_port"] = control_port
             with open(tmp, "w", encoding="utf8") as f:
                 json.dump(ready, f)
             os.replace(tmp, self.ready_file)
@@ -242,6 +286,8 @@ def main():
     parser.add_argument("--ready-file", help="where to write the ready JSON once the bridge listens")
     parser.add_argument("--reset", action="store_true", help="start unpaired: delete the state file first")
     parser.add_argument("--log-level", default="WARNING", help="HAP-python's log level on stderr")
+    parser.add_argument("--record", help="tests: append one JSON line per accepted write to this file")
+    parser.add_argument("--control", action="store_true", help="tests: open the control channel")
     args = parser.parse_args()
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)
     if args.reset and os.path.exists(args.state):
@@ -249,9 +295,11 @@ def main():
     if not port_is_free(args.port):
         print(f"demo_bridge: port {args.port} on 127.0.0.1 is in use", file=sys.stderr, flush=True)
         sys.exit(2)
-    driver = make_driver(AccessoryDriver, args.port, args.state, DEMO_CODE, DEMO_PAIRING_ID)
+    driver = make_driver(DemoDriver, args.port, args.state, DEMO_CODE, DEMO_PAIRING_ID)
+    driver.record_file = args.record
     bridge = DemoBridge(driver, "hap2mqtt Demo Bridge")
     bridge.ready_file = args.ready_file
+    bridge.control = args.control
     bridge.set_info_service(
         firmware_revision="1.0.0", manufacturer="hap2mqtt demo", model="Bridge", serial_number="DEMO-bridge")
     for acc in make_accessories(driver):

@@ -23,8 +23,9 @@ JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"}). Commands:
   reset_pairings                                    forget every controller and drop their connections
   disconnect_clients                                drop every connection (pairings stay)
 
-The loopback-only, mDNS-free driver with event coalescing 0 comes from scripts/lib/hap_loopback.py, which
-the demo bridge shares. Facts about HAP-python 5.0.0 this fixture relies on besides (read from its source):
+The loopback-only, mDNS-free driver with event coalescing 0, the control channel itself and its set_value
+and get_value come from scripts/lib/hap_loopback.py, which the demo bridge shares. Facts about HAP-python
+5.0.0 this fixture relies on besides (read from its source):
   * A characteristic setter that raises always answers -70402; there is no way for a setter to choose its
     HAP status. `pyhap.accessory_driver._wrap_char_setter` is looked up at call time, so wrapping it lets
     `fail_writes` answer any status (-70410, -70412, …) without touching the value.
@@ -33,7 +34,6 @@ the demo bridge shares. Facts about HAP-python 5.0.0 this fixture relies on besi
 """
 
 import argparse
-import asyncio
 import json
 import logging
 import os
@@ -46,17 +46,11 @@ from pyhap.accessory import Accessory, Bridge  # noqa: E402
 from pyhap.accessory_driver import AccessoryDriver  # noqa: E402
 from pyhap import const  # noqa: E402
 
-from hap_loopback import find_char, make_driver, port_is_free, serve  # noqa: E402
+from hap_loopback import find_char, make_driver, port_is_free, serve, start_control_server, typed, value_command  # noqa: E402
 
 
 def emit(obj):
     print(json.dumps(obj, separators=(",", ":")), flush=True)
-
-
-def typed(value):
-    """A value with its Python type, so that a reader can tell true from 1 and 21.0 from 21."""
-    kind = {bool: "bool", int: "int", float: "float", str: "str", type(None): "null"}.get(type(value), "json")
-    return {"value": value, "type": kind}
 
 
 # (accessory name, characteristic name) -> HAP status that writes answer instead of being applied.
@@ -246,8 +240,7 @@ class Fixture:
         }
 
     async def started(self):
-        self.control_server = await asyncio.start_server(self.serve_control, "127.0.0.1", 0)
-        control_port = self.control_server.sockets[0].getsockname()[1]
+        self.control_server, control_port = await start_control_server(self.handle)
         emit({"event": "ready", "port": self.args.port, "control_port": control_port, **self.summary()})
 
     def configuration_changed(self):
@@ -265,11 +258,9 @@ class Fixture:
             return {}
         if cmd == "status":
             return self.summary()
-        if cmd == "set_value":
-            self.char(command["accessory"], command["characteristic"]).set_value(command["value"])
-            return {}
-        if cmd == "get_value":
-            return typed(self.char(command["accessory"], command["characteristic"]).get_value())
+        answer = value_command(command, self.char)
+        if answer is not None:
+            return answer
         if cmd == "fail_writes":
             char = self.char(command["accessory"], command["characteristic"])
             key = (command["accessory"], char.display_name)
@@ -313,21 +304,6 @@ class Fixture:
             self.drop_connections()
             return {}
         raise KeyError(f"unknown command {cmd!r}")
-
-    async def serve_control(self, reader, writer):
-        try:
-            while True:
-                line = await reader.readline()
-                if not line:
-                    break
-                try:
-                    answer = {"ok": True, **self.handle(json.loads(line))}
-                except Exception as error:  # every failure becomes an answer, never a dead channel
-                    answer = {"ok": False, "error": f"{type(error).__name__}: {error}"}
-                writer.write((json.dumps(answer, separators=(",", ":")) + "\n").encode())
-                await writer.drain()
-        finally:
-            writer.close()
 
     def run(self):
         serve(self.driver)

@@ -90,12 +90,8 @@ final class HomeAssistantDemoHome: Sendable {
         throw TestSupportError.timedOut("no matching write; the provider received: \(gateway.provider.writes)")
     }
 
-    /// Lines of Home Assistant's error log that are warnings or errors, except the three it always logs
-    /// here (pip skipped, Python 3.11 deprecated, no IPv4 address in its own network namespace).
+    /// Lines of Home Assistant's error log that are warnings or errors (`HomeAssistant.problems()`).
     func problems() async throws -> [String] {
-        let harmless = ["Skipping pip installation", "running Python version", "does not have any enabled IPv4 addresses"]
-        return try await homeAssistant.errorLog().split(separator: "\n").map(String.init).filter { line in
-            (line.contains("WARNING") || line.contains("ERROR")) && !harmless.contains { line.contains($0) }
-        }
+        try await homeAssistant.problems()
     }
 }

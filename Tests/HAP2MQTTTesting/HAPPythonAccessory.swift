@@ -83,11 +83,20 @@ public final class HAPPythonAccessory: Sendable {
     /// The default setup code, the one HAP-python's examples use.
     public static let defaultSetupCode = "031-45-154"
 
-    private init(port: UInt16, setupCode: String, pairingID: String?) throws(HAPPythonAccessoryError) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python").path
+    /// The repository's root folder.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The Python with HAP-python: `HAP2MQTT_TEST_PYTHON`, else `<repo>/.venv/bin/python`.
+    /// - Throws: `.venvMissing` when it does not exist.
+    static func python() throws(HAPPythonAccessoryError) -> String {
+        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"] ?? repositoryRoot.appendingPathComponent(".venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { throw .venvMissing(python) }
-        let script = root.appendingPathComponent("Tests/Fixtures/hap_fixture.py").path
+        return python
+    }
+
+    private init(port: UInt16, setupCode: String, pairingID: String?) throws(HAPPythonAccessoryError) {
+        let python = try Self.python()
+        let script = Self.repositoryRoot.appendingPathComponent("Tests/Fixtures/hap_fixture.py").path
         guard FileManager.default.fileExists(atPath: script) else { throw .fixtureMissing(script) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-hap-python-\(UUID().uuidString)")
         do {
@@ -247,16 +256,7 @@ public final class HAPPythonAccessory: Sendable {
     /// Sends one command over the control channel and reads its answer.
     private func control(_ command: [String: Any]) async throws(HAPPythonAccessoryError) -> FixtureJSON.Answer {
         guard let controlPort = shared.controlPort else { throw .notRunning }
-        let line: [UInt8]
-        do {
-            line = Array(try JSONSerialization.data(withJSONObject: command)) + [0x0A]
-        } catch {
-            throw .control("cannot encode \(command): \(error)")
-        }
-        guard let fd = await LoopbackSocket.connect(port: controlPort) else { throw .notRunning }
-        defer { LoopbackSocket.close(fd) }
-        guard await LoopbackSocket.write(fd, line), let answer = await LoopbackSocket.readLine(fd) else { throw .notRunning }
-        return try FixtureJSON.answer(answer)
+        return try await FixtureJSON.send(command, to: controlPort)
     }
 }
 

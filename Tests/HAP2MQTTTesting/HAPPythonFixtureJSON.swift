@@ -7,7 +7,8 @@ import HomeModel
 enum FixtureJSON {
     enum Line {
         case ready(controlPort: UInt16)
-        case set(HAPPythonAccessory.SetterCall)
+        /// An accepted write; `request` numbers the HAP request it came in (the demo bridge's record only).
+        case set(HAPPythonAccessory.SetterCall, request: Int?)
         case rejected(HAPPythonAccessory.RejectedWrite)
         case prepare(HAPPythonAccessory.PrepareRequest)
         case error(String, portInUse: Bool)
@@ -36,7 +37,9 @@ enum FixtureJSON {
             guard let port = (o["control_port"] as? NSNumber).flatMap({ UInt16(exactly: $0.intValue) }) else { return .other }
             return .ready(controlPort: port)
         case "set":
-            return .set(.init(accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), timed: o["timed"] as? Bool ?? false))
+            let call = HAPPythonAccessory.SetterCall(
+                accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), timed: o["timed"] as? Bool ?? false)
+            return .set(call, request: (o["request"] as? NSNumber)?.intValue)
         case "rejected":
             let status = HAPStatus(rawValue: (o["status"] as? NSNumber)?.intValue ?? 0)
             return .rejected(.init(accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), status: status))
@@ -49,6 +52,22 @@ enum FixtureJSON {
         default:
             return .other
         }
+    }
+
+    /// Sends one command over the control channel on 127.0.0.1:`port` (the fixture's or the demo bridge's,
+    /// scripts/lib/hap_loopback.py) and reads its answer.
+    /// - Throws: `.notRunning` when nothing answers, `.control` when the command is refused.
+    static func send(_ command: [String: Any], to port: UInt16) async throws(HAPPythonAccessoryError) -> Answer {
+        let line: [UInt8]
+        do {
+            line = Array(try JSONSerialization.data(withJSONObject: command)) + [0x0A]
+        } catch {
+            throw .control("cannot encode \(command): \(error)")
+        }
+        guard let fd = await LoopbackSocket.connect(port: port) else { throw .notRunning }
+        defer { LoopbackSocket.close(fd) }
+        guard await LoopbackSocket.write(fd, line), let text = await LoopbackSocket.readLine(fd) else { throw .notRunning }
+        return try answer(text)
     }
 
     static func answer(_ text: String) throws(HAPPythonAccessoryError) -> Answer {

@@ -81,7 +81,7 @@ final class FixtureProcess: Sendable {
                 case .ready(let port):
                     s.controlPort = port
                     s.ready = true
-                case .set(let call): s.record.setterCalls.append(call)
+                case .set(let call, _): s.record.setterCalls.append(call)
                 case .rejected(let write): s.record.rejectedWrites.append(write)
                 case .prepare(let request): s.record.prepareRequests.append(request)
                 case .error(let why, let portInUse):

@@ -31,6 +31,15 @@ extension HomeAssistant {
         String(decoding: try await request("GET", "/api/error_log"), as: UTF8.self)
     }
 
+    /// The lines of `errorLog()` that are warnings or errors, except the three Home Assistant always logs
+    /// here (pip skipped, Python 3.11 deprecated, no IPv4 address in its own network namespace).
+    public func problems() async throws -> [String] {
+        let harmless = ["Skipping pip installation", "running Python version", "does not have any enabled IPv4 addresses"]
+        return try await errorLog().split(separator: "\n").map(String.init).filter { line in
+            (line.contains("WARNING") || line.contains("ERROR")) && !harmless.contains { line.contains($0) }
+        }
+    }
+
     /// Renders a template (`POST /api/template`), e.g. `{{ integration_entities('mqtt') | list }}`.
     public func renderTemplate(_ template: String) async throws -> String {
         let body = try JSONSerialization.data(withJSONObject: ["template": template])

@@ -3,6 +3,9 @@
 
 Importing it sets HAP-python's event coalescing window to 0. `make_driver` builds an AccessoryDriver that
 listens and advertises on loopback only and never multicasts; `serve` runs it until SIGTERM (or SIGINT).
+`start_control_server` opens the tests' control channel: a line-based TCP server on 127.0.0.1, one JSON
+command per line, one JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"});
+`value_command` answers its set_value and get_value commands.
 
 Facts about HAP-python 5.0.0 this relies on (read from its source):
   * mDNS cannot be switched off; a do-nothing object passed as `async_zeroconf_instance` stands in for it,
@@ -15,6 +18,8 @@ Run as a program, `python3 hap_loopback.py free-port [PREFERRED]` prints PREFERR
 on 127.0.0.1, else a port the system chose (scripts/demo uses it).
 """
 
+import asyncio
+import json
 import signal
 import socket
 import sys
@@ -59,6 +64,52 @@ def find_char(acc, name):
             if char.display_name == name:
                 return char
     return None
+
+
+def typed(value):
+    """A value with its Python type, so that a reader can tell true from 1 and 21.0 from 21."""
+    kind = {bool: "bool", int: "int", float: "float", str: "str", type(None): "null"}.get(type(value), "json")
+    return {"value": value, "type": kind}
+
+
+def value_command(command, find):
+    """The answer to a control command that reads or changes a value, or None for any other command.
+
+      set_value accessory characteristic value   as the accessory itself would: subscribers get an event
+      get_value accessory characteristic         answers {"value":…,"type":"bool"|"int"|"float"|"str"|"null"}
+
+    `find(accessory, characteristic)` returns the characteristic or raises KeyError."""
+    cmd = command.get("cmd")
+    if cmd == "set_value":
+        find(command["accessory"], command["characteristic"]).set_value(command["value"])
+        return {}
+    if cmd == "get_value":
+        return typed(find(command["accessory"], command["characteristic"]).get_value())
+    return None
+
+
+async def start_control_server(handle):
+    """Opens the control channel on 127.0.0.1 (a port the system chooses) and returns (server, port).
+    `handle(command)` answers one command (a dict) with a dict of fields; whatever it raises becomes an
+    {"ok":false} answer, so the channel never dies of a bad command."""
+
+    async def serve_connection(reader, writer):
+        try:
+            while True:
+                line = await reader.readline()
+                if not line:
+                    break
+                try:
+                    answer = {"ok": True, **handle(json.loads(line))}
+                except Exception as error:  # every failure becomes an answer, never a dead channel
+                    answer = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+                writer.write((json.dumps(answer, separators=(",", ":")) + "\n").encode())
+                await writer.drain()
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(serve_connection, LOOPBACK, 0)
+    return server, server.sockets[0].getsockname()[1]
 
 
 def port_is_free(port):

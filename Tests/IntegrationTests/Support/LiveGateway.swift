@@ -31,7 +31,12 @@ struct LiveGateway {
 
     /// `hap2mqtt pair --host 127.0.0.1 --port P --code C`, awaited; it must exit 0.
     static func pair(_ gateway: GatewayProcess, with accessory: HAPPythonAccessory) async throws {
-        try gateway.start(["pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code", accessory.setupCode])
+        try await pair(gateway, port: accessory.port, code: accessory.setupCode)
+    }
+
+    /// `hap2mqtt pair --host 127.0.0.1 --port <port> --code <code>`, awaited; it must exit 0.
+    static func pair(_ gateway: GatewayProcess, port: UInt16, code: String) async throws {
+        try gateway.start(["pair", "--host", "127.0.0.1", "--port", String(port), "--code", code])
         try await eventually("hap2mqtt pair to finish", timeout: .seconds(30)) { !gateway.isRunning }
         try #require(gateway.terminationStatus == 0, "hap2mqtt pair failed:\n\(gateway.log)")
     }
