@@ -9,6 +9,7 @@ struct DiscoverCommandTests {
         let process = Process()
         process.executableURL = try GatewayProcess.binary()
         process.arguments = ["discover"]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
         process.currentDirectoryURL = FileManager.default.temporaryDirectory
         let error = Pipe()
         process.standardError = error
