@@ -15,14 +15,43 @@ struct BenchmarkHome: Sendable {
     static let characteristicsPerAccessory = 20
     static let services: [HAPType] = [.Service.lightbulb, .Service.temperatureSensor, .Service.switch, .Service.outlet]
 
-    /// A characteristic whose value the benchmark changes, and the values it cycles through.
+    /// The values a characteristic cycles through, computed when asked: the memory scenario's child
+    /// process holds this home too, and tables of values would count as the gateway's memory.
+    enum Cycle: Sendable {
+        case bools
+        case valid([Int])
+        case integers(low: Int64, step: Int64, count: Int)
+        case floats(low: Double, step: Double, count: Int)
+
+        var count: Int {
+            switch self {
+            case .bools: 2
+            case .valid(let values): values.count
+            case .integers(_, _, let count), .floats(_, _, let count): count
+            }
+        }
+
+        /// Value `k`; value 0 is the builder's starting value.
+        func value(_ k: Int) -> CharacteristicValue {
+            let k = k % count
+            switch self {
+            case .bools: return .bool(k == 1)
+            case .valid(let values): return .int(Int64(values[k]))
+            case .integers(let low, let step, _): return .int(low + Int64(k) * step)
+            // Rounded to the step's decimals, so the published text keeps one length per value.
+            case .floats(let low, let step, _): return .float(((low + Double(k) * step) * 1_000).rounded() / 1_000)
+            }
+        }
+    }
+
+    /// A characteristic whose value the benchmark changes.
     struct Changeable: Sendable {
         var address: CharacteristicAddress
         /// Has `pw`: takes `/set` commands.
         var isWritable: Bool
-        /// `values[0]` is the starting value; change k (from 1) sets `values[k % values.count]`, so two
-        /// changes in a row always differ and the gateway publishes every one.
-        var values: [CharacteristicValue]
+        /// Change k (from 1) sets value `k % count`, so two changes in a row always differ and the gateway
+        /// publishes every one.
+        var cycle: Cycle
     }
 
     let accessories: [Accessory]
@@ -39,10 +68,9 @@ struct BenchmarkHome: Sendable {
             var list: [Changeable] = []
             for service in accessory.services where service.type != .Service.accessoryInformation {
                 for c in service.characteristics where c.isReadable {
-                    let values = BenchmarkHome.values(for: c)
-                    if values.count >= 2 {
+                    if let cycle = BenchmarkHome.cycle(for: c), cycle.count >= 2 {
                         list.append(Changeable(
-                            address: CharacteristicAddress(accessory: accessory.id, iid: c.iid), isWritable: c.isWritable, values: values))
+                            address: CharacteristicAddress(accessory: accessory.id, iid: c.iid), isWritable: c.isWritable, cycle: cycle))
                     }
                 }
             }
@@ -59,30 +87,28 @@ struct BenchmarkHome: Sendable {
     func change(_ n: Int) -> ValueUpdate {
         let c = changeable[n % changeable.count]
         let round = n / changeable.count + 1
-        return ValueUpdate(address: c.address, value: c.values[round % c.values.count], source: .event)
+        return ValueUpdate(address: c.address, value: c.cycle.value(round), source: .event)
     }
 
     /// The values a characteristic cycles through, starting with the builder's starting value: false and
-    /// true; the valid values; or up to 100 steps from the minimum.
-    private static func values(for c: Characteristic) -> [CharacteristicValue] {
+    /// true; the valid values; or up to 100 steps from the minimum. Nil for strings and bytes.
+    private static func cycle(for c: Characteristic) -> Cycle? {
         switch c.format {
         case .bool:
-            return [.bool(false), .bool(true)]
+            return .bools
         case .uint8, .uint16, .uint32, .uint64, .int:
-            if let valid = c.validValues { return valid.map { .int(Int64($0)) } }
+            if let valid = c.validValues { return .valid(valid) }
             let low = Int64(c.minValue ?? 0)
             let step = Int64(max(1, c.minStep ?? 1))
             let high = Int64(c.maxValue ?? Double(low + 99 * step))
-            return stride(from: low, through: min(high, low + 99 * step), by: Int(step)).map { .int($0) }
+            return .integers(low: low, step: step, count: Int(min(99, (high - low) / step)) + 1)
         case .float:
             let low = c.minValue ?? 0
             let step = c.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1
             let high = c.maxValue ?? low + 99 * step
-            let count = min(100, Int(((high - low) / step).rounded(.down)) + 1)
-            // Rounded to the step's decimals, so the published text keeps one length per value.
-            return (0..<count).map { k in .float(((low + Double(k) * step) * 1_000).rounded() / 1_000) }
+            return .floats(low: low, step: step, count: min(100, Int(((high - low) / step).rounded(.down)) + 1))
         default:
-            return []
+            return nil
         }
     }
 }

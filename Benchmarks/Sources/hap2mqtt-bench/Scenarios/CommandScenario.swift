@@ -31,7 +31,7 @@ struct CommandScenario: BenchmarkScenario {
                 let topics = try await rig.publishHome(to: requester)
                 return try await context.pairedSamples(samples) { index in
                     let c = writable[index % writable.count]
-                    let payload = Array(c.values[(index / writable.count + 1) % c.values.count].description.utf8)
+                    let payload = Array(c.cycle.value(index / writable.count + 1).description.utf8)
                     guard let state = topics.stateTopic(c.address) else { throw BenchmarkError.mqtt("no state topic for \(c.address)") }
                     let g = try await roundTrip(requester, "\(state)/set", payload)
                     let b = try await roundTrip(requester, echoBase + state.dropFirst(base.count) + "/set", payload)
