@@ -32,7 +32,7 @@ struct BenchmarkCommand {
             FileHandle.standardError.write(Data("\(scenario.name): \(scenario.summary)\n".utf8))
             let result = try await scenario.run(context)
             results.append(result)
-            print(Table.render(result) + "\n")
+            print(Table.render(result, judged: options.size == .full) + "\n")
         }
         if let file = options.jsonFile {
             let encoder = JSONEncoder()

@@ -3,7 +3,8 @@ import Foundation
 /// Prints a scenario's result as a fixed-width table: per metric a gateway row, a baseline row and a
 /// ratio row (gateway/baseline for each column), with the goal and whether it is met.
 enum Table {
-    static func render(_ result: ScenarioResult) -> String {
+    /// - Parameter judged: whether to say if the goals are met; a tiny run's figures mean nothing.
+    static func render(_ result: ScenarioResult, judged: Bool = true) -> String {
         var lines = ["\(result.scenario): \(result.parameters) (\(number(result.seconds)) s)"]
         let nameWidth = max(24, (result.metrics.map(\.name.count).max() ?? 0) + 2)
         func row(_ name: String, _ side: String, _ n: String, _ values: [Double], _ tail: String) -> String {
@@ -17,7 +18,7 @@ enum Table {
         for metric in result.metrics {
             let s = metric.gateway
             let verdict = metric.goalsMet.map { met in
-                "goal " + metric.goals.map(\.text).joined(separator: ", ") + (met ? ": met" : ": MISSED")
+                "goal " + metric.goals.map(\.text).joined(separator: ", ") + (judged ? (met ? ": met" : ": MISSED") : ": not judged (tiny run)")
             }
             if let baseline = metric.baseline, let ratio = metric.ratio {
                 lines.append(row(metric.name, "gateway", "\(s.n)", [s.median, s.p90, s.p99, s.max], metric.unit))
