@@ -42,6 +42,12 @@ let package = Package(
             dependencies: ["HomeModel", "HomeStore", "MQTT"],
             path: "Tests/HAP2MQTTTesting"),
 
+        // Benchmarks (Benchmarks/README.md): not part of the hap2mqtt product.
+        .executableTarget(
+            name: "hap2mqtt-bench",
+            dependencies: ["HomeModel", "HomeStore", "MQTT", "Gateway", "CMosquitto", "HAP2MQTTTesting"],
+            path: "Benchmarks/Sources/hap2mqtt-bench"),
+
         .testTarget(name: "HomeModelTests", dependencies: ["HomeModel"]),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "HAP2MQTTTesting"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "HAP2MQTTTesting"]),

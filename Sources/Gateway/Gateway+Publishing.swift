@@ -13,11 +13,9 @@ extension Gateway {
         for change in batch {
             switch change {
             case .valueChanged(let address, let value, let source):
-                if publishValue(address, value, source: source) {
+                if let topic = publishValue(address, value, source: source) {
                     changedJSON.insert(address.accessory)
-                    if published[address.accessory]?.layout.byIID[address.iid]?.isAccessoryName == true {
-                        renamed.insert(address.accessory)
-                    }
+                    if topic.isAccessoryName { renamed.insert(address.accessory) }
                 }
             case .accessoryAdded(let accessory):
                 register(accessory, reachable: true)
@@ -61,33 +59,41 @@ extension Gateway {
 
     /// Publishes a characteristic's value when it differs from what was published. Stateless
     /// characteristics (button presses) go out unretained and only for real events, so a reconnect or a
-    /// poll never looks like a press. Returns whether the accessory's JSON needs republishing.
+    /// poll never looks like a press. Returns the characteristic's topics when its state topic was
+    /// published, and so the accessory's JSON needs republishing.
     @discardableResult
-    func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource, force: Bool = false) -> Bool {
-        guard var entry = published[address.accessory], let topic = entry.layout.byIID[address.iid], topic.isReadable,
-            let value
-        else { return false }
+    func publishValue(
+        _ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource, force: Bool = false
+    ) -> CharacteristicTopic? {
+        // The entry is changed in place: a copy would copy its dictionaries on every value change.
+        guard let value, let index = published.index(forKey: address.accessory),
+            let topic = published.values[index].layout.byIID[address.iid], topic.isReadable
+        else { return nil }
         let payload = value.description
         if topic.isStateless {
             if source == .event { publishTransient(topic.stateTopic, payload) }
-            return false
+            return nil
         }
-        guard force || lastPayload[address] != payload else { return false }
-        lastPayload[address] = payload
+        guard force || published.values[index].payloads[address.iid] != payload else { return nil }
+        if published.values[index].payloads.updateValue(payload, forKey: address.iid) == nil {
+            published.values[index].topics.insert(topic.stateTopic)
+        }
+        published.values[index].json.set(JSONFragment.value(value), iid: address.iid)
         publishRetained(topic.stateTopic, payload, qos: configuration.stateQoS)
-        entry.topics.insert(topic.stateTopic)
-        entry.json[address.iid] = JSONFragment.value(value)
-        published[address.accessory] = entry
         if let hs = hsByAddress[address] { publishHS(hs) }
-        return true
+        return topic
     }
+
+    /// The payload last published on a characteristic's state topic.
+    func lastPayload(_ address: CharacteristicAddress) -> String? { published[address.accessory]?.payloads[address.iid] }
 
     /// Gives a new accessory its slug and topics and publishes its availability, values and JSON.
     func register(_ accessory: Accessory, reachable: Bool) {
         if published[accessory.id] != nil { _ = unregister(accessory.id, clear: false) }
         let slug = slugs.slug(for: accessory.id, name: accessory.name)
         let layout = AccessoryLayout(accessory: accessory, slug: slug, topics: topics)
-        published[accessory.id] = Published(layout: layout, name: accessory.name, reachable: reachable, json: [:], topics: [])
+        published[accessory.id] = Published(
+            layout: layout, name: accessory.name, reachable: reachable, json: AccessoryJSON(layout: layout, topics: topics))
         for topic in layout.characteristics { addressByStateTopic[topic.stateTopic] = topic.address }
         for hs in layout.hsTopics {
             hsByStateTopic[hs.stateTopic] = hs
@@ -110,10 +116,7 @@ extension Gateway {
     @discardableResult
     func unregister(_ id: AccessoryID, clear: Bool = true) -> String? {
         guard let entry = published.removeValue(forKey: id) else { return nil }
-        for topic in entry.layout.characteristics {
-            addressByStateTopic[topic.stateTopic] = nil
-            lastPayload[topic.address] = nil
-        }
+        for topic in entry.layout.characteristics { addressByStateTopic[topic.stateTopic] = nil }
         for hs in entry.layout.hsTopics {
             hsByStateTopic[hs.stateTopic] = nil
             hsByAddress[hs.hue] = nil
@@ -156,22 +159,7 @@ extension Gateway {
     /// `<base>/<accessory>`: `{"<service>":{"<characteristic>":value,…},…}` with every readable value.
     func publishAccessoryJSON(_ id: AccessoryID) {
         guard let entry = published[id] else { return }
-        var out = "{"
-        var firstService = true
-        for service in entry.layout.services {
-            var body = ""
-            for c in service.characteristics where !c.isStateless {
-                guard let json = entry.json[c.address.iid] else { continue }
-                if !body.isEmpty { body += "," }
-                body += JSONFragment.string(c.slug) + ":" + json
-            }
-            guard !body.isEmpty else { continue }
-            if !firstService { out += "," }
-            firstService = false
-            out += JSONFragment.string(service.slug) + ":{" + body + "}"
-        }
-        out += "}"
-        publishRetained(topics.accessory(entry.layout.slug), out, qos: configuration.stateQoS, for: id)
+        publishRetained(entry.json.topic, entry.json.render(), qos: configuration.stateQoS, for: id)
     }
 
     /// `bridge/accessories`: the list of every accessory with its topics and metadata.

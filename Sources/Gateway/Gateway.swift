@@ -22,10 +22,12 @@ public actor Gateway {
         var layout: AccessoryLayout
         var name: String
         var reachable: Bool
-        /// JSON text of each readable characteristic's last published value, by iid.
-        var json: [Int: String]
+        /// The accessory JSON message, with each readable characteristic's last published value.
+        var json: AccessoryJSON
+        /// The payload last published on each characteristic's state topic, by iid.
+        var payloads: [Int: String] = [:]
         /// Every retained topic published for the accessory, so all of them can be cleared.
-        var topics: Set<String>
+        var topics: Set<String> = []
     }
 
     var slugs: SlugRegistry
@@ -39,8 +41,6 @@ public actor Gateway {
     var clearedDiscoveryTopics: Set<String> = []
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.
     var isBirthPending = false
-    /// The payload last published on each characteristic's state topic.
-    var lastPayload: [CharacteristicAddress: String] = [:]
     /// Every retained message the gateway currently holds on the broker, republished after a reconnect.
     var retained: [String: MQTTMessage] = [:]
     /// Messages built during one step, sent in one batch.

@@ -39,6 +39,10 @@ public actor HomeStore {
     var nextSubscriberID = 0
     var pending: [HomeChange] = []
     var flushScheduled = false
+    /// A provider event is being handled; a batch after a quiet spell goes out when it is done.
+    var handlingProviderEvent = false
+    /// When the last batch went out; a change later than `batchWindow` after it goes out at once.
+    var lastFlush = ContinuousClock.now - HomeStore.batchWindow
     var writeQueues: [AccessoryID: WriteQueue] = [:]
     /// Accessories a provider reported unreachable before they arrived, with the provider and the reason.
     var earlyUnreachable: [AccessoryID: (provider: Int, reason: String)] = [:]
@@ -47,8 +51,10 @@ public actor HomeStore {
     /// events does not build one huge batch.
     static let maximumBatch = 4096
 
-    /// How long changes gather before they are delivered. The provider's events reach the store one actor
-    /// hop each; without this window a burst of events would go out as one batch per event.
+    /// The shortest time between two batches. A change after a quiet spell goes out at once (as soon as
+    /// the provider event that brought it is handled); changes that follow within this window of a batch
+    /// gather until it ends, so that a burst of events, which reach the store one actor hop each, does
+    /// not go out as one batch per event.
     static let batchWindow = Duration.milliseconds(2)
 
     /// A store that has no providers yet and is not started.
@@ -175,7 +181,13 @@ public actor HomeStore {
     }
 
     private func consume(_ events: AsyncStream<ProviderEvent>, from index: Int) async {
-        for await event in events { handle(event, from: index) }
+        for await event in events {
+            handlingProviderEvent = true
+            handle(event, from: index)
+            handlingProviderEvent = false
+            // After a quiet spell the changes go out now, without waiting for another job on the actor.
+            if !flushScheduled { flush() }
+        }
         if awaitingFirstSync.contains(index) {
             logger.warning("provider ended before its first sync", ["provider": providers[index].provider.id])
             finishFirstSync(index)
@@ -213,10 +225,19 @@ public actor HomeStore {
         if pending.count >= HomeStore.maximumBatch {
             flush()
         } else if !flushScheduled {
-            flushScheduled = true
-            Task {
-                try? await Task.sleep(for: HomeStore.batchWindow)
-                self.scheduledFlush()
+            let due = lastFlush + HomeStore.batchWindow
+            if ContinuousClock.now >= due {
+                // A quiet spell: `consume` delivers when the provider event is handled, so all its values
+                // share the batch; changes from elsewhere (writes, configuration) go after this job.
+                guard !handlingProviderEvent else { return }
+                flushScheduled = true
+                Task { self.scheduledFlush() }
+            } else {
+                flushScheduled = true
+                Task {
+                    try? await Task.sleep(until: due)
+                    self.scheduledFlush()
+                }
             }
         }
     }
@@ -229,6 +250,7 @@ public actor HomeStore {
     /// Delivers the queued changes as one batch.
     func flush() {
         guard !pending.isEmpty else { return }
+        lastFlush = ContinuousClock.now
         let batch = pending
         pending = []
         for subscriber in subscribers.values where !subscriber.needsInitial { subscriber.continuation.yield(batch) }

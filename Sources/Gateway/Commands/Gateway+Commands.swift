@@ -83,7 +83,7 @@ extension Gateway {
     ) {
         switch outcome {
         case .success(let confirmed):
-            if publishValue(address, confirmed, source: .write) { publishAccessoryJSON(address.accessory) }
+            if publishValue(address, confirmed, source: .write) != nil { publishAccessoryJSON(address.accessory) }
             respond(.success(confirmed), on: resultTopic, properties: properties)
         case .failure(let error):
             logger.warning("write of \(address) failed: \(error)", ["accessory": address.accessory.description])
@@ -102,7 +102,7 @@ extension Gateway {
         let results = await store.read([address])
         switch results[address] ?? .failure(.failed("no answer")) {
         case .success(let value):
-            if publishValue(address, value, source: .read, force: true) { publishAccessoryJSON(address.accessory) }
+            if publishValue(address, value, source: .read, force: true) != nil { publishAccessoryJSON(address.accessory) }
             respondIfAsked(.success(value), to: message)
         case .failure(let error):
             logger.warning("read of \(address) failed: \(error)", ["accessory": address.accessory.description])

@@ -6,7 +6,7 @@ import MQTT
 extension Gateway {
     /// Publishes `<service>/hs` (`h,s`) when both values of the pair are known; called after either changed.
     func publishHS(_ hs: HSTopic) {
-        guard let hue = lastPayload[hs.hue], let saturation = lastPayload[hs.saturation] else { return }
+        guard let hue = lastPayload(hs.hue), let saturation = lastPayload(hs.saturation) else { return }
         publishRetained(hs.stateTopic, "\(hue),\(saturation)", qos: configuration.stateQoS, for: hs.hue.accessory)
     }
 
@@ -46,7 +46,7 @@ extension Gateway {
     ) {
         var changed = false
         for address in [hs.hue, hs.saturation] {
-            if case .success(let value)? = outcome[address] { changed = publishValue(address, value, source: .write) || changed }
+            if case .success(let value)? = outcome[address] { changed = publishValue(address, value, source: .write) != nil || changed }
         }
         if changed { publishAccessoryJSON(hs.hue.accessory) }
         let failure = [hs.hue, hs.saturation].compactMap { address -> HomeStoreError? in
@@ -57,7 +57,7 @@ extension Gateway {
             logger.warning("hs write to \(hs.stateTopic) failed: \(failure)", ["accessory": hs.hue.accessory.description])
             respond(.failure(failure), on: resultTopic, properties: properties)
         } else {
-            let value = "\(lastPayload[hs.hue] ?? "?"),\(lastPayload[hs.saturation] ?? "?")"
+            let value = "\(lastPayload(hs.hue) ?? "?"),\(lastPayload(hs.saturation) ?? "?")"
             respond(.success(.string(value)), on: resultTopic, properties: properties)
         }
         flush()

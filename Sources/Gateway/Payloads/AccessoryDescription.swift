@@ -79,12 +79,4 @@ public struct AccessoryDescription: Encodable, Sendable {
         }
         self.services = services
     }
-
-    /// `bridge/accessories`: the JSON array of every accessory, sorted keys, for stable diffs.
-    public static func json(_ entries: [AccessoryDescription]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(entries) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

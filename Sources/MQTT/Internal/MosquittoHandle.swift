@@ -39,6 +39,9 @@ final class MosquittoHandle: @unchecked Sendable {
         // 0 = no limit of our own; an MQTT 5 broker still imposes its Receive Maximum. The default of 20
         // would stall bursts of QoS 1 state messages.
         try check(mosquitto_max_inflight_messages_set(pointer, 0), "in-flight limit")
+        // Without it, Nagle's algorithm holds a small packet (a `/set` result after its state message)
+        // until the broker acknowledges the one before, which its delayed ACK postpones by up to 40 ms.
+        try check(mosquitto_int_option(pointer, MOSQ_OPT_TCP_NODELAY, 1), "TCP_NODELAY")
         if configuration.username != nil || configuration.password != nil {
             try check(mosquitto_username_pw_set(pointer, configuration.username, configuration.password),
                       "user name and password (MQTT 3.1.1 needs a user name with a password)")

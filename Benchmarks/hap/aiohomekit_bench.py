@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The aiohomekit side of hap2mqtt-bench scenario 4 (`hap`): the operations hap2mqtt's HAP controller is
+compared on, done by aiohomekit 4.0.1 against one HAP-python bridge on loopback (Tests/Fixtures/
+hap_fixture.py, event coalescing off). hap2mqtt-bench runs it in the same invocation as its own side.
+
+It pairs once (pair-setup is not measured), then times, in milliseconds per sample:
+
+  pair_verify   a new connection: TCP connect and pair-verify, until the session is encrypted
+  accessories   GET /accessories, its JSON parsed and aiohomekit's accessory model built from it
+  read          one characteristic read (GET /characteristics?id=aid.iid) on the open session
+  write         one characteristic write (PUT /characteristics) on the open session
+  event         from asking the fixture (its control channel) to change a value to aiohomekit's event
+                callback with that value; the same trigger serves hap2mqtt's side, so the control
+                channel's own time is in both
+
+and prints one JSON object on stdout: {"aiohomekit": "4.0.1", "samples": {"read": [...], ...}}.
+
+  aiohomekit_bench.py --port P --code XXX-XX-XXX --control-port C [--samples 200]
+      [--read 2.10] [--write 2.10] [--values 0,100] [--event Light/Brightness@2.10]
+
+The fixture must be unpaired (started with --reset). Only loopback is used; nothing is advertised.
+"""
+
+import argparse
+import asyncio
+import importlib.metadata
+import json
+import sys
+import time
+
+from aiohomekit.characteristic_cache import CharacteristicCacheMemory
+from aiohomekit.controller.ip.discovery import IpDiscovery
+from aiohomekit.controller.ip.pairing import IpPairing
+from aiohomekit.model import Accessories
+from aiohomekit.model.categories import Categories
+from aiohomekit.model.feature_flags import FeatureFlags
+from aiohomekit.model.status_flags import StatusFlags
+from aiohomekit.zeroconf import HomeKitService
+
+
+class BenchController:
+    """The two things aiohomekit's IP pairing objects read from their controller."""
+
+    def __init__(self):
+        self._char_cache = CharacteristicCacheMemory()
+        self.pairings = {}
+
+
+def service(port):
+    """What mDNS would have told aiohomekit about the fixture; here it is known."""
+    return HomeKitService(
+        name="hap2mqtt bench", id="00:00:00:00:00:00", model="Bridge", feature_flags=FeatureFlags(0),
+        status_flags=StatusFlags.UNPAIRED, config_num=1, state_num=1, category=Categories.BRIDGE,
+        protocol_version="1.1", type="_hap._tcp.local.", address="127.0.0.1", addresses=["127.0.0.1"], port=port,
+    )
+
+
+def address(text):
+    aid, iid = text.split(".")
+    return int(aid), int(iid)
+
+
+async def control(port, command):
+    """One command on the fixture's control channel; returns its JSON answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write((json.dumps(command) + "\n").encode())
+    await writer.drain()
+    answer = json.loads(await reader.readline())
+    writer.close()
+    await writer.wait_closed()
+    if not answer.get("ok"):
+        raise RuntimeError(f"fixture refused {command}: {answer}")
+    return answer
+
+
+def ms_since(start):
+    return (time.perf_counter() - start) * 1000
+
+
+async def run(args):
+    controller = BenchController()
+    discovery = IpDiscovery(controller, service(args.port))
+    finish = await discovery.async_start_pairing("bench")
+    pairing = await finish(args.code)
+    data = pairing.pairing_data
+    await pairing.close()
+
+    samples = {name: [] for name in ("pair_verify", "accessories", "read", "write", "event")}
+    verify_count = max(1, args.samples // 10)
+    for _ in range(verify_count):
+        fresh = IpPairing(controller, data)
+        start = time.perf_counter()
+        await fresh._ensure_connected()
+        samples["pair_verify"].append(ms_since(start))
+        await fresh.close()
+
+    pairing = IpPairing(controller, data)
+    await pairing._ensure_connected()
+    for _ in range(max(1, args.samples // 10)):
+        start = time.perf_counter()
+        Accessories.from_list(await pairing.list_accessories_and_characteristics())
+        samples["accessories"].append(ms_since(start))
+
+    read = address(args.read)
+    for _ in range(args.samples):
+        start = time.perf_counter()
+        await pairing.get_characteristics([read])
+        samples["read"].append(ms_since(start))
+
+    write = address(args.write)
+    values = [int(v) for v in args.values.split(",")]
+    for i in range(args.samples):
+        start = time.perf_counter()
+        await pairing.put_characteristics([(*write, values[i % len(values)])])
+        samples["write"].append(ms_since(start))
+
+    names, event_address = args.event.split("@")
+    accessory, characteristic = names.split("/")
+    event = address(event_address)
+    arrived = asyncio.Queue()
+    pairing.dispatcher_connect(lambda update: [arrived.put_nowait(v.get("value")) for k, v in update.items() if k == event])
+    await pairing.subscribe([event])
+    for i in range(args.samples):
+        # 1…50 in turn: never the value before it (the writes left one of --values), so every change is one.
+        value = i % 50 + 1
+        start = time.perf_counter()
+        await control(args.control_port, {"cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": value})
+        while await asyncio.wait_for(arrived.get(), 10) != value:
+            pass
+        samples["event"].append(ms_since(start))
+    await pairing.close()
+    print(json.dumps({"aiohomekit": importlib.metadata.version("aiohomekit"), "samples": samples}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, required=True, help="the fixture's HAP port on 127.0.0.1")
+    parser.add_argument("--code", required=True, help="its setup code, XXX-XX-XXX")
+    parser.add_argument("--control-port", type=int, required=True, help="its control channel")
+    parser.add_argument("--samples", type=int, default=200, help="reads, writes and events (pair-verify and /accessories: a tenth)")
+    parser.add_argument("--read", default="2.10", help="aid.iid to read")
+    parser.add_argument("--write", default="2.10", help="aid.iid to write")
+    parser.add_argument("--values", default="0,100", help="integer values the writes cycle through")
+    parser.add_argument("--event", default="Light/Brightness@2.10", help="accessory/characteristic@aid.iid the events change")
+    try:
+        asyncio.run(run(parser.parse_args()))
+    except Exception as error:  # one line for hap2mqtt-bench's error message
+        print(f"aiohomekit_bench: {type(error).__name__}: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
