@@ -19,7 +19,7 @@ JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"}). Commands:
   get_value accessory characteristic               answers {"value":…,"type":"bool"|"int"|"float"|"str"|"null"}
   fail_writes accessory characteristic status       writes answer this HAP status (null: accept again)
   remove_accessory accessory                        live, and kept for the next start
-  add_accessory accessory kind                      kind: light, switch, temperature, lock, thermostat, blind
+  add_accessory accessory kind                      kind: light, color_light, switch, temperature, lock, thermostat, blind
   reset_pairings                                    forget every controller and drop their connections
   disconnect_clients                                drop every connection (pairings stay)
 
@@ -113,6 +113,9 @@ def make_accessory(driver, kind, name, aid):
     if kind == "light":
         acc.category = const.CATEGORY_LIGHTBULB
         acc.add_preload_service("Lightbulb", chars=["Brightness", "Hue", "Saturation", "ColorTemperature"])
+    elif kind == "color_light":
+        acc.category = const.CATEGORY_LIGHTBULB
+        acc.add_preload_service("Lightbulb", chars=["Brightness", "Hue", "Saturation"])
     elif kind == "switch":
         acc.category = const.CATEGORY_SWITCH
         acc.add_preload_service("Switch")
@@ -166,11 +169,19 @@ DEFAULT_ACCESSORIES = [
 ]
 
 
+def scale_accessories(count):
+    """The scale profile (--lights N): N colour lights "Light 1"…"Light N" with aids 2…N+1, each with 10
+    characteristics (AccessoryInformation's 6; On, Brightness, Hue, Saturation), for the benchmarks'
+    bridges of up to 149 bridged accessories (HAP's limit of 150 accessories per bridge)."""
+    return [(f"Light {n}", "color_light", n + 1) for n in range(1, count + 1)]
+
+
 class Layout:
     """Accessories removed or added through the control channel, kept beside the state file."""
 
-    def __init__(self, path):
+    def __init__(self, path, defaults=DEFAULT_ACCESSORIES):
         self.path = path
+        self.defaults = defaults
         self.removed = []
         self.added = []
         if os.path.exists(path):
@@ -186,7 +197,7 @@ class Layout:
         os.replace(tmp, self.path)
 
     def accessories(self):
-        wanted = [a for a in DEFAULT_ACCESSORIES if a[0] not in self.removed]
+        wanted = [a for a in self.defaults if a[0] not in self.removed]
         wanted += [(a["name"], a["kind"], a["aid"]) for a in self.added if a["name"] not in self.removed]
         return wanted
 
@@ -206,7 +217,8 @@ class FixtureBridge(Bridge):
 class Fixture:
     def __init__(self, args):
         self.args = args
-        self.layout = Layout(args.state + ".layout.json")
+        defaults = scale_accessories(args.lights) if args.lights is not None else DEFAULT_ACCESSORIES
+        self.layout = Layout(args.state + ".layout.json", defaults)
         self.driver = make_driver(FixtureDriver, args.port, args.state, args.code, args.pairing_id)
         self.bridge = FixtureBridge(self.driver, "hap2mqtt Test Bridge")
         self.bridge.fixture = self
@@ -282,7 +294,7 @@ class Fixture:
             name = command["accessory"]
             if any(a.display_name == name for a in self.bridge.accessories.values()):
                 raise KeyError(f"accessory {name!r} exists already")
-            used = set(self.bridge.accessories) | {a["aid"] for a in self.layout.added} | {a[2] for a in DEFAULT_ACCESSORIES}
+            used = set(self.bridge.accessories) | {a["aid"] for a in self.layout.added} | {a[2] for a in self.layout.defaults}
             aid = next(n for n in range(2, 1000) if n != 7 and n not in used)
             self.bridge.add_accessory(make_accessory(self.driver, command["kind"], name, aid))
             if name in self.layout.removed:
@@ -317,6 +329,8 @@ def main():
     parser.add_argument("--code", default="031-45-154", help="setup code XXX-XX-XXX")
     parser.add_argument("--pairing-id", default=None, help="fixed pairing id XX:XX:XX:XX:XX:XX for a fresh state")
     parser.add_argument("--reset", action="store_true", help="start unpaired: delete the state and layout files")
+    parser.add_argument("--lights", type=int, default=None, metavar="N",
+                        help="the scale profile: N lights of 10 characteristics each instead of the six accessories")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)

@@ -22,7 +22,11 @@ public final class GatewayProcess: Sendable {
 
     /// Writes a configuration that points at `brokerURL` (plus `extraYAML`, more top-level sections or
     /// keys) into a fresh folder. Nothing runs until `start()`.
-    public init(brokerURL: String, baseTopic: String = "hap2mqtt", extraYAML: String = "", environment: [String: String] = [:]) throws {
+    /// - Parameter logLevel: `log_level`; tests read the debug lines, benchmarks run at the default `info`.
+    public init(
+        brokerURL: String, baseTopic: String = "hap2mqtt", extraYAML: String = "", environment: [String: String] = [:],
+        logLevel: String = "debug"
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.environment = environment
@@ -33,7 +37,7 @@ public final class GatewayProcess: Sendable {
               client_id: hap2mqtt-\(UUID().uuidString.prefix(8))
             homekit:
               state_dir: \(directory.appendingPathComponent("data").path)
-            log_level: debug
+            log_level: \(logLevel)
             \(extraYAML)
             """
         try yaml.write(to: configurationFile, atomically: true, encoding: .utf8)
@@ -80,6 +84,9 @@ public final class GatewayProcess: Sendable {
 
     /// Whether the process is running.
     public var isRunning: Bool { process.withLock { $0?.isRunning ?? false } }
+
+    /// The process id while it runs (to read `/proc/<pid>/status`, for example).
+    public var processIdentifier: Int32? { process.withLock { p in p.flatMap { $0.isRunning ? $0.processIdentifier : nil } } }
 
     /// The exit status, once it has exited.
     public var terminationStatus: Int32? {

@@ -79,6 +79,7 @@ public final class HAPPythonAccessory: Sendable {
     private let python: String
     private let script: String
     private let fixedPairingID: String?
+    private let lights: Int?
 
     /// The default setup code, the one HAP-python's examples use.
     public static let defaultSetupCode = "031-45-154"
@@ -94,8 +95,14 @@ public final class HAPPythonAccessory: Sendable {
         return python
     }
 
-    private init(port: UInt16, setupCode: String, pairingID: String?) throws(HAPPythonAccessoryError) {
-        let python = try Self.python()
+    private init(port: UInt16, setupCode: String, pairingID: String?, lights: Int?, python given: String?) throws(HAPPythonAccessoryError) {
+        let python: String
+        if let given {
+            guard FileManager.default.isExecutableFile(atPath: given) else { throw .venvMissing(given) }
+            python = given
+        } else {
+            python = try Self.python()
+        }
         let script = Self.repositoryRoot.appendingPathComponent("Tests/Fixtures/hap_fixture.py").path
         guard FileManager.default.fileExists(atPath: script) else { throw .fixtureMissing(script) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-hap-python-\(UUID().uuidString)")
@@ -110,6 +117,7 @@ public final class HAPPythonAccessory: Sendable {
         self.python = python
         self.script = script
         self.fixedPairingID = pairingID
+        self.lights = lights
         self.shared = FixtureProcess(log: directory.appendingPathComponent("fixture.log"))
     }
 
@@ -122,14 +130,19 @@ public final class HAPPythonAccessory: Sendable {
     /// - Parameters:
     ///   - setupCode: the code pair-setup needs.
     ///   - pairingID: a fixed pairing id instead of a random one.
+    ///   - lights: the scale profile instead of the six accessories: this many colour lights `Light 1`…
+    ///     `Light N` (aids 2…N+1) of 10 characteristics each (the benchmarks' large bridges).
+    ///   - python: a Python with HAP-python instead of `HAP2MQTT_TEST_PYTHON` or `<repo>/.venv`.
     /// - Throws: `HAPPythonAccessoryError.venvMissing` when there is no Python with HAP-python,
     ///   `.startFailed` or `.timedOut` when the fixture does not come up.
-    public static func start(setupCode: String = defaultSetupCode, pairingID: String? = nil) async throws(HAPPythonAccessoryError) -> HAPPythonAccessory {
+    public static func start(
+        setupCode: String = defaultSetupCode, pairingID: String? = nil, lights: Int? = nil, python: String? = nil
+    ) async throws(HAPPythonAccessoryError) -> HAPPythonAccessory {
         var lastError = HAPPythonAccessoryError.startFailed("no attempt")
         for _ in 0..<3 {  // another process may take the free port between the check and the bind
             let port: UInt16
             do { port = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
-            let accessory = try HAPPythonAccessory(port: port, setupCode: setupCode, pairingID: pairingID)
+            let accessory = try HAPPythonAccessory(port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, python: python)
             do {
                 try await accessory.start(reset: true)
                 return accessory
@@ -147,6 +160,7 @@ public final class HAPPythonAccessory: Sendable {
     public func start(reset: Bool = false) async throws(HAPPythonAccessoryError) {
         var arguments = [script, "--port", String(port), "--state", directory.appendingPathComponent("accessory.state").path, "--code", setupCode]
         if let fixedPairingID { arguments += ["--pairing-id", fixedPairingID] }
+        if let lights { arguments += ["--lights", String(lights)] }
         if reset { arguments.append("--reset") }
         try shared.launch(python: python, arguments: arguments)
         let clock = ContinuousClock()
@@ -188,6 +202,10 @@ public final class HAPPythonAccessory: Sendable {
 
     /// Whether the process is running.
     public var isRunning: Bool { shared.isRunning }
+
+    /// The control channel's port on 127.0.0.1 (scripts/lib/hap_loopback.py) while running, for a client
+    /// of its own (the benchmarks' aiohomekit script).
+    public var controlPort: UInt16? { shared.controlPort }
 
     /// Every accepted write so far, in order.
     public var setterCalls: [SetterCall] { shared.record.setterCalls }
