@@ -45,7 +45,9 @@ let package = Package(
         // Benchmarks (Benchmarks/README.md): not part of the hap2mqtt product.
         .executableTarget(
             name: "hap2mqtt-bench",
-            dependencies: ["HomeModel", "HomeStore", "MQTT", "Gateway", "CMosquitto", "HAP2MQTTTesting"],
+            dependencies: [
+                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "CMosquitto", "HAP2MQTTTesting",
+            ],
             path: "Benchmarks/Sources/hap2mqtt-bench"),
 
         .testTarget(name: "HomeModelTests", dependencies: ["HomeModel"]),

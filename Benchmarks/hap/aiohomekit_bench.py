@@ -3,22 +3,26 @@
 compared on, done by aiohomekit 4.0.1 against one HAP-python bridge on loopback (Tests/Fixtures/
 hap_fixture.py, event coalescing off). hap2mqtt-bench runs it in the same invocation as its own side.
 
-It pairs once (pair-setup is not measured), then times, in milliseconds per sample:
+It uses a pairing made beforehand (--pairing-file: aiohomekit's pairing data, which hap2mqtt-bench writes
+after adding this controller through its own admin pairing), or pairs itself with an unpaired fixture
+(--code); pair-setup is never measured. It times, in milliseconds per sample:
 
   pair_verify   a new connection: TCP connect and pair-verify, until the session is encrypted
-  accessories   GET /accessories, its JSON parsed and aiohomekit's accessory model built from it
+  accessories   GET /accessories: list_accessories_and_characteristics, which parses the JSON and
+                builds aiohomekit's accessory model (Accessories.from_list)
   read          one characteristic read (GET /characteristics?id=aid.iid) on the open session
   write         one characteristic write (PUT /characteristics) on the open session
   event         from asking the fixture (its control channel) to change a value to aiohomekit's event
-                callback with that value; the same trigger serves hap2mqtt's side, so the control
-                channel's own time is in both
+                callback with that value (time-stamped in the callback); the same trigger serves
+                hap2mqtt's side, so the control channel's own time is in both
 
 and prints one JSON object on stdout: {"aiohomekit": "4.0.1", "samples": {"read": [...], ...}}.
 
-  aiohomekit_bench.py --port P --code XXX-XX-XXX --control-port C [--samples 200]
+  aiohomekit_bench.py --port P (--code XXX-XX-XXX | --pairing-file F) --control-port C [--samples 200]
       [--read 2.10] [--write 2.10] [--values 0,100] [--event Light/Brightness@2.10]
 
-The fixture must be unpaired (started with --reset). Only loopback is used; nothing is advertised.
+With --code the fixture must be unpaired (started with --reset). Only loopback is used; nothing is
+advertised.
 """
 
 import argparse
@@ -31,7 +35,6 @@ import time
 from aiohomekit.characteristic_cache import CharacteristicCacheMemory
 from aiohomekit.controller.ip.discovery import IpDiscovery
 from aiohomekit.controller.ip.pairing import IpPairing
-from aiohomekit.model import Accessories
 from aiohomekit.model.categories import Categories
 from aiohomekit.model.feature_flags import FeatureFlags
 from aiohomekit.model.status_flags import StatusFlags
@@ -77,13 +80,22 @@ def ms_since(start):
     return (time.perf_counter() - start) * 1000
 
 
-async def run(args):
-    controller = BenchController()
+async def pair(controller, args):
+    """aiohomekit's pairing data: from --pairing-file, or made now with pair-setup (--code)."""
+    if args.pairing_file:
+        with open(args.pairing_file, encoding="utf8") as f:
+            return json.load(f)
     discovery = IpDiscovery(controller, service(args.port))
     finish = await discovery.async_start_pairing("bench")
     pairing = await finish(args.code)
     data = pairing.pairing_data
     await pairing.close()
+    return data
+
+
+async def run(args):
+    controller = BenchController()
+    data = await pair(controller, args)
 
     samples = {name: [] for name in ("pair_verify", "accessories", "read", "write", "event")}
     verify_count = max(1, args.samples // 10)
@@ -98,7 +110,8 @@ async def run(args):
     await pairing._ensure_connected()
     for _ in range(max(1, args.samples // 10)):
         start = time.perf_counter()
-        Accessories.from_list(await pairing.list_accessories_and_characteristics())
+        # It parses the JSON and builds aiohomekit's model (Accessories.from_list) itself.
+        await pairing.list_accessories_and_characteristics()
         samples["accessories"].append(ms_since(start))
 
     read = address(args.read)
@@ -118,16 +131,25 @@ async def run(args):
     accessory, characteristic = names.split("/")
     event = address(event_address)
     arrived = asyncio.Queue()
-    pairing.dispatcher_connect(lambda update: [arrived.put_nowait(v.get("value")) for k, v in update.items() if k == event])
+
+    def on_update(update):
+        now = time.perf_counter()  # first thing in aiohomekit's callback, as hap2mqtt's side stamps it
+        for key, item in update.items():
+            if key == event:
+                arrived.put_nowait((item.get("value"), now))
+
+    pairing.dispatcher_connect(on_update)
     await pairing.subscribe([event])
     for i in range(args.samples):
         # 1…50 in turn: never the value before it (the writes left one of --values), so every change is one.
         value = i % 50 + 1
         start = time.perf_counter()
         await control(args.control_port, {"cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": value})
-        while await asyncio.wait_for(arrived.get(), 10) != value:
-            pass
-        samples["event"].append(ms_since(start))
+        while True:
+            got, when = await asyncio.wait_for(arrived.get(), 10)
+            if got == value:
+                break
+        samples["event"].append((when - start) * 1000)
     await pairing.close()
     print(json.dumps({"aiohomekit": importlib.metadata.version("aiohomekit"), "samples": samples}))
 
@@ -135,7 +157,9 @@ async def run(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, required=True, help="the fixture's HAP port on 127.0.0.1")
-    parser.add_argument("--code", required=True, help="its setup code, XXX-XX-XXX")
+    how = parser.add_mutually_exclusive_group(required=True)
+    how.add_argument("--code", help="its setup code, XXX-XX-XXX: pair now (the fixture must be unpaired)")
+    how.add_argument("--pairing-file", help="aiohomekit's pairing data (JSON) of a pairing made beforehand")
     parser.add_argument("--control-port", type=int, required=True, help="its control channel")
     parser.add_argument("--samples", type=int, default=200, help="reads, writes and events (pair-verify and /accessories: a tenth)")
     parser.add_argument("--read", default="2.10", help="aid.iid to read")

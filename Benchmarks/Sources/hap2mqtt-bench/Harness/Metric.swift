@@ -37,10 +37,14 @@ struct Metric: Codable, Sendable {
     var goals: [Goal]
     /// Whether every goal is met; nil without goals.
     var goalsMet: Bool?
+    /// What the table calls the two sides, where they are not the gateway and its baseline (`hap`:
+    /// hap2mqtt's HAP controller against aiohomekit); nil for `gateway` and `baseline`.
+    var sides: [String]?
 
-    init(name: String, unit: String, gateway: [Double], baseline: [Double]? = nil, goals: [Goal] = []) {
+    init(name: String, unit: String, gateway: [Double], baseline: [Double]? = nil, goals: [Goal] = [], sides: [String]? = nil) {
         self.name = name
         self.unit = unit
+        self.sides = sides
         let summary = Summary(gateway)
         let base = baseline.map(Summary.init)
         let ratio = base.map { summary.dividedBy($0) }

@@ -61,6 +61,7 @@ enum ScenarioRegistry {
         LatencyScenario(),
         CommandScenario(),
         MemoryScenario(),
+        HAPScenario(),
     ]
 
     static func named(_ name: String) -> (any BenchmarkScenario)? { all.first { $0.name == name } }

@@ -1,0 +1,81 @@
+import Foundation
+import HAP2MQTTTesting
+import HAPController
+import HomeStore
+
+/// Scenario 4: hap2mqtt's HAP controller against aiohomekit 4.0.1, the same operations on one HAP-python
+/// 5.0.0 bridge on loopback (event coalescing off): pair-verify, `GET /accessories` with parsing, single
+/// reads, single writes, event latency. hap2mqtt pairs (pair-setup, untimed) and adds aiohomekit's own
+/// pairing; then the two take turns, one whole run each, with the bridge to themselves.
+struct HAPScenario: BenchmarkScenario {
+    let name = "hap"
+    let summary = "HAP controller against aiohomekit 4.0.1 on a HAP-python bridge: pair-verify, /accessories, 200 reads, 200 writes, 200 events"
+
+    func run(_ context: BenchmarkContext) async throws -> ScenarioResult {
+        let started = Monotonic.now()
+        let samples = context.pick(full: 200, tiny: 10)
+        let runs = context.runs ?? context.pick(full: 3, tiny: 1)
+        context.progress("Python venv for HAP-python and aiohomekit")
+        let python = try await BenchPython.ensure()
+        let accessory = try await HAPPythonAccessory.start(python: python)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-bench-hap-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let result = try await measure(context, accessory: accessory, python: python, folder: folder, samples: samples, runs: runs)
+            await accessory.stop()
+            return ScenarioResult(
+                scenario: name,
+                parameters: "\(samples) reads, writes and events and \(HAPOperations.fewer(samples)) pair-verifies and /accessories per run, runs: \(runs), "
+                    + "one HAP-python bridge of 6 accessories",
+                metrics: HAPOperations.Operation.allCases.map { operation in
+                    Metric(name: operation.title, unit: "µs", gateway: result.ours[operation], baseline: result.theirs[operation],
+                           goals: [.ratio(.median, atMost: 0.8)], sides: ["hap2mqtt", "aiohomekit"])
+                },
+                notes: [
+                    "hap2mqtt: HAPController.connect and HAPClient (the API its HAP accessory provider uses), in this process",
+                    "aiohomekit \(result.version): \(AiohomekitSide.script) in a child process, IpPairing on a pairing of its own",
+                    "pair-verify: TCP connect and pair-verify until the session is encrypted; /accessories: the request and the accessory model built from it",
+                    "event latency: from the fixture's control channel being asked to change Light/Brightness to the event with that value reaching the controller's API",
+                    "ratio: hap2mqtt/aiohomekit; below 1, hap2mqtt is faster",
+                ],
+                seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
+        } catch {
+            await accessory.stop()
+            throw error
+        }
+    }
+
+    private func measure(
+        _ context: BenchmarkContext, accessory: HAPPythonAccessory, python: String, folder: URL, samples: Int, runs: Int
+    ) async throws -> (ours: HAPOperations, theirs: HAPOperations, version: String) {
+        let directory = StateDirectory(path: folder.path)
+        try directory.create()
+        let controller = HAPController(stateDirectory: directory)
+        let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode), name: "bench")
+        let pairingFile = folder.appendingPathComponent("aiohomekit-pairing.json")
+        let admin = try await controller.connect(to: pairing)
+        try await AiohomekitSide.addPairing(over: admin, port: accessory.port, file: pairingFile)
+        await admin.connection.close()
+        guard let controlPort = accessory.controlPort else { throw BenchmarkError.process("the HAP-python fixture has no control channel") }
+
+        var ours = HAPOperations()
+        var theirs = HAPOperations()
+        var version = "?"
+        for run in 1...runs {
+            // Turn about, so that neither side always runs first on a bridge that has just been busy.
+            for side in run % 2 == 1 ? [0, 1] : [1, 0] {
+                if side == 0 {
+                    ours.append(try await ControllerSide.measure(controller: controller, pairing: pairing, accessory: accessory, samples: samples))
+                } else {
+                    let (operations, used) = try await AiohomekitSide.measure(
+                        python: python, port: accessory.port, controlPort: controlPort, pairingFile: pairingFile, samples: samples)
+                    theirs.append(operations)
+                    version = used
+                }
+            }
+            context.progress("run \(run)/\(runs): read median \(Table.number(Summary(ours[.read]).median)) µs (hap2mqtt), "
+                + "\(Table.number(Summary(theirs[.read]).median)) µs (aiohomekit)")
+        }
+        return (ours, theirs, version)
+    }
+}
