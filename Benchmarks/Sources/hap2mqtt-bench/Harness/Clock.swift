@@ -34,9 +34,10 @@ enum ProcessCPU {
 
 /// Resident memory figures of a process from `/proc/<pid>/status` (Linux), in kB.
 enum ResidentMemory {
-    /// `VmHWM` (peak resident set) and `VmRSS` (resident now) of this process; nil where `/proc` is missing.
-    static func current() -> (peakKB: Int, nowKB: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    /// `VmHWM` (peak resident set) and `VmRSS` (resident now) of this process, or of process `pid`; nil
+    /// where `/proc` is missing or the process has gone.
+    static func current(pid: Int32? = nil) -> (peakKB: Int, nowKB: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/status", encoding: .utf8) else { return nil }
         func field(_ name: String) -> Int? {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
             return line.split(separator: " ").compactMap { Int($0) }.first

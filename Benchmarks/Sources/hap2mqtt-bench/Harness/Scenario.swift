@@ -62,6 +62,7 @@ enum ScenarioRegistry {
         CommandScenario(),
         MemoryScenario(),
         HAPScenario(),
+        ScaleScenario(),
     ]
 
     static func named(_ name: String) -> (any BenchmarkScenario)? { all.first { $0.name == name } }
