@@ -1,13 +1,19 @@
 import HomeModel
 
-/// The accessories of one accessory server as the provider uses them between two syncs: each
-/// characteristic by its HAP id (for the format of values in answers and events), and the lists of what is
-/// read at sync, subscribed, polled, kept alive and identified.
+/// The accessories of one accessory server as the provider uses them between two syncs: the accessory
+/// ids, each characteristic's format by its HAP id (for values in answers and events), and the lists of
+/// what is read at sync, subscribed, polled, kept alive and identified.
+///
+/// It keeps no copy of the accessories themselves: the home store holds the one copy of the home
+/// (DESIGN.md lesson 5), and with ten bridges of 1,500 characteristics a second one here was 9 MB of the
+/// gateway's peak memory (Benchmarks/README.md, scenario `scale`).
 struct AccessoryIndex: Sendable {
-    /// The accessories the store gets (excluded ones left out), with the values of the last sync.
-    var accessories: [Accessory]
-    /// Every characteristic by `aid.iid`.
-    let characteristics: [HAPCharacteristicID: Characteristic]
+    /// The accessory ids (excluded accessories left out), in the server's order.
+    let ids: [AccessoryID]
+    /// The accessory id of each aid.
+    private let accessoryIDs: [Int: AccessoryID]
+    /// Every characteristic's format by `aid.iid`.
+    let formats: [HAPCharacteristicID: CharacteristicFormat]
     /// Every characteristic with `pr`, read at each sync.
     let readable: [HAPCharacteristicID]
     /// Every characteristic with `ev`, subscribed at each sync (one request per aid).
@@ -27,8 +33,9 @@ struct AccessoryIndex: Sendable {
     let probe: [Int: HAPCharacteristicID]
 
     init(_ accessories: [Accessory]) {
-        self.accessories = accessories
-        var characteristics: [HAPCharacteristicID: Characteristic] = [:]
+        ids = accessories.map(\.id)
+        accessoryIDs = Dictionary(accessories.map { ($0.aid, $0.id) }) { first, _ in first }
+        var formats: [HAPCharacteristicID: CharacteristicFormat] = [:]
         var readable: [HAPCharacteristicID] = []
         var evented: [HAPCharacteristicID] = []
         var polled: [HAPCharacteristicID] = []
@@ -41,8 +48,8 @@ struct AccessoryIndex: Sendable {
                 let fixed = service.type == .Service.accessoryInformation || service.type == .Service.protocolInformation
                 for c in service.characteristics {
                     let id = HAPCharacteristicID(aid: accessory.aid, iid: c.iid)
-                    guard characteristics[id] == nil else { continue }
-                    characteristics[id] = c
+                    guard formats[id] == nil else { continue }
+                    formats[id] = c.format
                     if c.type == .Characteristic.identify, identify[accessory.aid] == nil { identify[accessory.aid] = id }
                     if fixed { fixedIDs.insert(id) }
                     guard c.isReadable else { continue }
@@ -56,7 +63,7 @@ struct AccessoryIndex: Sendable {
                 }
             }
         }
-        self.characteristics = characteristics
+        self.formats = formats
         self.readable = readable
         self.evented = evented
         self.polled = polled
@@ -85,22 +92,22 @@ struct AccessoryIndex: Sendable {
         Set(results.values.filter { $0.status.isSuccess && !fixed.contains($0.id) }.map(\.id.aid))
     }
 
-    /// The accessory ids, in the server's order.
-    var ids: [AccessoryID] { accessories.map(\.id) }
-
     /// The id of the accessory `aid`.
-    func accessoryID(_ aid: Int) -> AccessoryID? { accessories.first { $0.aid == aid }?.id }
+    func accessoryID(_ aid: Int) -> AccessoryID? { accessoryIDs[aid] }
+
+    /// Whether `id` is a characteristic of these accessories.
+    func contains(_ id: HAPCharacteristicID) -> Bool { formats[id] != nil }
 
     /// A value from an answer or event in the characteristic's own format; nil for an unknown
     /// characteristic, `null`, or a value the format cannot carry.
     func value(_ json: HAPJSON?, for id: HAPCharacteristicID) -> CharacteristicValue? {
-        guard let json, let format = characteristics[id]?.format else { return nil }
+        guard let json, let format = formats[id] else { return nil }
         return try? CharacteristicValue.decoded(fromHAP: json, format: format)
     }
 
-    /// Puts read values into the accessories; characteristics whose read failed keep the value of
-    /// `/accessories`.
-    mutating func apply(_ results: [HAPCharacteristicID: HAPCharacteristicResult]) {
+    /// Puts read values into `accessories` (those this index was made of); characteristics whose read
+    /// failed keep the value of `/accessories`.
+    func apply(_ results: [HAPCharacteristicID: HAPCharacteristicResult], to accessories: inout [Accessory]) {
         for a in accessories.indices {
             let aid = accessories[a].aid
             for s in accessories[a].services.indices {

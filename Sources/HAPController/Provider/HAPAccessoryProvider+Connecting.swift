@@ -61,16 +61,10 @@ extension HAPAccessoryProvider {
         syncing = client
         defer { syncing = nil }
         do {
-            let (list, body) = try await client.accessoriesWithBody()
-            for problem in list.problems { logger.debug("accessory list: \(problem)") }
-            do {
-                try cache.save(body)
-            } catch {
-                logger.warning("cannot cache the accessory list: \(error)")
-            }
-            var synced = AccessoryIndex(list.accessories.filter { !settings.excludedAIDs.contains($0.aid) })
+            var accessories = try await fetchAccessories(client)
+            var synced = AccessoryIndex(accessories)
             let values = try await client.read(synced.readable)
-            synced.apply(values)
+            synced.apply(values, to: &accessories)
             let subscriptions = try await client.subscribe(synced.evented)
             // A characteristic that advertises events but refuses the subscription is polled instead.
             let refused = synced.evented.filter { subscriptions[$0]?.status.isSuccess != true }
@@ -82,7 +76,7 @@ extension HAPAccessoryProvider {
                 await client.connection.close()
                 return .failed("stopped")
             }
-            install(client, synced, readResults: values)
+            install(client, synced, accessories, readResults: values)
             return .connected(client)
         } catch {
             await client.connection.close()
@@ -90,10 +84,25 @@ extension HAPAccessoryProvider {
         }
     }
 
+    /// `GET /accessories`, cached, without the excluded accessories. The body and the list go when it
+    /// returns, so that the values read next change the only copy of the accessories in place.
+    private func fetchAccessories(_ client: HAPClient) async throws(HAPConnectionError) -> [Accessory] {
+        let (list, body) = try await client.accessoriesWithBody()
+        for problem in list.problems { logger.debug("accessory list: \(problem)") }
+        do {
+            try cache.save(body)
+        } catch {
+            logger.warning("cannot cache the accessory list: \(error)")
+        }
+        return list.accessories.filter { !settings.excludedAIDs.contains($0.aid) }
+    }
+
     /// Makes `client` the live session and reports the sync: accessories whose every read answered
     /// `-70402` unreachable (reported before the sync, so that they never show as online), the accessories,
     /// then the others reachable.
-    private func install(_ client: HAPClient, _ synced: AccessoryIndex, readResults: [HAPCharacteristicID: HAPCharacteristicResult]) {
+    private func install(
+        _ client: HAPClient, _ synced: AccessoryIndex, _ accessories: [Accessory], readResults: [HAPCharacteristicID: HAPCharacteristicResult]
+    ) {
         self.client = client
         self.index = synced
         firstSyncReported = true
@@ -102,11 +111,11 @@ extension HAPAccessoryProvider {
         for aid in unreachable { offlineAIDs[aid] = Self.bridgedUnreachableReason }
         let offline = synced.ids.filter { unreachable.contains($0.aid) }
         if !offline.isEmpty { emit(.reachability(offline, reachable: false, reason: Self.bridgedUnreachableReason)) }
-        emit(.synced(synced.accessories))
+        emit(.synced(accessories))
         let online = synced.ids.filter { !unreachable.contains($0.aid) }
         if !online.isEmpty { emit(.reachability(online, reachable: true, reason: nil)) }
         logger.info(
-            "connected to \(displayName) at \(pairing.host):\(pairing.port): \(synced.accessories.count) accessories, "
+            "connected to \(displayName) at \(pairing.host):\(pairing.port): \(accessories.count) accessories, "
                 + "\(synced.evented.count) characteristics with events, \(synced.polled.count) polled")
         for id in offline { logger.warning("accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description]) }
     }

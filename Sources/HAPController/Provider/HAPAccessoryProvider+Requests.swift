@@ -39,7 +39,7 @@ extension HAPAccessoryProvider {
         var items: (plain: [HAPCharacteristicWriteItem], timed: [HAPCharacteristicWriteItem]) = ([], [])
         var idOf: [CharacteristicAddress: HAPCharacteristicID] = [:]
         for write in writes {
-            guard let id = known.first(where: { $0.address == write.address })?.id, let format = index.characteristics[id]?.format else { continue }
+            guard let id = known.first(where: { $0.address == write.address })?.id, let format = index.formats[id] else { continue }
             do {
                 let item = try HAPCharacteristicWriteItem(id: id, value: write.value, format: format, wantsResponse: write.wantsResponse)
                 if write.timed { items.timed.append(item) } else { items.plain.append(item) }
@@ -100,7 +100,7 @@ extension HAPAccessoryProvider {
         var known: [(address: CharacteristicAddress, id: HAPCharacteristicID)] = []
         for address in addresses {
             let id = HAPCharacteristicID(aid: address.accessory.aid, iid: address.iid)
-            guard address.accessory.serverID == serverID, index.characteristics[id] != nil,
+            guard address.accessory.serverID == serverID, index.contains(id),
                 index.accessoryID(id.aid) != nil
             else {
                 results[address] = .failure(.unknown("characteristic \(address)"))

@@ -34,7 +34,7 @@ extension HAPAccessoryProvider {
         var updates: [ValueUpdate] = []
         var heard = Set<Int>()
         for event in batch {
-            guard let id = index.accessoryID(event.id.aid), index.characteristics[event.id] != nil else {
+            guard let id = index.accessoryID(event.id.aid), index.contains(event.id) else {
                 logger.debug("event for unknown characteristic \(event.id) ignored")
                 continue
             }
