@@ -46,6 +46,8 @@ public struct HTTPResponseParser: Sendable {
     public let limits: Limits
     private var state = State.head
     private var buffer: [UInt8] = []
+    /// Bytes of buffer capacity kept between messages.
+    static let keptCapacity = 16 << 10
     /// Where unread bytes of `buffer` start.
     private var position = 0
     /// Where the search for the next line end resumes, so that byte-by-byte feeding stays linear.
@@ -82,6 +84,8 @@ public struct HTTPResponseParser: Sendable {
             scanPosition = max(scanPosition - position, 0)
             position = 0
         }
+        // A large answer (`/accessories`) grew the buffer; an idle connection need not keep that capacity.
+        if buffer.isEmpty, buffer.capacity > Self.keptCapacity { buffer = [] }
         return complete
     }
 

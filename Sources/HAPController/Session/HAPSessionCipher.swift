@@ -87,8 +87,13 @@ public struct HAPSessionCipher: Sendable {
             offset = frameEnd
         }
         pending.removeFirst(offset)
+        // A large answer (`/accessories`) grew the buffer; an idle connection need not keep that capacity.
+        if pending.isEmpty, pending.capacity > Self.keptCapacity { pending = [] }
         return plaintext
     }
+
+    /// Bytes of buffer capacity kept between reads (a few frames of 1 KiB).
+    static let keptCapacity = 16 << 10
 
     /// `0000 0000 ‖ counter` as UInt64 little-endian.
     private static func nonce(_ counter: UInt64) -> [UInt8] {

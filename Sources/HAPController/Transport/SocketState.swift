@@ -37,8 +37,8 @@ final class SocketState: Sendable {
 
     /// Received bytes held before the reader pauses.
     static let maximumBufferedBytes = 4 << 20
-    /// Bytes asked of one `recv`.
-    static let readSize = 64 << 10
+    /// Bytes asked of one `recv`: sixteen HAP frames; each connection keeps a buffer of this size.
+    static let readSize = 16 << 10
 
     private let state: Mutex<State>
     /// Wakes a paused reader.
