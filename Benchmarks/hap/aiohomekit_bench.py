@@ -16,10 +16,12 @@ after adding this controller through its own admin pairing), or pairs itself wit
                 callback with that value (time-stamped in the callback); the same trigger serves
                 hap2mqtt's side, so the control channel's own time is in both
 
-and prints one JSON object on stdout: {"aiohomekit": "4.0.1", "samples": {"read": [...], ...}}.
+and prints one JSON object on stdout: {"aiohomekit": "4.0.1", "samples": {"read": [...], ...}}. With
+--serve it takes one operation at a time from stdin instead (see `serve`): hap2mqtt-bench runs it so,
+alternating blocks of samples with its own side.
 
   aiohomekit_bench.py --port P (--code XXX-XX-XXX | --pairing-file F) --control-port C [--samples 200]
-      [--read 2.10] [--write 2.10] [--values 0,100] [--event Light/Brightness@2.10]
+      [--serve] [--read 2.10] [--write 2.10] [--values 0,100] [--event Light/Brightness@2.10]
 
 With --code the fixture must be unpaired (started with --reset). Only loopback is used; nothing is
 advertised.
@@ -93,65 +95,136 @@ async def pair(controller, args):
     return data
 
 
-async def run(args):
-    controller = BenchController()
-    data = await pair(controller, args)
+class Bench:
+    """One aiohomekit controller on the fixture: a session kept open for /accessories, reads, writes and
+    events, and fresh connections for pair-verify. Each method times `n` samples of one operation."""
 
-    samples = {name: [] for name in ("pair_verify", "accessories", "read", "write", "event")}
-    verify_count = max(1, args.samples // 10)
-    for _ in range(verify_count):
-        fresh = IpPairing(controller, data)
-        start = time.perf_counter()
-        await fresh._ensure_connected()
-        samples["pair_verify"].append(ms_since(start))
-        await fresh.close()
+    def __init__(self, controller, data, args):
+        self.controller = controller
+        self.data = data
+        self.args = args
+        self.read_id = address(args.read)
+        self.write_id = address(args.write)
+        self.values = [int(v) for v in args.values.split(",")]
+        names, event_address = args.event.split("@")
+        self.event_accessory, self.event_characteristic = names.split("/")
+        self.event_id = address(event_address)
+        self.arrived = asyncio.Queue()
+        self.pairing = None
 
-    pairing = IpPairing(controller, data)
-    await pairing._ensure_connected()
-    for _ in range(max(1, args.samples // 10)):
-        start = time.perf_counter()
-        # It parses the JSON and builds aiohomekit's model (Accessories.from_list) itself.
-        await pairing.list_accessories_and_characteristics()
-        samples["accessories"].append(ms_since(start))
+    async def open(self):
+        self.pairing = IpPairing(self.controller, self.data)
+        await self.pairing._ensure_connected()
+        self.pairing.dispatcher_connect(self.on_update)
 
-    read = address(args.read)
-    for _ in range(args.samples):
-        start = time.perf_counter()
-        await pairing.get_characteristics([read])
-        samples["read"].append(ms_since(start))
+    async def close(self):
+        await self.pairing.close()
 
-    write = address(args.write)
-    values = [int(v) for v in args.values.split(",")]
-    for i in range(args.samples):
-        start = time.perf_counter()
-        await pairing.put_characteristics([(*write, values[i % len(values)])])
-        samples["write"].append(ms_since(start))
-
-    names, event_address = args.event.split("@")
-    accessory, characteristic = names.split("/")
-    event = address(event_address)
-    arrived = asyncio.Queue()
-
-    def on_update(update):
+    def on_update(self, update):
         now = time.perf_counter()  # first thing in aiohomekit's callback, as hap2mqtt's side stamps it
         for key, item in update.items():
-            if key == event:
-                arrived.put_nowait((item.get("value"), now))
+            if key == self.event_id:
+                self.arrived.put_nowait((item.get("value"), now))
 
-    pairing.dispatcher_connect(on_update)
-    await pairing.subscribe([event])
-    for i in range(args.samples):
-        # 1…50 in turn: never the value before it (the writes left one of --values), so every change is one.
-        value = i % 50 + 1
-        start = time.perf_counter()
-        await control(args.control_port, {"cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": value})
-        while True:
-            got, when = await asyncio.wait_for(arrived.get(), 10)
-            if got == value:
-                break
-        samples["event"].append((when - start) * 1000)
-    await pairing.close()
-    print(json.dumps({"aiohomekit": importlib.metadata.version("aiohomekit"), "samples": samples}))
+    async def pair_verify(self, n, start):
+        samples = []
+        for _ in range(n):
+            fresh = IpPairing(self.controller, self.data)
+            begin = time.perf_counter()
+            await fresh._ensure_connected()
+            samples.append(ms_since(begin))
+            await fresh.close()
+        return samples
+
+    async def accessories(self, n, start):
+        samples = []
+        for _ in range(n):
+            begin = time.perf_counter()
+            # It parses the JSON and builds aiohomekit's model (Accessories.from_list) itself.
+            await self.pairing.list_accessories_and_characteristics()
+            samples.append(ms_since(begin))
+        return samples
+
+    async def read(self, n, start):
+        samples = []
+        for _ in range(n):
+            begin = time.perf_counter()
+            await self.pairing.get_characteristics([self.read_id])
+            samples.append(ms_since(begin))
+        return samples
+
+    async def write(self, n, start):
+        samples = []
+        for i in range(start, start + n):
+            begin = time.perf_counter()
+            await self.pairing.put_characteristics([(*self.write_id, self.values[i % len(self.values)])])
+            samples.append(ms_since(begin))
+        return samples
+
+    async def event(self, n, start):
+        """Subscribed only meanwhile: a subscription left on would make the fixture send this controller
+        an event for every write and event of the other side."""
+        await self.pairing.subscribe([self.event_id])
+        samples = []
+        for i in range(start, start + n):
+            # 1…50 in turn, counted over both sides: never the value before it (the writes leave one of
+            # --values), so every change is one.
+            value = i % 50 + 1
+            begin = time.perf_counter()
+            await control(self.args.control_port, {
+                "cmd": "set_value", "accessory": self.event_accessory, "characteristic": self.event_characteristic,
+                "value": value})
+            while True:
+                got, when = await asyncio.wait_for(self.arrived.get(), 10)
+                if got == value:
+                    break
+            samples.append((when - begin) * 1000)
+        await self.pairing.unsubscribe([self.event_id])
+        return samples
+
+
+OPERATIONS = ("pair_verify", "accessories", "read", "write", "event")
+
+
+async def run_all(bench, args):
+    """Every operation once: a tenth of --samples pair-verifies and /accessories, --samples of the rest."""
+    samples = {}
+    for name in OPERATIONS:
+        n = max(1, args.samples // 10) if name in ("pair_verify", "accessories") else args.samples
+        samples[name] = await getattr(bench, name)(n, 0)
+    print(json.dumps({"aiohomekit": importlib.metadata.version("aiohomekit"), "samples": samples}), flush=True)
+
+
+async def serve(bench):
+    """Commands on stdin, one JSON object a line: {"op": "read", "n": 10, "start": 40} answers
+    {"samples": [...]} on stdout; {"op": "quit"} ends. hap2mqtt-bench alternates blocks of samples between
+    the two controllers this way, so that both meet the same moments of a busy machine."""
+    loop = asyncio.get_running_loop()
+    print(json.dumps({"ready": True, "aiohomekit": importlib.metadata.version("aiohomekit")}), flush=True)
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        command = json.loads(line)
+        if command.get("op") == "quit":
+            return
+        if command.get("op") not in OPERATIONS:
+            raise ValueError(f"unknown operation {command.get('op')!r}")
+        samples = await getattr(bench, command["op"])(int(command["n"]), int(command.get("start", 0)))
+        print(json.dumps({"samples": samples}), flush=True)
+
+
+async def run(args):
+    controller = BenchController()
+    bench = Bench(controller, await pair(controller, args), args)
+    await bench.open()
+    try:
+        if args.serve:
+            await serve(bench)
+        else:
+            await run_all(bench, args)
+    finally:
+        await bench.close()
 
 
 def main():
@@ -162,6 +235,7 @@ def main():
     how.add_argument("--pairing-file", help="aiohomekit's pairing data (JSON) of a pairing made beforehand")
     parser.add_argument("--control-port", type=int, required=True, help="its control channel")
     parser.add_argument("--samples", type=int, default=200, help="reads, writes and events (pair-verify and /accessories: a tenth)")
+    parser.add_argument("--serve", action="store_true", help="take operations from stdin instead (hap2mqtt-bench)")
     parser.add_argument("--read", default="2.10", help="aid.iid to read")
     parser.add_argument("--write", default="2.10", help="aid.iid to write")
     parser.add_argument("--values", default="0,100", help="integer values the writes cycle through")

@@ -2,10 +2,69 @@ import Foundation
 import HAP2MQTTTesting
 import HAPController
 
-/// aiohomekit's side of scenario 4: `Benchmarks/hap/aiohomekit_bench.py`, run once per run as a child
-/// process, on a pairing of its own that hap2mqtt (the admin that made pair-setup) added for it.
-enum AiohomekitSide {
+/// aiohomekit's side of scenario 4: `Benchmarks/hap/aiohomekit_bench.py --serve` as a child process, on a
+/// pairing of its own that hap2mqtt (the admin that made pair-setup) added for it, taking one operation
+/// at a time over stdin. Used from one task.
+final class AiohomekitSide {
     static let script = "Benchmarks/hap/aiohomekit_bench.py"
+
+    private let process: Process
+    private let input: FileHandle
+    private var lines: AsyncStream<String>.Iterator
+    /// The aiohomekit version the script runs.
+    private(set) var version = "?"
+
+    /// Starts the script and waits until its session is open.
+    /// - Throws: `BenchmarkError.process` when it cannot start or does not say it is ready.
+    init(python: String, port: UInt16, controlPort: UInt16, pairingFile: URL) async throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            BenchPython.path(Self.script), "--serve", "--port", String(port), "--pairing-file", pairingFile.path,
+            "--control-port", String(controlPort),
+            "--read", "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)", "--write", "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
+            "--values", HAPBenchTarget.writeValues.map(String.init).joined(separator: ","),
+            "--event", "\(HAPBenchTarget.accessory)/\(HAPBenchTarget.characteristic)@\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
+        ]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        input = stdin.fileHandleForWriting
+        lines = LineChannel.lines(from: stdout.fileHandleForReading).makeAsyncIterator()
+        do {
+            try ExternalTool.start(process)
+        } catch {
+            throw BenchmarkError.process("cannot run the aiohomekit side: \(error)")
+        }
+        struct Ready: Decodable { var aiohomekit: String }
+        guard let line = await lines.next(), let ready = try? JSONDecoder().decode(Ready.self, from: Data(line.utf8)) else {
+            stop()
+            throw BenchmarkError.process("the aiohomekit side did not start (its error is above)")
+        }
+        version = ready.aiohomekit
+    }
+
+    /// `n` samples of `operation` in µs; `start` numbers the first (for the values written and set).
+    /// - Throws: `BenchmarkError.process` when the script fails (its error goes to stderr).
+    func measure(_ operation: HAPOperations.Operation, _ n: Int, start: Int) async throws -> [Double] {
+        let command = #"{"op":"\#(operation.rawValue)","n":\#(n),"start":\#(start)}"# + "\n"
+        input.write(Data(command.utf8))
+        struct Answer: Decodable { var samples: [Double] }
+        guard let line = await lines.next(), let answer = try? JSONDecoder().decode(Answer.self, from: Data(line.utf8)) else {
+            throw BenchmarkError.process("the aiohomekit side failed on \(operation.rawValue) (its error is above)")
+        }
+        return answer.samples.map { $0 * 1_000 }
+    }
+
+    /// Asks the script to close its session and end; kills it if it does not within 5 s.
+    func stop() {
+        try? input.write(contentsOf: Data(#"{"op":"quit"}"#.utf8 + [0x0A]))
+        try? input.close()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+    }
 
     /// Adds a controller for aiohomekit over `client` (hap2mqtt's admin session: Add Pairing, HAP spec
     /// §5.10) with a fresh Ed25519 key, and writes aiohomekit's pairing data for it to `file`.
@@ -28,41 +87,6 @@ enum AiohomekitSide {
             "Connection": "IP",
         ]
         try JSONSerialization.data(withJSONObject: data).write(to: file)
-    }
-
-    /// One run of the script: its samples (ms) in µs, and the aiohomekit version it ran.
-    /// - Throws: `BenchmarkError.process` with the script's message when it fails.
-    static func measure(
-        python: String, port: UInt16, controlPort: UInt16, pairingFile: URL, samples: Int
-    ) async throws -> (operations: HAPOperations, version: String) {
-        let arguments = [
-            BenchPython.path(script), "--port", String(port), "--pairing-file", pairingFile.path,
-            "--control-port", String(controlPort), "--samples", String(samples),
-            "--read", "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)", "--write", "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
-            "--values", HAPBenchTarget.writeValues.map(String.init).joined(separator: ","),
-            "--event", "\(HAPBenchTarget.accessory)/\(HAPBenchTarget.characteristic)@\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
-        ]
-        let output: String
-        do {
-            output = try await ExternalTool.run(python, arguments)
-        } catch {
-            throw BenchmarkError.process("the aiohomekit side failed: \(error)")
-        }
-        struct Report: Decodable {
-            var aiohomekit: String
-            var samples: [String: [Double]]
-        }
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-            let report = try? JSONDecoder().decode(Report.self, from: Data(line.utf8))
-        else { throw BenchmarkError.process("the aiohomekit side printed no report: \(output.suffix(500))") }
-        var result = HAPOperations()
-        for operation in HAPOperations.Operation.allCases {
-            guard let ms = report.samples[operation.rawValue] else {
-                throw BenchmarkError.process("the aiohomekit side reported no \(operation.rawValue) samples")
-            }
-            result[operation] = ms.map { $0 * 1_000 }
-        }
-        return (result, report.aiohomekit)
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {

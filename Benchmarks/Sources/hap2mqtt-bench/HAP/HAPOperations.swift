@@ -32,14 +32,23 @@ struct HAPOperations: Sendable {
         for operation in Operation.allCases { self[operation] += other[operation] }
     }
 
-    /// Connections (pair-verify) and `/accessories` fetches per run: a tenth of the reads, as the script
-    /// takes them.
-    static func fewer(_ samples: Int) -> Int { max(1, samples / 10) }
+    /// Samples of `operation` per run: `samples` reads, writes and events, a tenth as many connections
+    /// (pair-verify) and `/accessories` fetches.
+    static func count(_ operation: Operation, samples: Int) -> Int {
+        switch operation {
+        case .pairVerify, .accessories: max(1, samples / 10)
+        case .read, .write, .event: samples
+        }
+    }
+
+    /// Samples per block: the two sides take turns a block at a time.
+    static func block(_ operation: Operation, samples: Int) -> Int { max(1, count(operation, samples: samples) / 20) }
 }
 
 /// What both controllers work on in the standard fixture (Tests/Fixtures/hap_fixture.py): the Light's
 /// Brightness (aid 2, iid 10), read, written with 0 and 100 in turn, and changed through the fixture's
-/// control channel to 1…50 in turn for the events (never the value before, so that each change is one).
+/// control channel to 1…50 in turn for the events, counted over both sides (never the value before, so
+/// that each change is one).
 enum HAPBenchTarget {
     static let aid = 2
     static let iid = 10
@@ -47,5 +56,6 @@ enum HAPBenchTarget {
     static let characteristic = "Brightness"
     static let writeValues: [Int64] = [0, 100]
 
+    static func writeValue(_ index: Int) -> Int64 { writeValues[index % writeValues.count] }
     static func eventValue(_ index: Int) -> Int64 { Int64(index % 50 + 1) }
 }
