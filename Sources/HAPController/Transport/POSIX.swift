@@ -48,6 +48,10 @@ enum POSIX {
     static func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         send(fd, bytes, count, sendFlags)
     }
+    /// `send` with MSG_DONTWAIT: what the socket buffer takes now, EAGAIN when it is full.
+    static func systemSendWithoutBlocking(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        send(fd, bytes, count, sendFlags | Int32(MSG_DONTWAIT))
+    }
     static func systemReceive(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         recv(fd, buffer, count, 0)
     }
