@@ -12,6 +12,8 @@ public struct Ed25519PrivateKey: Sendable, CustomStringConvertible, CustomDebugS
     public let seed: [UInt8]
     /// The 32-byte public key (the HAP long-term public key, LTPK).
     public let publicKey: [UInt8]
+    /// libcrypto's key, made once (it computes the public key).
+    private let key: PKey
 
     /// A fresh random key. Throws `CryptoError.randomUnavailable` or `CryptoError.openSSL`.
     public init() throws(CryptoError) {
@@ -22,12 +24,12 @@ public struct Ed25519PrivateKey: Sendable, CustomStringConvertible, CustomDebugS
     public init(seed: [UInt8]) throws(CryptoError) {
         try OpenSSL.requireLength(seed, Self.keyLength, "Ed25519 seed")
         self.seed = seed
-        publicKey = try PKey.privateKey("ED25519", raw: seed).rawPublicKey()
+        key = try PKey.privateKey("ED25519", raw: seed)
+        publicKey = try key.rawPublicKey()
     }
 
     /// The 64-byte Ed25519 signature of `message` (pure Ed25519, no pre-hash). Throws `CryptoError.openSSL`.
     public func signature(for message: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let key = try PKey.privateKey("ED25519", raw: seed)
         let context = try OpenSSL.check(EVP_MD_CTX_new(), "EVP_MD_CTX_new")
         defer { EVP_MD_CTX_free(context) }
         // Ed25519 hashes internally: no message digest is given.

@@ -10,6 +10,8 @@ public struct X25519PrivateKey: Sendable, CustomStringConvertible, CustomDebugSt
     public let rawRepresentation: [UInt8]
     /// The raw 32-byte public key (the u-coordinate of scalar · 9).
     public let publicKey: [UInt8]
+    /// libcrypto's key, made once (it computes the public key).
+    private let key: PKey
 
     /// A fresh random key. Throws `CryptoError.randomUnavailable` or `CryptoError.openSSL`.
     public init() throws(CryptoError) {
@@ -20,7 +22,8 @@ public struct X25519PrivateKey: Sendable, CustomStringConvertible, CustomDebugSt
     public init(rawRepresentation: [UInt8]) throws(CryptoError) {
         try OpenSSL.requireLength(rawRepresentation, Self.keyLength, "X25519 private key")
         self.rawRepresentation = rawRepresentation
-        publicKey = try PKey.privateKey("X25519", raw: rawRepresentation).rawPublicKey()
+        key = try PKey.privateKey("X25519", raw: rawRepresentation)
+        publicKey = try key.rawPublicKey()
     }
 
     /// The 32-byte shared secret X25519(self, peerPublicKey). Throws `CryptoError.invalidLength` for a peer
@@ -28,9 +31,8 @@ public struct X25519PrivateKey: Sendable, CustomStringConvertible, CustomDebugSt
     /// small order, RFC 7748 §6.1).
     public func sharedSecret(with peerPublicKey: [UInt8]) throws(CryptoError) -> [UInt8] {
         try OpenSSL.requireLength(peerPublicKey, Self.keyLength, "X25519 public key")
-        let ours = try PKey.privateKey("X25519", raw: rawRepresentation)
         let theirs = try PKey.publicKey("X25519", raw: peerPublicKey)
-        let context = try OpenSSL.check(EVP_PKEY_CTX_new_from_pkey(nil, ours.pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
+        let context = try OpenSSL.check(EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil), "EVP_PKEY_CTX_new_from_pkey")
         defer { EVP_PKEY_CTX_free(context) }
         try OpenSSL.check(EVP_PKEY_derive_init(context), "EVP_PKEY_derive_init")
         try OpenSSL.check(EVP_PKEY_derive_set_peer(context, theirs.pointer), "EVP_PKEY_derive_set_peer")

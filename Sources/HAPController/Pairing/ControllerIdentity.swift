@@ -10,8 +10,11 @@ public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConve
     public let pairingID: String
     /// The Ed25519 long-term public key (LTPK, 32 bytes).
     public let publicKey: [UInt8]
+    /// The Ed25519 long-term secret key, kept whole so that each signature (pair-verify M3) does not
+    /// make the key again from its seed.
+    private let key: Ed25519PrivateKey
     /// The Ed25519 seed (LTSK, 32 bytes). Secret.
-    let seed: [UInt8]
+    var seed: [UInt8] { key.seed }
 
     /// A new identity with a random UUID and a fresh key pair. Throws `CryptoError` if randomness or
     /// libcrypto fail.
@@ -28,13 +31,24 @@ public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConve
 
     private init(pairingID: String, key: Ed25519PrivateKey) {
         self.pairingID = pairingID
-        self.seed = key.seed
+        self.key = key
         self.publicKey = key.publicKey
     }
 
     /// The Ed25519 signature of `message` with the long-term secret key.
     func signature(for message: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try Ed25519PrivateKey(seed: seed).signature(for: message)
+        try key.signature(for: message)
+    }
+
+    /// Same pairing id and key pair.
+    public static func == (lhs: ControllerIdentity, rhs: ControllerIdentity) -> Bool {
+        lhs.pairingID == rhs.pairingID && lhs.publicKey == rhs.publicKey && lhs.seed == rhs.seed
+    }
+
+    /// Hashes the pairing id and the public key (equal identities have equal ones).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pairingID)
+        hasher.combine(publicKey)
     }
 
     private enum CodingKeys: String, CodingKey {
