@@ -12,9 +12,10 @@ after adding this controller through its own admin pairing), or pairs itself wit
                 builds aiohomekit's accessory model (Accessories.from_list)
   read          one characteristic read (GET /characteristics?id=aid.iid) on the open session
   write         one characteristic write (PUT /characteristics) on the open session
-  event         from asking the fixture (its control channel) to change a value to aiohomekit's event
-                callback with that value (time-stamped in the callback); the same trigger serves
-                hap2mqtt's side, so the control channel's own time is in both
+  event         from the fixture changing a value (asked through its control channel, which answers
+                with its CLOCK_MONOTONIC time stamp taken just before the change) to aiohomekit's event
+                callback with that value (time-stamped there on the same clock); hap2mqtt's side is
+                timed the same way
 
 and prints one JSON object on stdout: {"aiohomekit": "4.0.1", "samples": {"read": [...], ...}}. With
 --serve it takes one operation at a time from stdin instead (see `serve`): hap2mqtt-bench runs it so,
@@ -121,7 +122,7 @@ class Bench:
         await self.pairing.close()
 
     def on_update(self, update):
-        now = time.perf_counter()  # first thing in aiohomekit's callback, as hap2mqtt's side stamps it
+        now = time.monotonic_ns()  # first thing in aiohomekit's callback, as hap2mqtt's side stamps it
         for key, item in update.items():
             if key == self.event_id:
                 self.arrived.put_nowait((item.get("value"), now))
@@ -170,15 +171,15 @@ class Bench:
             # 1…50 in turn, counted over both sides: never the value before it (the writes leave one of
             # --values), so every change is one.
             value = i % 50 + 1
-            begin = time.perf_counter()
-            await control(self.args.control_port, {
+            answer = await control(self.args.control_port, {
                 "cmd": "set_value", "accessory": self.event_accessory, "characteristic": self.event_characteristic,
                 "value": value})
             while True:
                 got, when = await asyncio.wait_for(self.arrived.get(), 10)
                 if got == value:
                     break
-            samples.append((when - begin) * 1000)
+            # The fixture's CLOCK_MONOTONIC stamp just before the change: the control channel is in neither side.
+            samples.append((when - answer["changed_ns"]) / 1e6)
         await self.pairing.unsubscribe([self.event_id])
         return samples
 

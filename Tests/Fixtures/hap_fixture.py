@@ -16,6 +16,7 @@ JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"}). Commands:
   ping
   status                                            paired, config_version, pairing_id, accessories
   set_value accessory characteristic value          as the accessory itself would: subscribers get an event
+                                                    (answers changed_ns: CLOCK_MONOTONIC before the change)
   get_value accessory characteristic               answers {"value":…,"type":"bool"|"int"|"float"|"str"|"null"}
   fail_writes accessory characteristic status       writes answer this HAP status (null: accept again)
   remove_accessory accessory                        live, and kept for the next start

@@ -229,8 +229,12 @@ public final class HAPPythonAccessory: Sendable {
 
     /// Changes a value from the accessory's side (a wall switch, a sensor reading): subscribed
     /// controllers get an EVENT.
-    public func setValue(accessory: String, characteristic: String, value: CharacteristicValue) async throws(HAPPythonAccessoryError) {
-        _ = try await control(["cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": FixtureJSON.object(for: value)])
+    /// - Returns: when the fixture changed it: CLOCK_MONOTONIC in ns (the clock of `clock_gettime`, the
+    ///   same in every process of the machine), taken just before the change.
+    @discardableResult
+    public func setValue(accessory: String, characteristic: String, value: CharacteristicValue) async throws(HAPPythonAccessoryError) -> UInt64? {
+        try await control(["cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": FixtureJSON.object(for: value)])
+            .changedNanoseconds
     }
 
     /// The value the accessory holds now.

@@ -22,6 +22,8 @@ enum FixtureJSON {
         var pairingID: String?
         var accessories: [String: Int]?
         var value: CharacteristicValue?
+        /// `set_value`'s CLOCK_MONOTONIC time stamp, in ns, taken just before the change.
+        var changedNanoseconds: UInt64?
 
         func status() throws(HAPPythonAccessoryError) -> HAPPythonAccessory.Status {
             guard let paired, let configVersion, let pairingID, let accessories else { throw .control("the answer carries no status") }
@@ -79,6 +81,7 @@ enum FixtureJSON {
         answer.pairingID = o["pairing_id"] as? String
         answer.accessories = (o["accessories"] as? [String: Any])?.compactMapValues { ($0 as? NSNumber)?.intValue }
         answer.value = value(o["value"], type: o["type"])
+        answer.changedNanoseconds = (o["changed_ns"] as? NSNumber).flatMap { UInt64($0.stringValue) }
         return answer
     }
 

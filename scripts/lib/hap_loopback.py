@@ -23,6 +23,7 @@ import json
 import signal
 import socket
 import sys
+import time
 
 import pyhap.hap_protocol as hap_protocol
 
@@ -75,14 +76,18 @@ def typed(value):
 def value_command(command, find):
     """The answer to a control command that reads or changes a value, or None for any other command.
 
-      set_value accessory characteristic value   as the accessory itself would: subscribers get an event
+      set_value accessory characteristic value   as the accessory itself would: subscribers get an event;
+                                                 answers {"changed_ns":…}, CLOCK_MONOTONIC just before the
+                                                 change (the benchmarks time events from it)
       get_value accessory characteristic         answers {"value":…,"type":"bool"|"int"|"float"|"str"|"null"}
 
     `find(accessory, characteristic)` returns the characteristic or raises KeyError."""
     cmd = command.get("cmd")
     if cmd == "set_value":
-        find(command["accessory"], command["characteristic"]).set_value(command["value"])
-        return {}
+        char = find(command["accessory"], command["characteristic"])
+        changed = time.monotonic_ns()
+        char.set_value(command["value"])
+        return {"changed_ns": changed}
     if cmd == "get_value":
         return typed(find(command["accessory"], command["characteristic"]).get_value())
     return None

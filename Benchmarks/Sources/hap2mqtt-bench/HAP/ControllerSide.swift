@@ -68,8 +68,10 @@ final class ControllerSide {
         return samples
     }
 
-    /// From the control channel's `set_value` to the event with that value coming out of the client's
-    /// event stream (time-stamped as the stream hands it over, as aiohomekit's side stamps its callback).
+    /// From the fixture changing the value (its CLOCK_MONOTONIC time stamp, taken just before the change,
+    /// in the control channel's answer) to the event with that value coming out of the client's event
+    /// stream (time-stamped on the same clock as the stream hands it over, as aiohomekit's side stamps its
+    /// callback). The control channel's own time is in neither side.
     private func event(_ value: Int64) async throws -> Double {
         // Closing the connection ends the event stream, so a lost event fails the run instead of hanging it.
         let connection = client.connection
@@ -79,17 +81,16 @@ final class ControllerSide {
         }
         defer { watchdog.cancel() }
         let accessory = self.accessory
-        let begin = Monotonic.now()
-        async let answer: Void = accessory.setValue(
+        async let changed = accessory.setValue(
             accessory: HAPBenchTarget.accessory, characteristic: HAPBenchTarget.characteristic, value: .int(value))
         var arrival: UInt64?
         while arrival == nil, let batch = await events.next() {
             let now = Monotonic.now()
             if batch.contains(where: { $0.id == id && $0.value?.int64Value == value }) { arrival = now }
         }
-        try await answer
+        guard let changedAt = try await changed else { throw BenchmarkError.process("the fixture's set_value gave no time stamp") }
         guard let arrival else { throw BenchmarkError.process("no event with \(value) for \(id) within 10 s") }
-        return Monotonic.micros(from: begin, to: arrival)
+        return Monotonic.micros(from: changedAt, to: arrival)
     }
 
     private func check(_ status: HAPStatus?, _ what: String) throws {

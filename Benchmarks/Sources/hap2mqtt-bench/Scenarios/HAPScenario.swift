@@ -36,7 +36,7 @@ struct HAPScenario: BenchmarkScenario {
                     "hap2mqtt: HAPController.connect and HAPClient (the API its HAP accessory provider uses), in this process",
                     "aiohomekit \(result.version): \(AiohomekitSide.script) in a child process, IpPairing on a pairing of its own",
                     "pair-verify: TCP connect and pair-verify until the session is encrypted; /accessories: the request and the accessory model built from it",
-                    "event latency: from the fixture's control channel being asked to change Light/Brightness to the event with that value reaching the controller's API",
+                    "event latency: from the fixture changing Light/Brightness (its CLOCK_MONOTONIC time stamp) to the event with that value reaching the controller's API (same clock)",
                     "ratio: hap2mqtt/aiohomekit; below 1, hap2mqtt is faster",
                 ],
                 seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
