@@ -117,6 +117,7 @@ struct LiveSyncTests {
         let refused = try await live.next(on: "hap2mqtt/light/lightbulb/brightness/set/result")
         let text = refused.payloadString ?? ""
         #expect(text.contains(#""status":"error""#) && text.contains(#""hap_status":-70410"#) && text.contains("-70410"), "\(text)")
+        try await eventually("the refused write's record") { !live.accessory.rejectedWrites.isEmpty }
         #expect(live.accessory.rejectedWrites == [.init(accessory: "Light", characteristic: "Brightness", value: .int(30), status: .invalidValueInRequest)])
         #expect(live.accessory.setterCalls.isEmpty)
         #expect(await live.observer.messages(on: "hap2mqtt/light/lightbulb/brightness").isEmpty, "the state stays")
@@ -130,12 +131,15 @@ struct LiveSyncTests {
         try await live.waitUntilOnline()
         try await live.publish("hap2mqtt/lock/lock_mechanism/lock_target_state/set", "secured")
         try await live.waitFor("hap2mqtt/lock/lock_mechanism/lock_target_state/set/result", #"{"status":"ok","value":1}"#)
-        #expect(live.accessory.prepareRequests.count == 1)
+        try await eventually("the prepare and the setter's records") {
+            live.accessory.prepareRequests.count == 1 && !live.accessory.setterCalls.isEmpty
+        }
         #expect(live.accessory.setterCalls == [.init(accessory: "Lock", characteristic: "LockTargetState", value: .int(1), timed: true)])
         try await live.waitFor("hap2mqtt/lock/lock_mechanism/lock_current_state", "1")
 
         try await live.publish("hap2mqtt/switch/switch/on/set", "true")
         try await live.waitFor("hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#)
+        try await eventually("the Switch setter's record") { live.accessory.setterCalls.count == 2 }
         #expect(live.accessory.prepareRequests.count == 1, "a characteristic without tw is written without /prepare")
         #expect(live.accessory.setterCalls.last == .init(accessory: "Switch", characteristic: "On", value: .bool(true), timed: false))
         await live.stop()
@@ -149,6 +153,7 @@ struct LiveSyncTests {
         let response = try await live.next(on: "hap2mqtt/bridge/response/identify")
         #expect(response.payloadString?.contains(#""status":"ok""#) == true, "\(response.payloadString ?? "")")
         #expect(response.payloadString?.contains(#""transaction":"t-1""#) == true)
+        try await eventually("the Identify setter's record") { !live.accessory.setterCalls.isEmpty }
         #expect(live.accessory.setterCalls == [.init(accessory: "Light", characteristic: "Identify", value: .bool(true))])
         await live.stop()
     }
