@@ -6,14 +6,8 @@ import HomeModel
 /// in its place in the queue; both callers then get the outcome of the one write that is sent. Writes in
 /// flight have left the queue and are never replaced. All operations are O(1).
 struct WriteQueue {
-    /// Who gets a write's outcome: a closure, so a caller can wait in a task of its own while its place in
-    /// the queue was taken synchronously (`HomeStore.enqueueWrite`).
-    struct Waiter<Outcome: Sendable>: Sendable {
-        let deliver: @Sendable (Outcome) -> Void
-        func resume(returning outcome: Outcome) { deliver(outcome) }
-    }
-    typealias SingleWaiter = Waiter<Result<CharacteristicValue, HomeStoreError>>
-    typealias BatchWaiter = Waiter<[CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>]>
+    typealias SingleWaiter = WriteWaiter<Result<CharacteristicValue, HomeStoreError>>
+    typealias BatchWaiter = WriteWaiter<[CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>]>
 
     enum Item {
         case single(CharacteristicWrite, [SingleWaiter])
