@@ -150,77 +150,9 @@ extension HomeStore {
         return entry
     }
 
-    private func startDraining(_ id: AccessoryID) {
-        guard writeQueues[id]?.isDraining == false else { return }
-        writeQueues[id]?.isDraining = true
-        Task { await self.drainWrites(id) }
-    }
-
-    /// Sends an accessory's queued writes one at a time until its queue is empty.
-    private func drainWrites(_ id: AccessoryID) async {
-        while let item = writeQueues[id]?.popFirst() {
-            switch item {
-            case .single(let write, let waiters):
-                let result = await send([write], to: id)[write.address] ?? .failure(.failed("no result"))
-                for waiter in waiters { waiter.resume(returning: result) }
-            case .batch(let writes, let waiter):
-                waiter.resume(returning: await send(writes, to: id))
-            }
-        }
-        writeQueues[id] = nil
-    }
-
-    /// One provider request; on success the confirmed values are stored and published.
-    private func send(_ writes: [CharacteristicWrite], to id: AccessoryID) async -> [CharacteristicAddress: WriteResult] {
-        func all(_ error: HomeStoreError) -> [CharacteristicAddress: WriteResult] {
-            Dictionary(writes.map { ($0.address, .failure(error)) }, uniquingKeysWith: { _, new in new })
-        }
-        let entry: StoredAccessory
-        do { entry = try usableAccessory(id) } catch { return all(error) }
-        let provider = providers[entry.provider].provider
-        let timeout = configuration.writeTimeout
-        guard let answers = await withDeadline(timeout, { await provider.write(writes) }) else {
-            logger.warning("write timed out", ["accessory": id.description])
-            return all(.timedOut(seconds: timeout.seconds))
-        }
-        var results: [CharacteristicAddress: WriteResult] = [:]
-        for write in writes {
-            switch answers[write.address] {
-            case .success(let response)?: results[write.address] = .success(confirm(write, response: response))
-            case .failure(let error)?: results[write.address] = .failure(HomeStoreError(error, accessory: id, timeout: timeout))
-            case nil: results[write.address] = .failure(.failed("the accessory sent no result for \(write.address)"))
-            }
-        }
-        return results
-    }
-
-    /// Stores the confirmed value of a successful write and publishes it if it changed.
-    private func confirm(_ write: CharacteristicWrite, response: CharacteristicValue?) -> CharacteristicValue {
-        let address = write.address
-        guard let location = entries[address.accessory]?.locations[address.iid],
-            let characteristic = entries[address.accessory]?.characteristic(address.iid)
-        else { return response ?? write.value }
-        let confirmed = response.map(characteristic.normalized) ?? write.value
-        setValue(confirmed, at: address, location, source: .write)
-        return confirmed
-    }
-
     /// How many callers wait for a write to this accessory that has not been sent yet (collapsed writes
     /// count once per caller); for diagnostics and tests.
     public func waitingWrites(_ id: AccessoryID) -> Int { writeQueues[id]?.waitingCallers ?? 0 }
-
-    /// Fails every write still waiting in a queue (the store stops).
-    func failWaitingWrites(_ error: HomeStoreError) {
-        for id in writeQueues.keys {
-            while let item = writeQueues[id]?.popFirst() {
-                switch item {
-                case .single(_, let waiters): for waiter in waiters { waiter.resume(returning: .failure(error)) }
-                case .batch(let writes, let waiter):
-                    waiter.resume(returning: Dictionary(writes.map { ($0.address, .failure(error)) }, uniquingKeysWith: { _, new in new }))
-                }
-            }
-        }
-    }
 }
 
 extension HomeStoreError {

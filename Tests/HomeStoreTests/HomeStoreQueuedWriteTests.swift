@@ -117,3 +117,60 @@ struct HomeStoreQueuedWriteTests {
         #expect(provider.writes.count == 1)
     }
 }
+
+@Suite("Home store: the write time-out")
+struct HomeStoreWriteTimeoutTests {
+    @Test("an answer that comes after the time-out changes nothing in the store")
+    func lateAnswer() async throws {
+        let (lamp, provider, store, changes) = await lampScene(configuration: HomeStoreConfiguration(writeTimeout: .milliseconds(200)))
+        let brightness = try Fixture.address(lamp, .Characteristic.brightness)
+        let hue = try Fixture.address(lamp, .Characteristic.hue)
+        // The in-memory provider finishes a delayed write when its call is cancelled, as an accessory
+        // that applied the value late would.
+        provider.setWriteBehavior(.delay(.seconds(2)), for: brightness)
+        #expect(await writeResult(store, brightness, .int(70)) == .failure(.timedOut(seconds: 0.2)))
+        #expect(await eventually { provider.value(at: brightness) == .int(70) })
+        provider.changeValue(hue, to: .float(5))
+        #expect(await changes.waitUntil { !$0.isEmpty })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await changes.items.map(\.summary) == ["value 2.\(hue.iid)=5 event"])
+        #expect(await store.characteristic(brightness)?.value == .int(0))
+        await store.stop()
+    }
+
+    @Test("a shorter time-out set while writes are being sent applies to the next write")
+    func shortenedTimeout() async throws {
+        let (lamp, provider, store, _) = await lampScene(configuration: HomeStoreConfiguration(writeTimeout: .seconds(30)))
+        let on = try Fixture.address(lamp, .Characteristic.on)
+        #expect(try await store.write(on, value: .bool(true)) == .bool(true))
+        await store.configure(HomeStoreConfiguration(writeTimeout: .milliseconds(200)))
+        provider.setWriteBehavior(.hang, for: on)
+        let started = ContinuousClock.now
+        #expect(await writeResult(store, on, .bool(false)) == .failure(.timedOut(seconds: 0.2)))
+        // Far below the first time-out: the watchdog did not sleep through to it.
+        #expect(ContinuousClock.now - started < .seconds(15))
+        await store.stop()
+    }
+
+    @Test("hanging writes to two accessories both time out, and each queue goes on")
+    func twoAccessories() async throws {
+        let lamp = Fixture.lamp()
+        let other = Fixture.lamp(aid: 5, name: "Other Lamp")
+        let provider = InMemoryAccessoryProvider(accessories: [lamp, other])
+        let store = await readyStore(provider, configuration: HomeStoreConfiguration(writeTimeout: .milliseconds(300)))
+        let on = try Fixture.address(lamp, .Characteristic.on)
+        let otherOn = try Fixture.address(other, .Characteristic.on)
+        let otherBrightness = try Fixture.address(other, .Characteristic.brightness)
+        provider.setWriteBehavior(.hang, for: on)
+        provider.setWriteBehavior(.hang, for: otherOn)
+        let first = Task { await writeResult(store, on, .bool(true)) }
+        try await Task.sleep(for: .milliseconds(100))
+        let second = Task { await writeResult(store, otherOn, .bool(true)) }
+        let queued = Task { await writeResult(store, otherBrightness, .int(40)) }
+        #expect(await first.value == .failure(.timedOut(seconds: 0.3)))
+        #expect(await second.value == .failure(.timedOut(seconds: 0.3)))
+        #expect(await queued.value == .success(.int(40)))
+        #expect(await store.waitingWrites(other.id) == 0)
+        await store.stop()
+    }
+}
