@@ -97,7 +97,12 @@ extension HomeStore {
     private func runWatchdog(_ generation: Int) async {
         while nextWatchdog == generation, !Task.isCancelled {
             let now = ContinuousClock.now
-            failOverdueWrites(now)
+            if writeQueues.values.contains(where: { $0.inFlight.map { $0.deadline <= now } ?? false }) {
+                // An answer that came in time may still wait for the store, behind this job when the
+                // machine is busy: let the jobs already waiting run first.
+                await Task.yield()
+                failOverdueWrites(now)
+            }
             guard let wake = nextWatchdogWake(after: now) else { break }
             watchdogWake = wake
             try? await Task.sleep(until: wake, clock: .continuous)
