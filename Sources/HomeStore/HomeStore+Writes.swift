@@ -8,7 +8,8 @@ extension HomeStore {
     public typealias WriteResult = Result<CharacteristicValue, HomeStoreError>
 
     /// Gets a queued write's outcome: called once, on the store's executor, when the accessory answered,
-    /// the write timed out or the store stopped.
+    /// the write timed out or the store stopped. An actor that shares the store's executor (the Gateway)
+    /// takes it with `assumeIsolated`.
     public typealias WriteCompletion = @Sendable (WriteResult) -> Void
 
     /// Gets a multi-write's outcomes, one per address; called once, like `WriteCompletion`.

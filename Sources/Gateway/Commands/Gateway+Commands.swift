@@ -52,7 +52,8 @@ extension Gateway {
             let parsed = try characteristic.parseCommand(text, current: characteristic.value, name: slug)
             return try characteristic.validate(parsed, name: slug)
         }, completion: { [weak self] outcome in
-            Task { await self?.finishSet(command, outcome) }
+            // The store calls this on its executor, which is this actor's.
+            self?.assumeIsolated { $0.finishSet(command, outcome) }
         })
         if let outcome { finishSet(command, outcome) }
     }
@@ -151,7 +152,7 @@ extension Gateway {
         }
         let properties = message.properties
         let outcome = await store.enqueueWrite(writes) { [weak self] outcome in
-            Task { await self?.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
+            self?.assumeIsolated { $0.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
         }
         if let outcome { finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
     }

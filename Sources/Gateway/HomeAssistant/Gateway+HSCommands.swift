@@ -36,7 +36,7 @@ extension Gateway {
         }
         let properties = message.properties
         let outcome = await store.enqueueWrite(writes) { [weak self] outcome in
-            Task { await self?.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
+            self?.assumeIsolated { $0.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
         }
         if let outcome { finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
     }
