@@ -3,15 +3,26 @@ import HomeModel
 /// Sending queued writes (DESIGN.md "Writes"): one drain task per accessory with writes waiting sends
 /// them one request at a time; one watchdog task per store fails a write that takes longer than
 /// `writeTimeout`, cancels its provider call and lets the queue go on, so a hanging accessory never
-/// blocks later writes. A write that the accessory answers at once costs no task beyond its drain.
+/// blocks later writes. A write that the accessory answers at once is done within the call that queued
+/// it.
 extension HomeStore {
-    /// Starts a drain task for the accessory's queue unless one runs.
+    /// Starts a drain task for the accessory's queue unless one runs. The task starts at once, within the
+    /// caller's step (SE-0472 `Task.immediate`): when the provider answers without waiting, the write is
+    /// done and its callers answered before this returns; otherwise the caller goes on when the provider
+    /// first waits.
     func startDraining(_ id: AccessoryID) {
         guard let queue = writeQueues[id], queue.drain == nil else { return }
         nextDrain += 1
         let drain = nextDrain
         writeQueues[id]?.drain = drain
-        writeQueues[id]?.drainTask = Task { await self.drainWrites(id, drain: drain) }
+        let task: Task<Void, Never>
+        if #available(macOS 26.0, *) {
+            task = Task.immediate { await self.drainWrites(id, drain: drain) }
+        } else {
+            task = Task { await self.drainWrites(id, drain: drain) }
+        }
+        // Gone already when the drain finished within this call.
+        if writeQueues[id]?.drain == drain { writeQueues[id]?.drainTask = task }
     }
 
     /// Sends an accessory's queued writes one at a time until its queue is empty, or until the watchdog

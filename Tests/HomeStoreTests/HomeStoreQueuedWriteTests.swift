@@ -45,6 +45,22 @@ struct HomeStoreQueuedWriteTests {
         await store.stop()
     }
 
+    @Test("a write the accessory answers at once is answered by the call itself, and published")
+    func answeredAtOnce() async throws {
+        let (lamp, provider, store, changes) = await lampScene()
+        let brightness = try Fixture.address(lamp, .Characteristic.brightness)
+        let outcomes = Outcomes()
+        let outcome = await store.enqueueWrite(brightness, parsing: Self.parsing(" 55 ")) { outcomes.append((0, $0)) }
+        #expect(outcome == .success(.int(55)))
+        #expect(provider.writes == [[CharacteristicWrite(address: brightness, value: .int(55))]])
+        #expect(await store.characteristic(brightness)?.value == .int(55))
+        #expect(await changes.waitUntil { $0.map(\.summary) == ["value 2.\(brightness.iid)=55 write"] })
+        #expect(await store.waitingWrites(lamp.id) == 0)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(outcomes.elements.isEmpty)
+        await store.stop()
+    }
+
     @Test("a queued write's completion gets the confirmed value once, after the store published it")
     func completionOnce() async throws {
         let (lamp, provider, store, changes) = await lampScene()
