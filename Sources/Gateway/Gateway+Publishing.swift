@@ -41,6 +41,9 @@ extension Gateway {
                 listChanged = true
             }
         }
+        // The characteristic messages leave before the accessory JSON is rendered: a lone change reaches
+        // its topic's subscribers sooner, and a burst costs one more hand-over to the MQTT client.
+        flush()
         for id in changedJSON { publishAccessoryJSON(id) }
         flush()
         pendingRenames.formUnion(renamed)
