@@ -5,8 +5,9 @@ import MQTT
 extension Gateway {
     // MARK: Following the store
 
-    /// Applies one batch of store changes; every message it causes goes out in one batch.
-    func apply(_ batch: [HomeChange]) async {
+    /// Applies one batch of store changes; every message it causes goes out in one batch. What needs the
+    /// store's accessories (a renamed accessory, the accessory list) follows in a task of its own.
+    func apply(_ batch: [HomeChange]) {
         var changedJSON = Set<AccessoryID>()
         var renamed = Set<AccessoryID>()
         var listChanged = false
@@ -40,8 +41,26 @@ extension Gateway {
                 listChanged = true
             }
         }
+        // The characteristic messages leave before the accessory JSON is rendered: a lone change reaches
+        // its topic's subscribers sooner, and a burst costs one more hand-over to the MQTT client.
+        flush()
         for id in changedJSON { publishAccessoryJSON(id) }
         flush()
+        pendingRenames.formUnion(renamed)
+        isListPending = isListPending || listChanged
+        guard !pendingRenames.isEmpty || isListPending, !isFollowUpScheduled else { return }
+        isFollowUpScheduled = true
+        Task { [weak self] in await self?.followUp() }
+    }
+
+    /// Publishes what batches left for later: renamed accessories, then the accessory list.
+    private func followUp() async {
+        var listChanged = isListPending
+        let renamed = pendingRenames
+        pendingRenames = []
+        isListPending = false
+        isFollowUpScheduled = false
+        guard !isStopped else { return }
         for id in renamed.sorted() {
             // The displayed name follows the Name characteristic unless the configuration names the accessory.
             guard let accessory = await store.accessory(id), let old = published[id]?.name, accessory.name != old else { continue }
@@ -53,8 +72,8 @@ extension Gateway {
         }
         if listChanged {
             await publishAccessoryList()
-            flush()
         }
+        flush()
     }
 
     /// Publishes a characteristic's value when it differs from what was published. Stateless

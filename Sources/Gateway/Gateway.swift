@@ -9,6 +9,11 @@ public import MQTT
 /// it then publishes every retained topic, follows the store's changes, and after every broker reconnect
 /// republishes everything it holds retained, because a broker without persistence loses retained
 /// messages. It never talks to an accessory: every read and write goes through the `HomeStore`.
+///
+/// It runs on the store's executor (SE-0392), so that a change reaches the broker in the step in which
+/// the store made it, and a command reaches the store and its answer comes back, without a task
+/// hand-off: the store hands it batches and write outcomes synchronously, and calls between the two
+/// never suspend.
 public actor Gateway {
     let configuration: GatewayConfiguration
     let store: HomeStore
@@ -48,6 +53,17 @@ public actor Gateway {
     var isReady = false
     var isStopped = false
     var tasks: [Task<Void, Never>] = []
+    /// Batches the store delivered before the snapshot was registered (none while subscribing does not
+    /// suspend, which it does not on a shared executor; kept so that order never depends on it).
+    var earlyBatches: [[HomeChange]] = []
+    /// Work a batch left for a task of its own, because it reads the store: accessories whose Name
+    /// changed, and whether `bridge/accessories` needs publishing again.
+    var pendingRenames: Set<AccessoryID> = []
+    var isListPending = false
+    var isFollowUpScheduled = false
+
+    /// The store's executor.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
 
     public init(configuration: GatewayConfiguration, store: HomeStore, mqtt: MQTTClient) {
         self.configuration = configuration
@@ -72,11 +88,16 @@ public actor Gateway {
         guard !isStopped else { return }
         // Subscribed before bridge/state says online, so that a command sent the moment it does is taken.
         await subscribeToCommands()
-        let subscription = await store.subscribe()
+        // The store calls this on its executor, which is this actor's.
+        let subscription = await store.subscribe(delivering: { [weak self] batch in
+            self?.assumeIsolated { $0.receive(batch) }
+        })
         for accessory in subscription.snapshot {
             register(accessory, reachable: subscription.unreachable[accessory.id] == nil)
         }
         isReady = true
+        for batch in earlyBatches { apply(batch) }
+        earlyBatches = []
         // Last in the first batch, so that `online` tells a consumer every retained topic is there.
         publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
@@ -96,10 +117,18 @@ public actor Gateway {
                 await self.handle(message)
             }
         })
-        for await batch in subscription.changes {
-            guard !isStopped else { break }
-            await apply(batch)
+        // Carries no batches; it ends when the store stops.
+        for await _ in subscription.changes {}
+    }
+
+    /// Applies a batch of store changes at once (called by the store, on its executor).
+    func receive(_ batch: [HomeChange]) {
+        guard !isStopped else { return }
+        guard isReady else {
+            earlyBatches.append(batch)
+            return
         }
+        apply(batch)
     }
 
     /// Publishes `bridge/state` offline (awaited, so it reaches the broker before the connection closes)

@@ -29,7 +29,14 @@ public protocol AccessoryProvider: Sendable {
 
     /// Writes values in one request per accessory server and awaits the accessory's answer. On success
     /// the value is the write response (`wr`) when the accessory sent one, else nil.
-    func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`, SE-0461): the store calls it from its
+    /// own, so a provider that answers without waiting answers within the store's step, with no task
+    /// hand-off. An actor's `write` (the HAP provider's) still runs on its actor; another provider with
+    /// slow synchronous work should move that work off the caller's executor. The store cancels the
+    /// call when the write times out.
+    nonisolated(nonsending) func write(_ writes: [CharacteristicWrite]) async
+        -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
 
     /// Asks the accessory to identify itself (blink, beep).
     /// - Throws: `AccessoryError` when the accessory cannot be reached or refuses.

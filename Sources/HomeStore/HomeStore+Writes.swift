@@ -7,6 +7,14 @@ extension HomeStore {
     /// The outcome of one write: the confirmed value, or why it failed.
     public typealias WriteResult = Result<CharacteristicValue, HomeStoreError>
 
+    /// Gets a queued write's outcome: called once, on the store's executor, when the accessory answered,
+    /// the write timed out or the store stopped. An actor that shares the store's executor (the Gateway)
+    /// takes it with `assumeIsolated`.
+    public typealias WriteCompletion = @Sendable (WriteResult) -> Void
+
+    /// Gets a multi-write's outcomes, one per address; called once, like `WriteCompletion`.
+    public typealias BatchWriteCompletion = @Sendable ([CharacteristicAddress: WriteResult]) -> Void
+
     /// Writes one value and returns the value the accessory confirmed (its write response, else the
     /// written value in the format's normal form).
     ///
@@ -20,21 +28,37 @@ extension HomeStore {
     public func write(_ address: CharacteristicAddress, value: CharacteristicValue) async throws(HomeStoreError)
         -> CharacteristicValue
     {
-        let write = try checkedWrite(address, value)
-        return try await pending(dropped: .failure(.failed("the write was dropped"))) { enqueue(write, waiter: $0) }.value.get()
+        let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")))
+        enqueue(try checkedWrite(address, value), waiter: waiter)
+        return try await outcome(of: waiter).get()
     }
 
-    /// Like `write(_:value:)`, but takes the write's place in the accessory's queue before it returns, so
-    /// commands that arrive in order are written in order; the task gives the outcome. Checks that fail
-    /// are in the outcome, and nothing is sent then.
-    public func enqueueWrite(_ address: CharacteristicAddress, value: CharacteristicValue) -> Task<WriteResult, Never> {
+    /// Parses, checks and queues a command's write in one step, so that commands that arrive in order
+    /// take their places in the accessory's queue in order, without a second trip to the store.
+    ///
+    /// `parse` turns the characteristic as the store holds it (with its current value) into the value to
+    /// write, or throws (wrong type, out of range, read-only); it runs on the store's executor before
+    /// anything is queued.
+    /// - Returns: the outcome when it is known before the call returns (`.unknownAccessory` and
+    ///   `.unknownCharacteristic`, then `.invalidValue` with the error `parse` threw, then the errors of
+    ///   `write(_:value:)`'s checks); otherwise nil, and `completion` gets the outcome.
+    public func enqueueWrite(
+        _ address: CharacteristicAddress, parsing parse: @Sendable (Characteristic) throws(ValueError) -> CharacteristicValue,
+        completion: @escaping WriteCompletion
+    ) -> WriteResult? {
         let write: CharacteristicWrite
-        do {
+        do throws(HomeStoreError) {
+            guard let entry = entries[address.accessory] else { throw .unknownAccessory(address.accessory) }
+            guard let characteristic = entry.characteristic(address.iid) else { throw .unknownCharacteristic(address) }
+            let value: CharacteristicValue
+            do { value = try parse(characteristic) } catch { throw .invalidValue(error) }
             write = try checkedWrite(address, value)
         } catch {
-            return Task { .failure(error) }
+            return .failure(error)
         }
-        return pending(dropped: .failure(.failed("the write was dropped"))) { enqueue(write, waiter: $0) }
+        let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")))
+        enqueue(write, waiter: waiter)
+        return waiter.handOver(to: completion)
     }
 
     private func enqueue(_ write: CharacteristicWrite, waiter: WriteQueue.SingleWaiter) {
@@ -51,14 +75,20 @@ extension HomeStore {
     public func write(_ writes: [(CharacteristicAddress, CharacteristicValue)]) async
         -> [CharacteristicAddress: WriteResult]
     {
-        await enqueueWrite(writes).value
+        await outcome(of: enqueue(writes))
     }
 
     /// Like `write(_:)` for several values, but the writes take their places in the queues before it
-    /// returns; the task gives the outcomes.
-    public func enqueueWrite(_ writes: [(CharacteristicAddress, CharacteristicValue)])
-        -> Task<[CharacteristicAddress: WriteResult], Never>
-    {
+    /// returns.
+    /// - Returns: every outcome when all are known before the call returns (every value failed the
+    ///   checks); otherwise nil, and `completion` gets them.
+    public func enqueueWrite(
+        _ writes: [(CharacteristicAddress, CharacteristicValue)], completion: @escaping BatchWriteCompletion
+    ) -> [CharacteristicAddress: WriteResult]? {
+        enqueue(writes).handOver(to: completion)
+    }
+
+    private func enqueue(_ writes: [(CharacteristicAddress, CharacteristicValue)]) -> WriteQueue.BatchWaiter {
         var failed: [CharacteristicAddress: WriteResult] = [:]
         var last: [CharacteristicAddress: Int] = [:]
         for (index, (address, _)) in writes.enumerated() { last[address] = index }
@@ -70,34 +100,21 @@ extension HomeStore {
                 failed[address] = .failure(error)
             }
         }
-        let parts = groups.map { id, batch in
-            pending(dropped: Dictionary(batch.map { ($0.address, .failure(.failed("the write was dropped"))) }, uniquingKeysWith: { _, new in new })) {
-                (waiter: WriteQueue.BatchWaiter) in
-                writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: waiter)
-                startDraining(id)
-            }
+        let all = BatchOutcome(failed, parts: groups.count, dropped: .init())
+        for (id, batch) in groups {
+            let dropped = Dictionary(batch.map { ($0.address, WriteResult.failure(.failed("the write was dropped"))) }, uniquingKeysWith: { _, new in new })
+            writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, deliver: all.add))
+            startDraining(id)
         }
-        return Task {
-            var results = failed
-            for part in parts { results.merge(await part.value) { _, new in new } }
-            return results
-        }
+        return all.waiter
     }
 
-    /// Runs `enqueue` now with a waiter, and returns a task that gives what the waiter receives.
-    /// `dropped` is the outcome when the waiter is released without one (it cannot happen while the store
-    /// fails every waiting write when it stops; this keeps a future mistake from trapping).
-    private func pending<Outcome: Sendable>(
-        dropped: @autoclosure @escaping @Sendable () -> Outcome, _ enqueue: (WriteQueue.Waiter<Outcome>) -> Void
-    ) -> Task<Outcome, Never> {
-        let (stream, continuation) = AsyncStream<Outcome>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        enqueue(WriteQueue.Waiter { outcome in
-            continuation.yield(outcome)
-            continuation.finish()
-        })
-        return Task {
-            for await outcome in stream { return outcome }
-            return dropped()
+    /// Waits for a waiter's outcome.
+    private func outcome<Outcome: Sendable>(of waiter: WriteWaiter<Outcome>) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            if let outcome = waiter.handOver(to: { continuation.resume(returning: $0) }) {
+                continuation.resume(returning: outcome)
+            }
         }
     }
 
@@ -134,77 +151,9 @@ extension HomeStore {
         return entry
     }
 
-    private func startDraining(_ id: AccessoryID) {
-        guard writeQueues[id]?.isDraining == false else { return }
-        writeQueues[id]?.isDraining = true
-        Task { await self.drainWrites(id) }
-    }
-
-    /// Sends an accessory's queued writes one at a time until its queue is empty.
-    private func drainWrites(_ id: AccessoryID) async {
-        while let item = writeQueues[id]?.popFirst() {
-            switch item {
-            case .single(let write, let waiters):
-                let result = await send([write], to: id)[write.address] ?? .failure(.failed("no result"))
-                for waiter in waiters { waiter.resume(returning: result) }
-            case .batch(let writes, let waiter):
-                waiter.resume(returning: await send(writes, to: id))
-            }
-        }
-        writeQueues[id] = nil
-    }
-
-    /// One provider request; on success the confirmed values are stored and published.
-    private func send(_ writes: [CharacteristicWrite], to id: AccessoryID) async -> [CharacteristicAddress: WriteResult] {
-        func all(_ error: HomeStoreError) -> [CharacteristicAddress: WriteResult] {
-            Dictionary(writes.map { ($0.address, .failure(error)) }, uniquingKeysWith: { _, new in new })
-        }
-        let entry: StoredAccessory
-        do { entry = try usableAccessory(id) } catch { return all(error) }
-        let provider = providers[entry.provider].provider
-        let timeout = configuration.writeTimeout
-        guard let answers = await withDeadline(timeout, { await provider.write(writes) }) else {
-            logger.warning("write timed out", ["accessory": id.description])
-            return all(.timedOut(seconds: timeout.seconds))
-        }
-        var results: [CharacteristicAddress: WriteResult] = [:]
-        for write in writes {
-            switch answers[write.address] {
-            case .success(let response)?: results[write.address] = .success(confirm(write, response: response))
-            case .failure(let error)?: results[write.address] = .failure(HomeStoreError(error, accessory: id, timeout: timeout))
-            case nil: results[write.address] = .failure(.failed("the accessory sent no result for \(write.address)"))
-            }
-        }
-        return results
-    }
-
-    /// Stores the confirmed value of a successful write and publishes it if it changed.
-    private func confirm(_ write: CharacteristicWrite, response: CharacteristicValue?) -> CharacteristicValue {
-        let address = write.address
-        guard let location = entries[address.accessory]?.locations[address.iid],
-            let characteristic = entries[address.accessory]?.characteristic(address.iid)
-        else { return response ?? write.value }
-        let confirmed = response.map(characteristic.normalized) ?? write.value
-        setValue(confirmed, at: address, location, source: .write)
-        return confirmed
-    }
-
     /// How many callers wait for a write to this accessory that has not been sent yet (collapsed writes
     /// count once per caller); for diagnostics and tests.
     public func waitingWrites(_ id: AccessoryID) -> Int { writeQueues[id]?.waitingCallers ?? 0 }
-
-    /// Fails every write still waiting in a queue (the store stops).
-    func failWaitingWrites(_ error: HomeStoreError) {
-        for id in writeQueues.keys {
-            while let item = writeQueues[id]?.popFirst() {
-                switch item {
-                case .single(_, let waiters): for waiter in waiters { waiter.resume(returning: .failure(error)) }
-                case .batch(let writes, let waiter):
-                    waiter.resume(returning: Dictionary(writes.map { ($0.address, .failure(error)) }, uniquingKeysWith: { _, new in new }))
-                }
-            }
-        }
-    }
 }
 
 extension HomeStoreError {

@@ -21,8 +21,14 @@ public actor HomeStore {
 
     struct Subscriber {
         let continuation: AsyncStream<[HomeChange]>.Continuation
+        /// Takes the batches instead of the stream (`subscribe(delivering:)`).
+        let deliver: (@Sendable ([HomeChange]) -> Void)?
         /// Subscribed before the store was ready: gets every accessory as `.accessoryAdded` when it is.
         var needsInitial: Bool
+
+        func send(_ batch: [HomeChange]) {
+            if let deliver { deliver(batch) } else { continuation.yield(batch) }
+        }
     }
 
     let logger = Logger(label: "homestore")
@@ -44,6 +50,14 @@ public actor HomeStore {
     /// When the last batch went out; a change later than `batchWindow` after it goes out at once.
     var lastFlush = ContinuousClock.now - HomeStore.batchWindow
     var writeQueues: [AccessoryID: WriteQueue] = [:]
+    /// The number of the last drain task started (`HomeStore+Sending.swift`).
+    var nextDrain = 0
+    /// The task that fails writes past their time-out, its number, and when it wakes next.
+    var watchdog: Task<Void, Never>?
+    var nextWatchdog = 0
+    var watchdogWake: ContinuousClock.Instant?
+    /// The time-out deadline of the last write sent; the watchdog stays until then.
+    var lastWriteDeadline: ContinuousClock.Instant?
     /// Accessories a provider reported unreachable before they arrived, with the provider and the reason.
     var earlyUnreachable: [AccessoryID: (provider: Int, reason: String)] = [:]
 
@@ -151,7 +165,19 @@ public actor HomeStore {
 
     /// The current accessories and a stream of every later change, taken at one instant so that no change
     /// is lost or seen twice. The stream finishes when the store stops or the subscriber stops iterating.
-    public func subscribe() -> HomeSubscription {
+    public func subscribe() -> HomeSubscription { subscribe(deliver: nil) }
+
+    /// Like `subscribe()`, but each batch goes to `deliver`, called synchronously on the store's executor
+    /// the moment the store hands the batch out, with no task hand-off in between. Meant for an actor
+    /// that shares the store's executor (SE-0392: its `unownedExecutor` is the store's), which can then
+    /// take the batch with `assumeIsolated`; the Gateway follows the store this way. `deliver` must not
+    /// wait and must not call back into the store. The subscription's `changes` stream carries nothing:
+    /// it finishes when the store stops, and ending its iteration ends the subscription.
+    public func subscribe(delivering deliver: @escaping @Sendable ([HomeChange]) -> Void) -> HomeSubscription {
+        subscribe(deliver: deliver)
+    }
+
+    private func subscribe(deliver: (@Sendable ([HomeChange]) -> Void)?) -> HomeSubscription {
         flush()
         let (stream, continuation) = AsyncStream<[HomeChange]>.makeStream(bufferingPolicy: .unbounded)
         let snapshot = ready ? accessories() : []
@@ -165,7 +191,7 @@ public actor HomeStore {
         }
         let id = nextSubscriberID
         nextSubscriberID += 1
-        subscribers[id] = Subscriber(continuation: continuation, needsInitial: !ready)
+        subscribers[id] = Subscriber(continuation: continuation, deliver: deliver, needsInitial: !ready)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
@@ -211,7 +237,7 @@ public actor HomeStore {
         }
         for (id, subscriber) in subscribers where subscriber.needsInitial {
             subscribers[id]?.needsInitial = false
-            if !initial.isEmpty { subscriber.continuation.yield(initial) }
+            if !initial.isEmpty { subscriber.send(initial) }
         }
         let waiters = readyWaiters
         readyWaiters = []
@@ -253,7 +279,7 @@ public actor HomeStore {
         lastFlush = ContinuousClock.now
         let batch = pending
         pending = []
-        for subscriber in subscribers.values where !subscriber.needsInitial { subscriber.continuation.yield(batch) }
+        for subscriber in subscribers.values where !subscriber.needsInitial { subscriber.send(batch) }
     }
 
     /// The configuration's name, room and home over what the provider sent; the first home by default.

@@ -6,22 +6,54 @@ import HomeModel
 /// in its place in the queue; both callers then get the outcome of the one write that is sent. Writes in
 /// flight have left the queue and are never replaced. All operations are O(1).
 struct WriteQueue {
-    /// Who gets a write's outcome: a closure, so a caller can wait in a task of its own while its place in
-    /// the queue was taken synchronously (`HomeStore.enqueueWrite`).
-    struct Waiter<Outcome: Sendable>: Sendable {
-        let deliver: @Sendable (Outcome) -> Void
-        func resume(returning outcome: Outcome) { deliver(outcome) }
-    }
-    typealias SingleWaiter = Waiter<Result<CharacteristicValue, HomeStoreError>>
-    typealias BatchWaiter = Waiter<[CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>]>
+    typealias SingleWaiter = WriteWaiter<Result<CharacteristicValue, HomeStoreError>>
+    typealias BatchWaiter = WriteWaiter<[CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>]>
 
     enum Item {
         case single(CharacteristicWrite, [SingleWaiter])
         case batch([CharacteristicWrite], BatchWaiter)
+
+        /// What goes to the provider in one request.
+        var writes: [CharacteristicWrite] {
+            switch self {
+            case .single(let write, _): return [write]
+            case .batch(let writes, _): return writes
+            }
+        }
+
+        /// Gives every caller its outcome; an address without a result fails with `missing`.
+        func resume(returning results: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>], missing: HomeStoreError) {
+            switch self {
+            case .single(let write, let waiters):
+                let result = results[write.address] ?? .failure(missing)
+                for waiter in waiters { waiter.resume(returning: result) }
+            case .batch(let writes, let waiter):
+                var all = results
+                for write in writes where all[write.address] == nil { all[write.address] = .failure(missing) }
+                waiter.resume(returning: all)
+            }
+        }
+
+        /// Fails every caller with `error`.
+        func fail(_ error: HomeStoreError) { resume(returning: [:], missing: error) }
     }
 
-    /// Whether a task is sending this queue's writes.
-    var isDraining = false
+    /// The write being sent: its callers, and when the store's watchdog fails it.
+    struct InFlight {
+        let item: Item
+        let deadline: ContinuousClock.Instant
+        let timeout: Duration
+    }
+
+    /// Which drain task sends this queue's writes (a number unique in the store), nil when none does.
+    /// A drain whose write timed out has been replaced and stops when its provider call returns.
+    var drain: Int?
+    /// The drain task, cancelled when its write times out.
+    var drainTask: Task<Void, Never>?
+    /// The write being sent, if any.
+    var inFlight: InFlight?
+    /// Whether writes wait that no one sends yet.
+    var isEmpty: Bool { head == tail }
     private var items: [Int: Item] = [:]
     private var head = 0
     private var tail = 0

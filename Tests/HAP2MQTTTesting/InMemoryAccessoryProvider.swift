@@ -101,8 +101,9 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
     }
 
     /// Records the request, then answers as `setWriteBehavior(_:for:)` says; a successful write stores
-    /// the value and answers with it when `wantsResponse` is set.
-    public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+    /// the value and answers with it when `wantsResponse` is set. It runs on the caller's executor, so
+    /// an answer without a scripted wait comes within the caller's own step.
+    nonisolated(nonsending) public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
         var (behaviors, heldSince) = state.withLock { s -> ([WriteBehavior], Int) in
             s.writes.append(writes)
             s.callsInFlight += 1

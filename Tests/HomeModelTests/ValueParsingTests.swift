@@ -31,6 +31,24 @@ struct ValueParsingTests {
         #expect(error.description == "on: '\(text)' is not a valid bool value")
     }
 
+    @Test("white space around a payload is ignored as Foundation's whitespacesAndNewlines would trim it")
+    func surroundingWhiteSpace() throws {
+        let brightness = try catalogCharacteristic("8")
+        let spaces = ["", " ", "\t", "\r\n", "\u{A0}", "\u{85}", "\u{2028}", "\u{3000}", " \u{202F}\n"]
+        for before in spaces {
+            for after in spaces {
+                let text = before + "42" + after
+                #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "42")
+                #expect(try brightness.parseCommand(text, current: nil, name: "brightness") == .int(42), "\(Array(text.unicodeScalars))")
+            }
+        }
+        // Inner white space stays, so the value is refused.
+        #expect(throws: ValueError.self) { try brightness.parseCommand(" 4 2 ", current: nil, name: "brightness") }
+        #expect(throws: ValueError.self) { try brightness.parseCommand(" \u{A0}\n", current: nil, name: "brightness") }
+        let name = Characteristic(iid: 1, type: try hapType("23"), format: .string, permissions: [.pairedRead, .pairedWrite])
+        #expect(try name.parseCommand(" Desk\u{2028}", current: nil, name: "name") == .string(" Desk\u{2028}"))
+    }
+
     @Test("integer formats take JSON numbers and numeric text")
     func integers() throws {
         let brightness = try catalogCharacteristic("8")

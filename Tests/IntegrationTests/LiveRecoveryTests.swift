@@ -76,8 +76,7 @@ struct LiveRecoveryTests {
         try await live.observer.subscribe(["hap2mqtt/#"])
         try await live.publish("hap2mqtt/switch/switch/on/set", "on")
         try await live.waitFor("hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#)
-        try await eventually("the Switch setter's record") { !live.accessory.setterCalls.isEmpty }
-        #expect(live.accessory.setterCalls == [.init(accessory: "Switch", characteristic: "On", value: .bool(true))])
+        #expect(try await live.accessory.waitForSetterCalls(count: 1) == [.init(accessory: "Switch", characteristic: "On", value: .bool(true))])
         await live.stop()
     }
 

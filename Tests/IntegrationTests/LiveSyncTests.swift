@@ -62,11 +62,10 @@ struct LiveSyncTests {
         try await live.waitUntilOnline()
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "ON")
         try await live.waitFor("hap2mqtt/light/lightbulb/on", "true")
-        // The setter's record travels through the fixture's standard output and may reach this process after
-        // the state topic: the order itself is proven with a held write in GatewayTests.
-        try await eventually("the accessory's On setter ran with true") {
-            live.accessory.setterCalls.contains(.init(accessory: "Light", characteristic: "On", value: .bool(true)))
-        }
+        // The fixture reports setter calls on its standard output, which can trail the gateway's MQTT
+        // messages; that the state follows the setter is checked in HomeStoreWriteTests with a held write.
+        #expect(try await live.accessory.waitForSetterCalls(count: 1).contains(.init(accessory: "Light", characteristic: "On", value: .bool(true))),
+                "the accessory's setter did not run: \(live.accessory.setterCalls)")
         try await live.waitFor("hap2mqtt/light/lightbulb/on/set/result", #"{"status":"ok","value":true}"#)
 
         let replies = "test/replies/\(UUID().uuidString)"
@@ -74,9 +73,7 @@ struct LiveSyncTests {
         let properties = MQTTProperties(responseTopic: replies, correlationData: Array("brightness-1".utf8))
         try await live.publish("hap2mqtt/light/lightbulb/brightness/set", "42", properties: properties)
         try await live.waitFor("hap2mqtt/light/lightbulb/brightness", "42")
-        try await eventually("the accessory's Brightness setter ran with 42") {
-            live.accessory.setterCalls.contains(.init(accessory: "Light", characteristic: "Brightness", value: .int(42)))
-        }
+        #expect(try await live.accessory.waitForSetterCalls(count: 2).contains(.init(accessory: "Light", characteristic: "Brightness", value: .int(42))))
         let reply = try await live.waitFor(replies, #"{"status":"ok","value":42}"#)
         #expect(reply.properties.correlationData == Array("brightness-1".utf8))
         try await live.waitFor("hap2mqtt/light/lightbulb/brightness/set/result", #"{"status":"ok","value":42}"#)
@@ -117,7 +114,6 @@ struct LiveSyncTests {
         let refused = try await live.next(on: "hap2mqtt/light/lightbulb/brightness/set/result")
         let text = refused.payloadString ?? ""
         #expect(text.contains(#""status":"error""#) && text.contains(#""hap_status":-70410"#) && text.contains("-70410"), "\(text)")
-        try await eventually("the refused write's record") { !live.accessory.rejectedWrites.isEmpty }
         #expect(live.accessory.rejectedWrites == [.init(accessory: "Light", characteristic: "Brightness", value: .int(30), status: .invalidValueInRequest)])
         #expect(live.accessory.setterCalls.isEmpty)
         #expect(await live.observer.messages(on: "hap2mqtt/light/lightbulb/brightness").isEmpty, "the state stays")
@@ -131,17 +127,14 @@ struct LiveSyncTests {
         try await live.waitUntilOnline()
         try await live.publish("hap2mqtt/lock/lock_mechanism/lock_target_state/set", "secured")
         try await live.waitFor("hap2mqtt/lock/lock_mechanism/lock_target_state/set/result", #"{"status":"ok","value":1}"#)
-        try await eventually("the prepare and the setter's records") {
-            live.accessory.prepareRequests.count == 1 && !live.accessory.setterCalls.isEmpty
-        }
-        #expect(live.accessory.setterCalls == [.init(accessory: "Lock", characteristic: "LockTargetState", value: .int(1), timed: true)])
+        #expect(live.accessory.prepareRequests.count == 1)
+        #expect(try await live.accessory.waitForSetterCalls(count: 1) == [.init(accessory: "Lock", characteristic: "LockTargetState", value: .int(1), timed: true)])
         try await live.waitFor("hap2mqtt/lock/lock_mechanism/lock_current_state", "1")
 
         try await live.publish("hap2mqtt/switch/switch/on/set", "true")
         try await live.waitFor("hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#)
-        try await eventually("the Switch setter's record") { live.accessory.setterCalls.count == 2 }
         #expect(live.accessory.prepareRequests.count == 1, "a characteristic without tw is written without /prepare")
-        #expect(live.accessory.setterCalls.last == .init(accessory: "Switch", characteristic: "On", value: .bool(true), timed: false))
+        #expect(try await live.accessory.waitForSetterCalls(count: 2).last == .init(accessory: "Switch", characteristic: "On", value: .bool(true), timed: false))
         await live.stop()
     }
 
@@ -153,8 +146,7 @@ struct LiveSyncTests {
         let response = try await live.next(on: "hap2mqtt/bridge/response/identify")
         #expect(response.payloadString?.contains(#""status":"ok""#) == true, "\(response.payloadString ?? "")")
         #expect(response.payloadString?.contains(#""transaction":"t-1""#) == true)
-        try await eventually("the Identify setter's record") { !live.accessory.setterCalls.isEmpty }
-        #expect(live.accessory.setterCalls == [.init(accessory: "Light", characteristic: "Identify", value: .bool(true))])
+        #expect(try await live.accessory.waitForSetterCalls(count: 1) == [.init(accessory: "Light", characteristic: "Identify", value: .bool(true))])
         await live.stop()
     }
 
@@ -175,7 +167,7 @@ struct LiveSyncTests {
         try await live.publish("hap2mqtt/switch/switch/on/set", "true")
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
         try await live.waitFor("hap2mqtt/light/lightbulb/on", "true")
-        #expect(live.accessory.setterCalls.map(\.accessory) == ["Light"])
+        #expect(try await live.accessory.waitForSetterCalls(count: 1).map(\.accessory) == ["Light"])
         await live.stop()
     }
 }

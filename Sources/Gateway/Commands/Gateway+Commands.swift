@@ -32,7 +32,7 @@ extension Gateway {
         flush()
     }
 
-    /// `…/<characteristic>/set`: parse and check the value, then write it through the store. The state
+    /// `…/<characteristic>/set`: parse, check and queue the write in one call to the store. The state
     /// topic changes only after the accessory accepted the write (lesson 3).
     func handleSet(state: String, _ message: MQTTMessage) async {
         let resultTopic = state + "/set/result"
@@ -44,50 +44,46 @@ extension Gateway {
             respond(.failure("\(topic.slug): the payload is not UTF-8 text"), on: resultTopic, to: message)
             return
         }
-        guard let accessory = await store.accessory(address.accessory), let (_, characteristic) = accessory.characteristic(iid: address.iid) else {
-            respond(.failure(GatewayError.unknownTopic(state).description), on: resultTopic, to: message)
-            return
-        }
-        let value: CharacteristicValue
-        do {
-            guard characteristic.isWritable else {
-                throw ValueError(characteristic: topic.slug, value: text, rule: .readOnly)
-            }
-            let parsed = try characteristic.parseCommand(text, current: characteristic.value, name: topic.slug)
-            value = try characteristic.validate(parsed, name: topic.slug)
-        } catch {
-            logger.info("refused \(message.topic) = \(text.prefix(64)): \(error)")
-            respond(.failure("\(error)"), on: resultTopic, to: message)
-            return
-        }
-        let properties = message.properties
-        whenDone(await store.enqueueWrite(address, value: value)) { gateway, outcome in
-            await gateway.finishSet(address, outcome, resultTopic: resultTopic, properties: properties)
-        }
-    }
-
-    /// Finishes a command when its writes have an outcome, without holding up the next command (the
-    /// writes already have their place in the accessory's queue).
-    func whenDone<Outcome: Sendable>(_ pending: Task<Outcome, Never>, _ finish: @escaping @Sendable (Gateway, Outcome) async -> Void) {
-        tasks.append(Task { [weak self] in
-            let outcome = await pending.value
-            guard let self else { return }
-            await finish(self, outcome)
+        let command = SetCommand(
+            address: address, stateTopic: state, commandTopic: message.topic, text: text, properties: message.properties)
+        let slug = topic.slug
+        let outcome = await store.enqueueWrite(address, parsing: { characteristic throws(ValueError) in
+            guard characteristic.isWritable else { throw ValueError(characteristic: slug, value: text, rule: .readOnly) }
+            let parsed = try characteristic.parseCommand(text, current: characteristic.value, name: slug)
+            return try characteristic.validate(parsed, name: slug)
+        }, completion: { [weak self] outcome in
+            // The store calls this on its executor, which is this actor's.
+            self?.assumeIsolated { $0.finishSet(command, outcome) }
         })
-        tasks.removeAll { $0.isCancelled }
+        if let outcome { finishSet(command, outcome) }
     }
 
-    func finishSet(
-        _ address: CharacteristicAddress, _ outcome: Result<CharacteristicValue, HomeStoreError>, resultTopic: String,
-        properties: MQTTProperties
-    ) {
+    /// What a `/set` needs for its answer once its write has an outcome.
+    struct SetCommand: Sendable {
+        let address: CharacteristicAddress
+        let stateTopic: String
+        let commandTopic: String
+        let text: String
+        let properties: MQTTProperties
+        var resultTopic: String { stateTopic + "/set/result" }
+    }
+
+    /// Publishes the confirmed value (before the result, so a client that sees `ok` finds the state
+    /// topic updated) and the result.
+    func finishSet(_ command: SetCommand, _ outcome: Result<CharacteristicValue, HomeStoreError>) {
+        let address = command.address
         switch outcome {
         case .success(let confirmed):
             if publishValue(address, confirmed, source: .write) != nil { publishAccessoryJSON(address.accessory) }
-            respond(.success(confirmed), on: resultTopic, properties: properties)
+            respond(.success(confirmed), on: command.resultTopic, properties: command.properties)
+        case .failure(.unknownAccessory), .failure(.unknownCharacteristic):
+            respond(.failure(GatewayError.unknownTopic(command.stateTopic).description), on: command.resultTopic, properties: command.properties)
+        case .failure(.invalidValue(let error)):
+            logger.info("refused \(command.commandTopic) = \(command.text.prefix(64)): \(error)")
+            respond(.failure("\(error)"), on: command.resultTopic, properties: command.properties)
         case .failure(let error):
             logger.warning("write of \(address) failed: \(error)", ["accessory": address.accessory.description])
-            respond(.failure(error), on: resultTopic, properties: properties)
+            respond(.failure(error), on: command.resultTopic, properties: command.properties)
         }
         flush()
     }
@@ -155,9 +151,10 @@ extension Gateway {
             return
         }
         let properties = message.properties
-        whenDone(await store.enqueueWrite(writes)) { gateway, outcome in
-            await gateway.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties)
+        let outcome = await store.enqueueWrite(writes) { [weak self] outcome in
+            self?.assumeIsolated { $0.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
         }
+        if let outcome { finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
     }
 
     /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different.

@@ -35,9 +35,10 @@ extension Gateway {
             return
         }
         let properties = message.properties
-        whenDone(await store.enqueueWrite(writes)) { gateway, outcome in
-            await gateway.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties)
+        let outcome = await store.enqueueWrite(writes) { [weak self] outcome in
+            self?.assumeIsolated { $0.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
         }
+        if let outcome { finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
     }
 
     func finishHSSet(

@@ -19,7 +19,7 @@ extension Characteristic {
     public func parseCommand(_ text: String, current: CharacteristicValue?, name: String) throws(ValueError)
         -> CharacteristicValue
     {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         let wrongType = ValueError(characteristic: name, value: text, rule: .wrongType(expected: format))
         switch format {
         case .bool:

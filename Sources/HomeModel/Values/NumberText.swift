@@ -9,7 +9,7 @@ enum ParsedNumber: Equatable {
     /// white space. Hexadecimal, `inf`, `nan` and anything that is not finite are refused, although
     /// Swift's `Double(String)` would take them.
     init?(text: String) {
-        let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = text.trimmingWhitespace
         guard let first = s.first, first.isNumber || first == "-" || first == "+" || first == ".",
             s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
         else { return nil }
@@ -44,4 +44,21 @@ extension CharacteristicValue {
     static func integer(_ u: UInt64) -> CharacteristicValue { u <= UInt64(Int64.max) ? .int(Int64(u)) : .uint(u) }
 }
 
-internal import Foundation
+
+
+extension String {
+    /// The text without leading and trailing white space and line breaks: the Unicode White_Space
+    /// characters, the set Foundation's `.whitespacesAndNewlines` trims. Without Foundation, which on
+    /// Linux makes this a slow call on the path of every `/set`; text with nothing to trim is returned
+    /// as it is.
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.first, let last = scalars.last,
+            first.properties.isWhitespace || last.properties.isWhitespace
+        else { return self }
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+}

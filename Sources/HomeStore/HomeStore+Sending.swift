@@ -1,0 +1,177 @@
+import HomeModel
+
+/// Sending queued writes (DESIGN.md "Writes"): one drain task per accessory with writes waiting sends
+/// them one request at a time; one watchdog task per store fails a write that takes longer than
+/// `writeTimeout`, cancels its provider call and lets the queue go on, so a hanging accessory never
+/// blocks later writes. A write that the accessory answers at once is done within the call that queued
+/// it.
+extension HomeStore {
+    /// Starts a drain task for the accessory's queue unless one runs. The task starts at once, within the
+    /// caller's step (SE-0472 `Task.immediate`): when the provider answers without waiting, the write is
+    /// done and its callers answered before this returns; otherwise the caller goes on when the provider
+    /// first waits.
+    func startDraining(_ id: AccessoryID) {
+        guard let queue = writeQueues[id], queue.drain == nil else { return }
+        nextDrain += 1
+        let drain = nextDrain
+        writeQueues[id]?.drain = drain
+        let task: Task<Void, Never>
+        if #available(macOS 26.0, *) {
+            task = Task.immediate { await self.drainWrites(id, drain: drain) }
+        } else {
+            task = Task { await self.drainWrites(id, drain: drain) }
+        }
+        // Gone already when the drain finished within this call.
+        if writeQueues[id]?.drain == drain { writeQueues[id]?.drainTask = task }
+    }
+
+    /// Sends an accessory's queued writes one at a time until its queue is empty, or until the watchdog
+    /// replaced this drain because its write timed out.
+    private func drainWrites(_ id: AccessoryID, drain: Int) async {
+        while writeQueues[id]?.drain == drain, let item = writeQueues[id]?.popFirst() {
+            let timeout = configuration.writeTimeout
+            let deadline = ContinuousClock.now + timeout
+            writeQueues[id]?.inFlight = WriteQueue.InFlight(item: item, deadline: deadline, timeout: timeout)
+            watchWrite(until: deadline)
+            let answers = await send(item.writes, to: id, timeout: timeout)
+            // Timed out meanwhile: the callers have their answer and another drain has the queue.
+            guard writeQueues[id]?.drain == drain else { return }
+            writeQueues[id]?.inFlight = nil
+            item.resume(returning: confirm(answers), missing: .failed("the accessory sent no result"))
+        }
+        if writeQueues[id]?.drain == drain { writeQueues[id] = nil }
+    }
+
+    /// One provider request, or the store's reason for not sending it (stopped, unreachable).
+    private func send(_ writes: [CharacteristicWrite], to id: AccessoryID, timeout: Duration) async -> Answers {
+        let entry: StoredAccessory
+        do { entry = try usableAccessory(id) } catch { return Answers(writes: writes, id: id, timeout: timeout, failure: error) }
+        let answers = await providers[entry.provider].provider.write(writes)
+        return Answers(writes: writes, id: id, timeout: timeout, answers: answers)
+    }
+
+    /// The outcome of each write; successful values are stored and published.
+    private func confirm(_ answers: Answers) -> [CharacteristicAddress: WriteResult] {
+        var results: [CharacteristicAddress: WriteResult] = [:]
+        for write in answers.writes {
+            switch answers.answers[write.address] {
+            case .success(let response)?: results[write.address] = .success(confirm(write, response: response))
+            case .failure(let error)?:
+                results[write.address] = .failure(HomeStoreError(error, accessory: answers.id, timeout: answers.timeout))
+            case nil: results[write.address] = .failure(answers.failure ?? .failed("the accessory sent no result for \(write.address)"))
+            }
+        }
+        return results
+    }
+
+    /// Stores the confirmed value of a successful write and publishes it if it changed.
+    private func confirm(_ write: CharacteristicWrite, response: CharacteristicValue?) -> CharacteristicValue {
+        let address = write.address
+        guard let location = entries[address.accessory]?.locations[address.iid],
+            let characteristic = entries[address.accessory]?.characteristic(address.iid)
+        else { return response ?? write.value }
+        let confirmed = response.map(characteristic.normalized) ?? write.value
+        setValue(confirmed, at: address, location, source: .write)
+        return confirmed
+    }
+
+    /// Fails every write still waiting in a queue (the store stops). Writes in flight get the provider's
+    /// answer, or time out.
+    func failWaitingWrites(_ error: HomeStoreError) {
+        for id in writeQueues.keys {
+            while let item = writeQueues[id]?.popFirst() { item.fail(error) }
+        }
+        if writeQueues.values.allSatisfy({ $0.inFlight == nil }) { stopWatchdog() }
+    }
+
+    // MARK: The watchdog
+
+    /// Makes sure the watchdog wakes by `deadline`. It keeps running while writes are sent (it wakes
+    /// about once per time-out then), so a steady stream of writes does not start a task per write.
+    private func watchWrite(until deadline: ContinuousClock.Instant) {
+        lastWriteDeadline = deadline
+        if watchdog != nil, let wake = watchdogWake, wake <= deadline { return }
+        // None runs, or it sleeps past this deadline (the time-out was shortened): a new one takes over.
+        stopWatchdog()
+        nextWatchdog += 1
+        let generation = nextWatchdog
+        watchdogWake = deadline
+        watchdog = Task { await self.runWatchdog(generation) }
+    }
+
+    private func stopWatchdog() {
+        watchdog?.cancel()
+        watchdog = nil
+        watchdogWake = nil
+    }
+
+    private func runWatchdog(_ generation: Int) async {
+        while nextWatchdog == generation, !Task.isCancelled {
+            let now = ContinuousClock.now
+            if writeQueues.values.contains(where: { $0.inFlight.map { $0.deadline <= now } ?? false }) {
+                // An answer that came in time may still wait for the store, behind this job when the
+                // machine is busy: let the jobs already waiting run first.
+                await Task.yield()
+                failOverdueWrites(now)
+            }
+            guard let wake = nextWatchdogWake(after: now) else { break }
+            watchdogWake = wake
+            try? await Task.sleep(until: wake, clock: .continuous)
+        }
+        if nextWatchdog == generation {
+            watchdog = nil
+            watchdogWake = nil
+        }
+    }
+
+    /// The earliest deadline of a write in flight; with none, the deadline of the last write sent if it
+    /// is still ahead (the watchdog lingers that long); nil when the watchdog can end.
+    private func nextWatchdogWake(after now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        if let earliest = writeQueues.values.compactMap(\.inFlight?.deadline).min() { return earliest }
+        guard !stopped, let last = lastWriteDeadline, last > now else { return nil }
+        return last
+    }
+
+    /// Fails each write in flight past its deadline, cancels its provider call (which may go on if the
+    /// provider ignores cancellation), and hands the rest of its queue to a new drain.
+    private func failOverdueWrites(_ now: ContinuousClock.Instant) {
+        for (id, queue) in writeQueues {
+            guard let inFlight = queue.inFlight, inFlight.deadline <= now else { continue }
+            logger.warning("write timed out", ["accessory": id.description])
+            queue.drainTask?.cancel()
+            writeQueues[id]?.inFlight = nil
+            writeQueues[id]?.drain = nil
+            writeQueues[id]?.drainTask = nil
+            inFlight.item.fail(.timedOut(seconds: inFlight.timeout.seconds))
+            if queue.isEmpty {
+                writeQueues[id] = nil
+            } else {
+                startDraining(id)
+            }
+        }
+    }
+}
+
+/// A provider's answers to one request, with what is needed to turn them into outcomes.
+struct Answers {
+    let writes: [CharacteristicWrite]
+    let id: AccessoryID
+    let timeout: Duration
+    var answers: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
+    /// The store's own reason when the request was not sent.
+    var failure: HomeStoreError?
+
+    init(writes: [CharacteristicWrite], id: AccessoryID, timeout: Duration, answers: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]) {
+        self.writes = writes
+        self.id = id
+        self.timeout = timeout
+        self.answers = answers
+    }
+
+    init(writes: [CharacteristicWrite], id: AccessoryID, timeout: Duration, failure: HomeStoreError) {
+        self.writes = writes
+        self.id = id
+        self.timeout = timeout
+        self.failure = failure
+    }
+}
