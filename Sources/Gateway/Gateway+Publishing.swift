@@ -226,8 +226,11 @@ extension Gateway {
     }
 
     /// Sends everything queued, once the store is ready (nothing goes out before the first sync).
+    /// New slugs are saved first, so that no topic reaches the broker under a slug the state directory
+    /// does not hold.
     func flush() {
         guard isReady, !outbox.isEmpty else { return }
+        slugs.saveIfChanged()
         let messages = outbox
         outbox.removeAll(keepingCapacity: true)
         send(messages)

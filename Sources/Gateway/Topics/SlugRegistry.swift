@@ -39,15 +39,26 @@ public struct SlugRegistry: Sendable {
         }
     }
 
-    /// The slug of accessory `id`; a new accessory gets one made from `name`, unique and not reserved,
-    /// and the map is saved.
+    /// The slug of accessory `id`; a new accessory gets one made from `name`, unique and not reserved.
+    /// The map is saved by `saveIfChanged()`, once for a whole batch of new accessories: saving it for
+    /// each one made a start with 1,490 accessories spend most of its time rewriting the file.
     public mutating func slug(for id: AccessoryID, name: String) -> String {
         if let existing = slugByID[id] { return existing }
         let slug = Slug.unique(Slug.make(name)) { idBySlug[$0] != nil || Slug.reserved.contains($0) }
         slugByID[id] = slug
         idBySlug[slug] = id
-        save()
+        hasUnsavedChanges = true
         return slug
+    }
+
+    /// Whether slugs were given since the map was last saved.
+    public private(set) var hasUnsavedChanges = false
+
+    /// Saves the map if slugs were given since the last save. Call it before their topics are published,
+    /// so that topics on the broker always belong to slugs on disk.
+    public mutating func saveIfChanged() {
+        guard hasUnsavedChanges else { return }
+        save()
     }
 
     /// The accessory that has `slug`, if any.
@@ -68,7 +79,8 @@ public struct SlugRegistry: Sendable {
         save()
     }
 
-    private func save() {
+    private mutating func save() {
+        hasUnsavedChanges = false
         guard let directory else { return }
         var map: [String: String] = [:]
         for (id, slug) in slugByID { map[id.description] = slug }
