@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // glibc's mallopt, for a small resident size on small machines.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT"]),
         .executableTarget(
             name: "hap2mqtt",
-            dependencies: ["HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "CYAML"]),
+            dependencies: ["HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "CYAML", "CMalloc"]),
 
         // Test support: fakes and process launchers. Never linked into the hap2mqtt executable.
         .target(
@@ -46,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "hap2mqtt-bench",
             dependencies: [
-                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "CMosquitto", "HAP2MQTTTesting",
+                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "CMosquitto", "CMalloc", "HAP2MQTTTesting",
             ],
             path: "Benchmarks/Sources/hap2mqtt-bench"),
 

@@ -10,6 +10,7 @@ struct Hap2mqtt {
     static let version = "0.1.0"
 
     static func main() async {
+        MemoryTuning.apply()
         let startup = Startup.decide(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         switch startup {
