@@ -98,11 +98,11 @@ public actor Gateway {
         isReady = true
         for batch in earlyBatches { apply(batch) }
         earlyBatches = []
-        // Last in the first batch, so that `online` tells a consumer every retained topic is there.
-        publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
         publishBridgeDiscovery()
         await publishAccessoryList()
+        // Last, so that `online` tells a consumer every retained topic is there.
+        publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         flush()
         logger.info("published \(published.count) accessories under \(topics.base)/")
 

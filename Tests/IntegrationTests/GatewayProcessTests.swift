@@ -99,3 +99,22 @@ struct GatewayProcessTests {
         await broker.stop()
     }
 }
+
+@Suite("hap2mqtt run: the first batch")
+struct FirstBatchOrderTests {
+    @Test("bridge/state online comes after bridge/info and bridge/accessories: seeing it means they are there")
+    func onlineLast() async throws {
+        let broker = try await MosquittoBroker()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "homeassistant/#"])
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try gateway.start()
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == GatewayProcessTests.online }
+        let topics = await observer.allMessages.map(\.topic)
+        #expect(topics.contains("hap2mqtt/bridge/info") && topics.contains("hap2mqtt/bridge/accessories"), "\(topics)")
+        #expect(topics.contains { $0.hasPrefix("homeassistant/") }, "the bridge's discovery config: \(topics)")
+        #expect(topics.last == "hap2mqtt/bridge/state", "\(topics)")
+        await gateway.stop()
+        await observer.disconnect()
+        await broker.stop()
+    }
+}
