@@ -192,12 +192,18 @@ extension Gateway {
         publishRetained(topics.bridgeAccessories, AccessoryDescription.json(entries), qos: .atLeastOnce)
     }
 
-    func bridgeInfoJSON() -> String {
+    /// `bridge/info`: version, base topic, MQTT settings, the configuration without secrets, and the
+    /// configured homes with their rooms (`"homes":[{"name":"Home","rooms":["Kitchen"]}]`).
+    func bridgeInfoJSON(homes: [Home]) -> String {
         let s = JSONFragment.string
         var fields = ["\"version\":\(s(configuration.version))"]
+        let homeList = homes.map { home in
+            "{\"name\":\(s(home.name)),\"rooms\":[\(home.rooms.map { s($0.name) }.joined(separator: ","))]}"
+        }
         let mqtt = configuration.mqttSummary.sorted { $0.key < $1.key }.map { "\(s($0.key)):\(s($0.value))" }
         fields.append("\"base_topic\":\(s(topics.base))")
         fields.append("\"mqtt\":{\(mqtt.joined(separator: ","))}")
+        fields.append("\"homes\":[\(homeList.joined(separator: ","))]")
         fields.append("\"config\":\(configuration.configurationJSON ?? "{}")")
         return "{" + fields.joined(separator: ",") + "}"
     }

@@ -98,7 +98,7 @@ public actor Gateway {
         isReady = true
         for batch in earlyBatches { apply(batch) }
         earlyBatches = []
-        publishRetained(topics.bridgeInfo, bridgeInfoJSON(), qos: .atLeastOnce)
+        publishRetained(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         publishBridgeDiscovery()
         await publishAccessoryList()
         // Last, so that `online` tells a consumer every retained topic is there.

@@ -32,12 +32,14 @@ final class GatewayHarness: Sendable {
         accessories: [Accessory] = GatewayHarness.defaultAccessories(), autoSync: Bool = true,
         writeTimeout: Duration = .seconds(10), protocolVersion: MQTTProtocolVersion = .v5,
         stateDirectory: StateDirectory? = nil, broker existing: MosquittoBroker? = nil,
-        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration()
+        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
+        homes: [Home] = [Home(name: "Home")]
     ) async throws {
         if let existing { broker = existing } else { broker = try await MosquittoBroker() }
         provider = InMemoryAccessoryProvider(serverID: GatewayHarness.serverID, accessories: accessories, autoSync: autoSync)
         var storeConfiguration = HomeStoreConfiguration()
         storeConfiguration.writeTimeout = writeTimeout
+        storeConfiguration.homes = homes
         store = HomeStore(configuration: storeConfiguration)
         await store.add(provider)
         observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#"]) { $0.protocolVersion = protocolVersion }

@@ -79,14 +79,21 @@ struct GatewayPublishingTests {
         await h.stop()
     }
 
-    @Test("bridge/info says the version and has no secrets")
+    @Test("bridge/info says the version, the base topic and the configured homes with their rooms")
     func bridgeInfo() async throws {
-        let h = try await GatewayHarness()
+        let homes = [
+            Home(name: "Flat", rooms: [Room(name: "Kitchen"), Room(name: "Hall \"East\"")]),
+            Home(name: "Cabin"),
+        ]
+        let h = try await GatewayHarness(homes: homes)
         try await h.waitUntilOnline()
         let infoMessage = try #require(try await h.observer.retained("hap2mqtt/bridge/info"))
         let info = try #require(jsonObject(infoMessage))
         #expect(info["version"] as? String == "test")
         #expect(info["base_topic"] as? String == "hap2mqtt")
+        let published = try #require(info["homes"] as? [[String: Any]])
+        #expect(published.map { $0["name"] as? String } == ["Flat", "Cabin"])
+        #expect(published.map { $0["rooms"] as? [String] } == [["Kitchen", "Hall \"East\""], []])
         await h.stop()
     }
 
