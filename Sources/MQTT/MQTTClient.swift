@@ -96,6 +96,10 @@ public final class MQTTClient: Sendable {
         try await connection.publishAndWait(message)
     }
 
+    /// Messages waiting for room in the send window (`MQTTConfiguration.sendWindowBytes`) and messages
+    /// kept while disconnected; for tests.
+    var waitingCounts: (backlog: Int, offline: Int) { connection.waitingCounts }
+
     /// Subscribes to topic filters and remembers them: they are subscribed again after every reconnect.
     /// When connected, returns after the broker's SUBACK; before `connect()` or while reconnecting, the
     /// filters are only remembered and go out with the next connection.

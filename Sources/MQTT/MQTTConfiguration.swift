@@ -37,6 +37,12 @@ public struct MQTTConfiguration: Sendable {
     /// order after the next CONNACK. Beyond this the oldest are dropped (with a warning in the log).
     /// QoS 0 messages published while disconnected are dropped at once.
     public var maxQueuedMessages: Int = 10_000
+    /// How many bytes (payloads and topics) of published messages libmosquitto may hold at once: QoS 0
+    /// messages not yet written to the socket, QoS 1/2 messages not yet acknowledged. Later messages wait
+    /// in this client, in order, and go out as earlier ones complete. libmosquitto copies every payload
+    /// it takes; a gateway publishing its whole home at once would otherwise hold a second copy of it
+    /// (8 MB at 10,000 characteristics). A message larger than the window goes alone. 0: no limit.
+    public var sendWindowBytes: Int = 512 * 1024
     /// Forwards libmosquitto's own debug lines (one per packet) to the log at `.debug`. Off by default
     /// because it costs a formatted string per message on busy clients.
     public var logLibraryDebug: Bool = false
@@ -63,6 +69,9 @@ extension MQTTConfiguration {
         }
         if maxQueuedMessages < 0 {
             throw .invalidConfiguration("maxQueuedMessages must not be negative")
+        }
+        if sendWindowBytes < 0 {
+            throw .invalidConfiguration("sendWindowBytes must not be negative")
         }
         if clientID.utf8.count > 65_535 || clientID.utf8.contains(0) {
             throw .invalidConfiguration("clientID must be at most 65535 bytes without NUL")

@@ -61,6 +61,12 @@ struct ConnectionState {
     /// Message ids of re-subscriptions sent after a reconnect, to name refused filters in the log.
     var resubscriptions: [Int32: [String]] = [:]
     var offlineQueue: [QueuedPublish] = []
+    /// Messages published while connected that wait for room in the send window, oldest first.
+    var backlog = PublishBacklog()
+    /// Bytes of the messages libmosquitto holds (not yet written or acknowledged), and each one's share
+    /// by message id.
+    var windowBytes = 0
+    var windowShares: [Int32: Int] = [:]
     /// Messages dropped since the last connection (QoS 0 while disconnected, queue overflow).
     var droppedWhileOffline = 0
     var publishWaiters: [Int32: PendingPublish] = [:]
@@ -80,5 +86,36 @@ struct ConnectionState {
         case .stopping, .closed: return .closed
         case .running: return nil
         }
+    }
+}
+
+/// A first-in first-out queue of publishes that takes from the front in constant time.
+struct PublishBacklog {
+    private var items: [QueuedPublish] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == items.count }
+    var count: Int { items.count - head }
+    var first: QueuedPublish? { isEmpty ? nil : items[head] }
+
+    mutating func append(_ item: QueuedPublish) { items.append(item) }
+
+    mutating func removeFirst() {
+        head += 1
+        if head == items.count {
+            items = []
+            head = 0
+        } else if head >= 1024 && head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Empties the queue and returns what it held, oldest first.
+    mutating func removeAll() -> ArraySlice<QueuedPublish> {
+        let rest = items[head...]
+        items = []
+        head = 0
+        return rest
     }
 }

@@ -152,6 +152,7 @@ extension MQTTConnection {
     private func connectionLost(_ error: MQTTError) {
         state.withLock { state in
             state.ready = false
+            moveBacklogOffline(&state)
             state.resubscriptions = [:]
             for (mid, pending) in state.publishWaiters where pending.qos == .atMostOnce {
                 pending.completion.resume(returning: .failure(.notConnected))

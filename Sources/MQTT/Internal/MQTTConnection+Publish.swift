@@ -37,12 +37,13 @@ extension MQTTConnection {
         return try MosquittoProperties.makeList(message.properties, protocolVersion: configuration.protocolVersion)
     }
 
-    /// Hands a message to libmosquitto, or keeps it for the next connection. Runs with `state` locked, so
-    /// the waiter for the message id is registered before the loop thread can report the acknowledgement.
+    /// Hands a message to libmosquitto, or keeps it for later. Runs with `state` locked, so the waiter for
+    /// the message id is registered before the loop thread can report the acknowledgement.
     ///
     /// While disconnected, QoS 0 messages are dropped (the gateway republishes its state after every
     /// reconnect) and QoS 1/2 messages wait in the offline queue. A QoS 1/2 message that libmosquitto took
-    /// just as the connection broke stays in its session and is sent again after the reconnect.
+    /// just as the connection broke stays in its session and is sent again after the reconnect. While
+    /// connected, a message waits in the backlog when the send window is full or others wait already.
     /// - Returns: nil when the message was taken (and `completion`, if any, registered); otherwise the
     ///   error, with `completion` left to the caller.
     func submit(_ message: MQTTMessage, properties: OpaquePointer?, completion: Completion?,
@@ -55,6 +56,26 @@ extension MQTTConnection {
             enqueueOffline(QueuedPublish(message: message, completion: completion), in: &state)
             return nil
         }
+        let cost = Self.windowCost(message)
+        if configuration.sendWindowBytes > 0, !state.backlog.isEmpty || !windowHasRoom(for: cost, in: state) {
+            state.backlog.append(QueuedPublish(message: message, completion: completion))
+            return nil
+        }
+        return send(message, properties: properties, completion: completion, cost: cost, in: &state)
+    }
+
+    /// What a message counts against the send window: the bytes libmosquitto copies.
+    private static func windowCost(_ message: MQTTMessage) -> Int { message.payload.count + message.topic.utf8.count }
+
+    /// Whether a message of `cost` bytes may go now; one that alone exceeds the window goes when it is empty.
+    private func windowHasRoom(for cost: Int, in state: ConnectionState) -> Bool {
+        state.windowBytes == 0 || state.windowBytes + cost <= configuration.sendWindowBytes
+    }
+
+    /// `mosquitto_publish_v5`, counting the message against the send window until libmosquitto reports it
+    /// written (QoS 0) or acknowledged (QoS 1/2).
+    private func send(_ message: MQTTMessage, properties: OpaquePointer?, completion: Completion?, cost: Int,
+                      in state: inout ConnectionState) -> MQTTError? {
         var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { payload in
             mosquitto_publish_v5(pointer, &mid, message.topic, Int32(payload.count), payload.baseAddress,
@@ -63,6 +84,10 @@ extension MQTTConnection {
         let savedErrno = errno
         if rc == MosquittoError.success || (rc == MosquittoError.noConnection && message.qos != .atMostOnce) {
             if let completion { state.publishWaiters[mid] = PendingPublish(qos: message.qos, completion: completion) }
+            if configuration.sendWindowBytes > 0 {
+                state.windowBytes += cost
+                state.windowShares[mid] = cost
+            }
             return nil
         }
         if rc == MosquittoError.noConnection {
@@ -84,29 +109,73 @@ extension MQTTConnection {
         state.offlineQueue.append(queued)
     }
 
-    /// Sends the messages kept while disconnected, in order; called by the loop thread when ready.
+    /// Sends the messages kept while disconnected, in order; called by the loop thread when ready. What
+    /// the new connection's send window cannot take yet goes to the backlog.
     func flushOfflineQueue(_ state: inout ConnectionState) {
+        // Messages libmosquitto held when the connection broke are sent again or were dropped by it.
+        state.windowBytes = 0
+        state.windowShares = [:]
         let queue = state.offlineQueue
         state.offlineQueue = []
         for queued in queue {
-            var list: OpaquePointer?
-            do throws(MQTTError) {
-                list = try MosquittoProperties.makeList(queued.message.properties, protocolVersion: configuration.protocolVersion)
-            } catch {
-                queued.completion?.resume(returning: .failure(error))
-                continue
+            sendQueued(queued, in: &state) { list, state in
+                submit(queued.message, properties: list, completion: queued.completion, in: &state)
             }
-            if let error = submit(queued.message, properties: list, completion: queued.completion, in: &state) {
-                queued.completion?.resume(returning: .failure(error))
-                log(.warning, "could not send a queued message to \(queued.message.topic): \(error)")
-            }
-            mosquitto_property_free_all(&list)
         }
+    }
+
+    /// Sends backlog messages, oldest first, while the send window has room.
+    private func drainBacklog(_ state: inout ConnectionState) {
+        while state.ready, let next = state.backlog.first {
+            let cost = Self.windowCost(next.message)
+            guard windowHasRoom(for: cost, in: state) else { return }
+            state.backlog.removeFirst()
+            sendQueued(next, in: &state) { list, state in
+                send(next.message, properties: list, completion: next.completion, cost: cost, in: &state)
+            }
+        }
+    }
+
+    /// Builds a kept message's property list again and sends it with `body`; a failure goes to its waiter.
+    private func sendQueued(_ queued: QueuedPublish, in state: inout ConnectionState,
+                            _ body: (OpaquePointer?, inout ConnectionState) -> MQTTError?) {
+        var list: OpaquePointer?
+        do throws(MQTTError) {
+            list = try MosquittoProperties.makeList(queued.message.properties, protocolVersion: configuration.protocolVersion)
+        } catch {
+            queued.completion?.resume(returning: .failure(error))
+            return
+        }
+        if let error = body(list, &state) {
+            queued.completion?.resume(returning: .failure(error))
+            log(.warning, "could not send a queued message to \(queued.message.topic): \(error)")
+        }
+        mosquitto_property_free_all(&list)
+    }
+
+    /// The connection broke: backlog messages of QoS 1/2 go to the front of the offline queue (they are
+    /// older than anything published from now on); QoS 0 ones are dropped like any QoS 0 message while
+    /// disconnected.
+    func moveBacklogOffline(_ state: inout ConnectionState) {
+        var kept: [QueuedPublish] = []
+        for queued in state.backlog.removeAll() {
+            if queued.message.qos == .atMostOnce {
+                state.droppedWhileOffline += 1
+                queued.completion?.resume(returning: .failure(.notConnected))
+            } else {
+                kept.append(queued)
+            }
+        }
+        state.offlineQueue = kept + state.offlineQueue
     }
 
     /// libmosquitto reports a QoS 0 message written, or a QoS 1/2 message acknowledged (PUBACK/PUBCOMP).
     func didCompletePublish(mid: Int32, reasonCode: Int32) {
         state.withLock { state in
+            if let share = state.windowShares.removeValue(forKey: mid) {
+                state.windowBytes -= share
+                drainBacklog(&state)
+            }
             guard let pending = state.publishWaiters.removeValue(forKey: mid) else { return }
             if reasonCode >= 0x80 {
                 pending.completion.resume(returning: .failure(.protocolError(code: reasonCode, reason: MosquittoError.reasonText(reasonCode))))

@@ -134,12 +134,14 @@ final class MQTTConnection: Sendable {
         for waiter in stopWaiters { waiter.resume() }
     }
 
-    /// Resumes every publish, subscribe and unsubscribe waiter with `error` and empties the offline queue.
+    /// Resumes every publish, subscribe and unsubscribe waiter with `error` and empties the offline queue
+    /// and the backlog.
     func failPendingOperations(_ state: inout ConnectionState, with error: MQTTError) {
         for pending in state.publishWaiters.values { pending.completion.resume(returning: .failure(error)) }
         for pending in state.subscribeWaiters.values { pending.completion.resume(returning: .failure(error)) }
         for completion in state.unsubscribeWaiters.values { completion.resume(returning: .failure(error)) }
         for queued in state.offlineQueue { queued.completion?.resume(returning: .failure(error)) }
+        for queued in state.backlog.removeAll() { queued.completion?.resume(returning: .failure(error)) }
         state.publishWaiters = [:]
         state.subscribeWaiters = [:]
         state.unsubscribeWaiters = [:]
@@ -155,4 +157,7 @@ final class MQTTConnection: Sendable {
     }
 
     var isConnected: Bool { state.withLock { $0.ready } }
+
+    /// Messages waiting for room in the send window, and those waiting for a connection.
+    var waitingCounts: (backlog: Int, offline: Int) { state.withLock { ($0.backlog.count, $0.offlineQueue.count) } }
 }
