@@ -184,12 +184,16 @@ extension Gateway {
     /// `bridge/accessories`: the list of every accessory with its topics and metadata.
     func publishAccessoryList() async {
         let accessories = await store.accessories()
-        var entries: [AccessoryDescription] = []
+        // Room for the whole document at once, so that it is not copied while it grows and keeps no slack:
+        // the last one's size and a little, or about 250 bytes a characteristic the first time.
+        let estimate = retained[topics.bridgeAccessories].map { $0.payload.count + $0.payload.count / 8 }
+            ?? published.values.reduce(1024) { $0 + 250 * $1.layout.byIID.count }
+        var writer = AccessoryDescription.ListWriter(reservingCapacity: estimate)
         for accessory in accessories {
             guard let entry = published[accessory.id] else { continue }
-            entries.append(AccessoryDescription(accessory: accessory, layout: entry.layout, reachable: entry.reachable, topics: topics))
+            writer.append(AccessoryDescription(accessory: accessory, layout: entry.layout, reachable: entry.reachable, topics: topics))
         }
-        publishRetained(topics.bridgeAccessories, AccessoryDescription.json(entries), qos: .atLeastOnce)
+        publishRetained(topics.bridgeAccessories, payload: writer.finish(), qos: .atLeastOnce)
     }
 
     /// `bridge/info`: version, base topic, MQTT settings, the configuration without secrets, and the
@@ -214,8 +218,13 @@ extension Gateway {
 
     /// Queues a retained message and remembers it for republishing after a reconnect.
     func publishRetained(_ topic: String, _ payload: String, qos: MQTTQoS, for accessory: AccessoryID? = nil) {
-        let message = MQTTMessage(topic: topic, string: payload, qos: qos, retain: true)
-        retained[topic] = message
+        publishRetained(topic, payload: Array(payload.utf8), qos: qos, for: accessory)
+    }
+
+    /// Queues a retained message whose payload is ready as bytes.
+    func publishRetained(_ topic: String, payload: [UInt8], qos: MQTTQoS, for accessory: AccessoryID? = nil) {
+        let message = MQTTMessage(topic: topic, payload: payload, qos: qos, retain: true)
+        retained[topic] = RetainedPayload(payload: payload, qos: qos)
         if let accessory { published[accessory]?.topics.insert(topic) }
         outbox.append(message)
     }
@@ -237,8 +246,10 @@ extension Gateway {
     func flush() {
         guard isReady, !outbox.isEmpty else { return }
         slugs.saveIfChanged()
-        let messages = outbox
-        outbox.removeAll(keepingCapacity: true)
+        // Not `removeAll(keepingCapacity:)`: with `messages` sharing the buffer, that allocates another
+        // of the same size, and the first batch's (30,000 messages) would stay reserved for good.
+        var messages: [MQTTMessage] = []
+        swap(&messages, &outbox)
         send(messages)
     }
 

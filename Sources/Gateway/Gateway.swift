@@ -35,6 +35,12 @@ public actor Gateway {
         var topics: Set<String> = []
     }
 
+    /// A retained message's payload and QoS, kept for republishing.
+    struct RetainedPayload {
+        var payload: [UInt8]
+        var qos: MQTTQoS
+    }
+
     var slugs: SlugRegistry
     var published: [AccessoryID: Published] = [:]
     /// State topic → characteristic, for `/set` and `/get`.
@@ -46,8 +52,10 @@ public actor Gateway {
     var clearedDiscoveryTopics: Set<String> = []
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.
     var isBirthPending = false
-    /// Every retained message the gateway currently holds on the broker, republished after a reconnect.
-    var retained: [String: MQTTMessage] = [:]
+    /// Every retained message the gateway currently holds on the broker, by topic, republished after a
+    /// reconnect. Payload and QoS only, not `MQTTMessage`s: with its MQTT 5 properties a message is
+    /// five times the size, and this table has an entry per characteristic and discovery config.
+    var retained: [String: RetainedPayload] = [:]
     /// Messages built during one step, sent in one batch.
     var outbox: [MQTTMessage] = []
     var isReady = false

@@ -53,7 +53,9 @@ extension Gateway {
     /// the rest, so that Home Assistant knows every entity before its state arrives.
     func retainedInOrder() -> [MQTTMessage] {
         let prefix = configuration.homeAssistant.prefix + "/"
-        let all = retained.values.sorted { $0.topic < $1.topic }
+        let all = retained.sorted { $0.key < $1.key }.map { topic, entry in
+            MQTTMessage(topic: topic, payload: entry.payload, qos: entry.qos, retain: true)
+        }
         let state = all.filter { $0.topic == topics.bridgeState }
         let configs = all.filter { $0.topic.hasPrefix(prefix) }
         let rest = all.filter { $0.topic != topics.bridgeState && !$0.topic.hasPrefix(prefix) }
