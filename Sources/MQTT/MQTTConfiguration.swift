@@ -37,7 +37,8 @@ public struct MQTTConfiguration: Sendable {
     /// order after the next CONNACK. Beyond this the oldest are dropped (with a warning in the log).
     /// QoS 0 messages published while disconnected are dropped at once.
     public var maxQueuedMessages: Int = 10_000
-    /// How many bytes (payloads and topics) of published messages libmosquitto may hold at once: QoS 0
+    /// How many bytes (payloads and topics, plus 256 a message for libmosquitto's own records) of
+    /// published messages libmosquitto may hold at once: QoS 0
     /// messages not yet written to the socket, QoS 1/2 messages not yet acknowledged. Later messages wait
     /// in this client, in order, and go out as earlier ones complete. libmosquitto copies every payload
     /// it takes; a gateway publishing its whole home at once would otherwise hold a second copy of it

@@ -89,33 +89,60 @@ struct ConnectionState {
     }
 }
 
-/// A first-in first-out queue of publishes that takes from the front in constant time.
+/// A first-in first-out queue of publishes that takes from the front in constant time. A batch that
+/// must wait is kept as a slice of the caller's array, so that waiting copies no message.
 struct PublishBacklog {
-    private var items: [QueuedPublish] = []
+    private struct Chunk {
+        var messages: ArraySlice<MQTTMessage>
+        /// Only for a chunk of one message (`publishAndWait`).
+        var completion: Completion?
+    }
+
+    private var chunks: [Chunk] = []
     private var head = 0
+    private(set) var count = 0
 
-    var isEmpty: Bool { head == items.count }
-    var count: Int { items.count - head }
-    var first: QueuedPublish? { isEmpty ? nil : items[head] }
+    var isEmpty: Bool { count == 0 }
 
-    mutating func append(_ item: QueuedPublish) { items.append(item) }
+    var first: QueuedPublish? {
+        guard head < chunks.count, let message = chunks[head].messages.first else { return nil }
+        return QueuedPublish(message: message, completion: chunks[head].completion)
+    }
+
+    mutating func append(_ item: QueuedPublish) {
+        chunks.append(Chunk(messages: [item.message][...], completion: item.completion))
+        count += 1
+    }
+
+    mutating func append(contentsOf messages: ArraySlice<MQTTMessage>) {
+        guard !messages.isEmpty else { return }
+        chunks.append(Chunk(messages: messages, completion: nil))
+        count += messages.count
+    }
 
     mutating func removeFirst() {
+        guard head < chunks.count else { return }
+        count -= 1
+        chunks[head].messages = chunks[head].messages.dropFirst()
+        guard chunks[head].messages.isEmpty else { return }
         head += 1
-        if head == items.count {
-            items = []
+        if head == chunks.count {
+            chunks = []
             head = 0
-        } else if head >= 1024 && head * 2 >= items.count {
-            items.removeFirst(head)
+        } else if head >= 64 && head * 2 >= chunks.count {
+            chunks.removeFirst(head)
             head = 0
         }
     }
 
     /// Empties the queue and returns what it held, oldest first.
-    mutating func removeAll() -> ArraySlice<QueuedPublish> {
-        let rest = items[head...]
-        items = []
+    mutating func removeAll() -> [QueuedPublish] {
+        let rest = chunks[head...].flatMap { chunk in
+            chunk.messages.map { QueuedPublish(message: $0, completion: chunk.completion) }
+        }
+        chunks = []
         head = 0
+        count = 0
         return rest
     }
 }
