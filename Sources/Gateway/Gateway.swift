@@ -171,9 +171,11 @@ public actor Gateway {
 
     /// After a broker reconnect: `bridge/state` online first, then the discovery configs, then every other
     /// retained message the gateway holds.
-    func republishAll() {
+    func republishAll() async {
         guard isReady, !isStopped else { return }
-        logger.info("connected to the broker again; republishing \(retained.count) retained topics")
-        send(retainedInOrder())
+        let messages = await retainedInOrder()
+        guard !isStopped else { return }
+        logger.info("connected to the broker again; republishing \(messages.count) retained topics")
+        send(messages)
     }
 }

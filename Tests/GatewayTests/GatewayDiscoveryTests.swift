@@ -63,6 +63,7 @@ struct GatewayDiscoveryTests {
     func birth() async throws {
         let h = try await GatewayHarness(homeAssistant: HomeAssistantConfiguration(birthDelay: .milliseconds(200)...(.milliseconds(400))))
         try await h.waitUntilOnline()
+        let retainedConfigs = try await h.allRetained(under: ["homeassistant/#"])
         try await h.observer.subscribe(["homeassistant/#"])
         await h.observer.clear()
         try await h.observer.publish("homeassistant/status", "online")
@@ -76,6 +77,12 @@ struct GatewayDiscoveryTests {
         #expect(lightIndex < stateIndex, "configs come before states")
         #expect(configIndexes.count > 10)
         try await Task.sleep(for: .milliseconds(800))
+        var republished: [String: String] = [:]
+        for m in await h.observer.messages(on: "homeassistant/#") where !m.retain && m.topic.hasSuffix("/config") {
+            republished[m.topic] = m.payloadString
+        }
+        let differing = Set(republished.keys).union(retainedConfigs.keys).filter { republished[$0] != retainedConfigs[$0] }
+        #expect(differing.isEmpty, "the configs sent again are the ones published at the start; these differ: \(differing.sorted())")
         #expect(await h.observer.messages(on: "homeassistant/light/+/+/config").filter { !$0.retain }.count == 1,
                 "two births during the delay are answered once")
         await h.stop()

@@ -196,14 +196,14 @@ func eventuallyCount(_ observer: MQTTTestClient, _ topic: String, _ count: Int, 
 
 extension GatewayHarness {
     /// Every retained message under the base topic, read by a fresh client: topic → payload.
-    func allRetained() async throws -> [String: String] {
+    func allRetained(under filters: [String] = ["hap2mqtt/#"]) async throws -> [String: String] {
         let probe = try await MQTTTestClient.connect(to: broker, subscribe: [])
         let marker = "hap2mqtt-test/marker/\(UUID().uuidString)"
-        try await probe.subscribe(["hap2mqtt/#", marker])
+        try await probe.subscribe(filters + [marker])
         try await probe.publish(marker, "marker")
         _ = try await probe.waitFor(topic: marker)
         var out: [String: String] = [:]
-        for m in await probe.messages(on: "hap2mqtt/#") where m.retain { out[m.topic] = m.payloadString }
+        for m in await probe.allMessages where m.retain && m.topic != marker { out[m.topic] = m.payloadString }
         await probe.disconnect()
         return out
     }

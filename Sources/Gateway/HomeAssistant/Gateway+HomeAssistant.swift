@@ -6,13 +6,20 @@ extension Gateway {
     /// Publishes the discovery configs of a newly registered accessory (retained, QoS 1, in the
     /// accessory's topic set so that removing or renaming it clears them) and clears, once per run, the
     /// configs that discovery being off or an exclusion takes away.
+    ///
+    /// The configs are not kept in `retained`: they are built again from the store when they must be
+    /// republished (`retainedInOrder()`), since they are the largest retained payloads (4 MB at 10,000
+    /// characteristics) and needed only after a reconnect or Home Assistant's birth message.
     func publishDiscovery(_ accessory: Accessory, _ layout: AccessoryLayout) {
         let plan = discovery.plan(for: accessory, layout: layout)
+        let current = published[accessory.id]?.topics ?? []
         for config in plan.publish {
-            publishRetained(config.topic, config.text, qos: .atLeastOnce, for: accessory.id)
+            published[accessory.id]?.topics.insert(config.topic)
+            outbox.append(MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
         }
-        for topic in plan.clear where retained[topic] != nil || !clearedDiscoveryTopics.contains(topic) {
+        for topic in plan.clear where current.contains(topic) || !clearedDiscoveryTopics.contains(topic) {
             clearedDiscoveryTopics.insert(topic)
+            published[accessory.id]?.topics.remove(topic)
             clearRetained(topic)
         }
     }
@@ -43,22 +50,39 @@ extension Gateway {
         })
     }
 
-    private func answerHomeAssistantBirth() {
+    private func answerHomeAssistantBirth() async {
         isBirthPending = false
         guard isReady, !isStopped else { return }
-        send(retainedInOrder())
+        send(await retainedInOrder())
     }
 
-    /// Every retained message the gateway holds: `bridge/state` first, then the discovery configs, then
-    /// the rest, so that Home Assistant knows every entity before its state arrives.
-    func retainedInOrder() -> [MQTTMessage] {
-        let prefix = configuration.homeAssistant.prefix + "/"
-        let all = retained.sorted { $0.key < $1.key }.map { topic, entry in
-            MQTTMessage(topic: topic, payload: entry.payload, qos: entry.qos, retain: true)
+    /// Every retained message the gateway holds: `bridge/state` first, then the discovery configs (built
+    /// again from the store's accessories), then the rest, so that Home Assistant knows every entity
+    /// before its state arrives.
+    func retainedInOrder() async -> [MQTTMessage] {
+        let accessories = await store.accessories()
+        var configs: [MQTTMessage] = []
+        if configuration.homeAssistant.discovery {
+            for accessory in accessories {
+                guard let layout = published[accessory.id]?.layout else { continue }
+                for config in discovery.plan(for: accessory, layout: layout).publish {
+                    configs.append(MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
+                }
+            }
         }
-        let state = all.filter { $0.topic == topics.bridgeState }
-        let configs = all.filter { $0.topic.hasPrefix(prefix) }
-        let rest = all.filter { $0.topic != topics.bridgeState && !$0.topic.hasPrefix(prefix) }
+        let prefix = configuration.homeAssistant.prefix + "/"
+        var state: [MQTTMessage] = []
+        var rest: [MQTTMessage] = []
+        for (topic, entry) in retained.sorted(by: { $0.key < $1.key }) {
+            let message = MQTTMessage(topic: topic, payload: entry.payload, qos: entry.qos, retain: true)
+            if topic == topics.bridgeState {
+                state.append(message)
+            } else if topic.hasPrefix(prefix) {
+                configs.insert(message, at: 0)  // the gateway's own device, before the accessories point to it
+            } else {
+                rest.append(message)
+            }
+        }
         return state + configs + rest
     }
 }
