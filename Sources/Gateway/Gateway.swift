@@ -146,12 +146,30 @@ public actor Gateway {
         isStopped = true
         for task in tasks { task.cancel() }
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
-        do {
-            try await mqtt.publishAndWait(offline)
-        } catch {
-            logger.warning("could not publish bridge/state offline: \(error)")
+        // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1
+        // message waits for the next connection). The broker that lost us publishes the last will.
+        guard mqtt.isConnected else {
+            logger.warning("the broker is not reachable: bridge/state offline is left to the last will")
+            return
+        }
+        let mqtt = self.mqtt
+        let outcome = await withDeadline(Gateway.offlineTimeout) { () async -> MQTTError? in
+            do throws(MQTTError) {
+                try await mqtt.publishAndWait(offline)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        switch outcome {
+        case .none: logger.warning("the broker did not acknowledge bridge/state offline within \(Gateway.offlineTimeout)")
+        case .some(.some(let error)): logger.warning("could not publish bridge/state offline: \(error)")
+        case .some(.none): break
         }
     }
+
+    /// How long `stop()` waits for the broker to acknowledge `bridge/state` offline.
+    static let offlineTimeout = Duration.seconds(3)
 
     private func subscribeToCommands() async {
         var delay = Duration.milliseconds(500)

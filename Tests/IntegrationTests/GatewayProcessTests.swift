@@ -43,6 +43,26 @@ struct GatewayProcessTests {
         await broker.stop()
     }
 
+    @Test("SIGTERM while the broker is down: it still stops at once, with exit status 0")
+    func stopWithoutBroker() async throws {
+        let broker = try await MosquittoBroker()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try gateway.start()
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        await observer.disconnect()
+        await broker.stop()
+        let noticed = ContinuousClock.now + .seconds(10)
+        while !gateway.log.contains("ended:"), ContinuousClock.now < noticed { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(gateway.log.contains("ended:"), "the gateway noticed the broker going away")
+        let started = ContinuousClock.now
+        await gateway.stop()
+        let took = ContinuousClock.now - started
+        #expect(gateway.terminationStatus == 0, "\(gateway.log)")
+        #expect(took < .seconds(5), "stopping took \(took)")
+        #expect(gateway.log.contains("left to the last will"))
+    }
+
     @Test("killed with SIGKILL, the broker publishes its last will: bridge/state offline")
     func lastWill() async throws {
         let broker = try await MosquittoBroker()
