@@ -30,3 +30,28 @@ struct HomeAssistantWiringTests {
         #expect(gateway.homeAssistant == ha)
     }
 }
+
+@Suite("The home section and accessory places reach the home store")
+struct HomeWiringTests {
+    @Test("the home's rooms in the order written, then rooms and homes accessories are placed in")
+    func homesAndRooms() throws {
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let yaml = """
+            home:
+              name: Flat
+              rooms: [Hall, Kitchen]
+            homekit:
+              accessories:
+                "AA:BB:CC:DD:EE:FF/2": { room: Kitchen }
+                "AA:BB:CC:DD:EE:FF/3": { room: Study }
+                "AA:BB:CC:DD:EE:FF/4": { room: Porch, home: Cabin }
+                "AA:BB:CC:DD:EE:FF/5": { name: Lamp }
+            """
+        let loaded = try Configuration.load(path: files.write(yaml, to: "c.yaml"), environment: [:])
+        let homes = loaded.configuration.homeStoreConfiguration.homes
+        #expect(homes.map(\.name) == ["Flat", "Cabin"])
+        #expect(homes.first?.rooms.map(\.name) == ["Hall", "Kitchen", "Study"])
+        #expect(homes.last?.rooms.map(\.name) == ["Porch"])
+    }
+}

@@ -20,12 +20,21 @@ extension Configuration {
     }
 
     /// The home store's settings: homes and rooms, per-accessory names and places, the write time-out.
+    /// The homes are the `home` section's, with its rooms in the order written, then every other home
+    /// and room an accessory is placed in, so that `bridge/info` lists every place in use.
     var homeStoreConfiguration: HomeStoreConfiguration {
         var c = HomeStoreConfiguration()
         c.homes = [home.home]
         c.writeTimeout = homekit.writeTimeout
-        for (id, settings) in homekit.accessories {
+        for (id, settings) in homekit.accessories.sorted(by: { $0.key.description < $1.key.description }) {
             c.overrides[id] = AccessoryOverride(name: settings.name, room: settings.room, home: settings.home)
+            let homeName = settings.home ?? home.name
+            if !c.homes.contains(where: { $0.name == homeName }) { c.homes.append(Home(name: homeName)) }
+            if let room = settings.room, let index = c.homes.firstIndex(where: { $0.name == homeName }),
+                !c.homes[index].rooms.contains(where: { $0.name == room })
+            {
+                c.homes[index].rooms.append(Room(name: room))
+            }
         }
         return c
     }
