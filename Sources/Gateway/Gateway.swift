@@ -177,7 +177,9 @@ public actor Gateway {
             do {
                 var filters = topics.commandFilters
                 if configuration.homeAssistant.discovery { filters.append(configuration.homeAssistant.statusTopic) }
-                try await mqtt.subscribe(filters, qos: .atLeastOnce)
+                // Retain As Published: a command published retained arrives marked so even live, and is
+                // ignored like the replay it would become (MQTT 5; with 3.1.1 only replays are marked).
+                try await mqtt.subscribe(filters, qos: .atLeastOnce, retainAsPublished: true)
                 return
             } catch {
                 logger.warning("cannot subscribe to the command topics yet: \(error); retrying")

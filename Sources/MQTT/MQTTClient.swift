@@ -103,10 +103,15 @@ public final class MQTTClient: Sendable {
     /// Subscribes to topic filters and remembers them: they are subscribed again after every reconnect.
     /// When connected, returns after the broker's SUBACK; before `connect()` or while reconnecting, the
     /// filters are only remembered and go out with the next connection.
+    ///
+    /// With `retainAsPublished` (MQTT 5 "Retain As Published", §3.8.3.1; ignored with 3.1.1), messages
+    /// forwarded live keep the retain flag they were published with, so a subscriber can tell a retained
+    /// publish from a plain one; without it the broker clears the flag on everything but the retained
+    /// messages sent when the subscription is made.
     /// - Throws: `MQTTError.invalidTopic` for a malformed filter (`a/#/b`, `a+`); `.protocolError` when
     ///   the broker refuses a filter (it is then forgotten); `.closed` after `disconnect()`.
-    public func subscribe(_ filters: [String], qos: MQTTQoS = .atLeastOnce) async throws(MQTTError) {
-        try await connection.subscribe(filters, qos: qos)
+    public func subscribe(_ filters: [String], qos: MQTTQoS = .atLeastOnce, retainAsPublished: Bool = false) async throws(MQTTError) {
+        try await connection.subscribe(filters, qos: qos, retainAsPublished: retainAsPublished)
     }
 
     /// Forgets topic filters and, when connected, unsubscribes and waits for the broker's UNSUBACK.

@@ -120,6 +120,24 @@ struct GatewayCommandTests {
         await h.stop()
     }
 
+    @Test("a /set published retained while the gateway runs is ignored too (MQTT 5), and clearing it is quiet")
+    func liveRetainedCommand() async throws {
+        let h = try await GatewayHarness()
+        try await h.waitUntilOnline()
+        try await h.observer.publish("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true", retain: true)
+        let result = await h.observer.firstMessage(on: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", within: .milliseconds(700))
+        #expect(result == nil)
+        #expect(h.provider.writes.isEmpty)
+        // The user clears it, as the warning says: no result for the empty payload either.
+        try await h.observer.publish("hap2mqtt/kitchen_lamp/lightbulb/on/set", "", retain: true)
+        #expect(await h.observer.firstMessage(on: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", within: .milliseconds(500)) == nil)
+        // The same command without the retain flag is carried out.
+        let ok = try await h.set("kitchen_lamp/lightbulb/on", "true")
+        #expect(ok.payloadString == #"{"status":"ok","value":true}"#)
+        #expect(h.provider.writes.count == 1)
+        await h.stop()
+    }
+
     @Test("20 rapid /sets to one characteristic end in the last value with fewer than 20 writes")
     func coalescing() async throws {
         let h = try await GatewayHarness()

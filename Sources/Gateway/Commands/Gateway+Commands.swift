@@ -15,7 +15,10 @@ extension Gateway {
         guard let command = topics.command(for: message.topic) else { return }
         if message.retain {
             // A retained command would be carried out again on every reconnect (Tasmota #744 and others).
-            logger.warning("ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'")
+            // An empty one is the user clearing it, as the warning says.
+            if !message.payload.isEmpty {
+                logger.warning("ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'")
+            }
             return
         }
         switch command {

@@ -11,6 +11,16 @@ struct PendingPublish {
     var completion: Completion
 }
 
+/// How a remembered filter is subscribed: its QoS and whether live messages keep their retain flag.
+struct SubscriptionOptions: Hashable, Comparable {
+    var qos: MQTTQoS
+    var retainAsPublished: Bool
+
+    static func < (a: Self, b: Self) -> Bool {
+        (a.qos.rawValue, a.retainAsPublished ? 1 : 0) < (b.qos.rawValue, b.retainAsPublished ? 1 : 0)
+    }
+}
+
 /// A `subscribe` waiting for its SUBACK.
 struct PendingSubscribe {
     var filters: [String]
@@ -57,7 +67,7 @@ struct ConnectionState {
     /// A connection was ready at least once (later ones are reconnects).
     var everReady = false
     /// Remembered topic filters and their QoS, sent again after every reconnect.
-    var subscriptions: [String: MQTTQoS] = [:]
+    var subscriptions: [String: SubscriptionOptions] = [:]
     /// Message ids of re-subscriptions sent after a reconnect, to name refused filters in the log.
     var resubscriptions: [Int32: [String]] = [:]
     var offlineQueue: [QueuedPublish] = []

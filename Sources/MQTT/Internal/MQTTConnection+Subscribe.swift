@@ -4,12 +4,13 @@ import Synchronization
 
 extension MQTTConnection {
     /// Remembers `filters` and, when connected, subscribes and waits for SUBACK; see `MQTTClient.subscribe`.
-    func subscribe(_ filters: [String], qos: MQTTQoS) async throws(MQTTError) {
+    func subscribe(_ filters: [String], qos: MQTTQoS, retainAsPublished: Bool) async throws(MQTTError) {
+        let options = SubscriptionOptions(qos: qos, retainAsPublished: retainAsPublished)
         try await filterOperation(filters) { state, completion in
             let previous = filters.map { state.subscriptions[$0] }
-            for filter in filters { state.subscriptions[filter] = qos }
+            for filter in filters { state.subscriptions[filter] = options }
             guard state.ready else { return completion.resume(returning: .success(())) }
-            let (rc, mid, savedErrno) = sendSubscribe(filters, qos: qos)
+            let (rc, mid, savedErrno) = sendSubscribe(filters, options: options)
             if rc == MosquittoError.success {
                 state.subscribeWaiters[mid] = PendingSubscribe(filters: filters, completion: completion)
             } else if rc == MosquittoError.noConnection {
@@ -62,12 +63,14 @@ extension MQTTConnection {
     /// Sends every remembered filter again, one SUBSCRIBE per QoS; called by the loop thread when a
     /// connection is accepted, before anything else is published on it.
     func resubscribe(_ state: inout ConnectionState) {
-        let byQoS = Dictionary(grouping: state.subscriptions.keys.sorted()) { state.subscriptions[$0] ?? .atMostOnce }
-        for (qos, filters) in byQoS.sorted(by: { $0.key < $1.key }) {
-            let (rc, mid, savedErrno) = sendSubscribe(filters, qos: qos)
+        let byOptions = Dictionary(grouping: state.subscriptions.keys.sorted()) {
+            state.subscriptions[$0] ?? SubscriptionOptions(qos: .atMostOnce, retainAsPublished: false)
+        }
+        for (options, filters) in byOptions.sorted(by: { $0.key < $1.key }) {
+            let (rc, mid, savedErrno) = sendSubscribe(filters, options: options)
             if rc == MosquittoError.success {
                 state.resubscriptions[mid] = filters
-                log(.debug, "subscribed again to \(filters.joined(separator: ", ")) (QoS \(qos.rawValue))")
+                log(.debug, "subscribed again to \(filters.joined(separator: ", ")) (QoS \(options.qos.rawValue))")
             } else {
                 log(.error, "could not subscribe again to \(filters.joined(separator: ", ")): \(MosquittoError.text(rc, savedErrno: savedErrno))")
             }
@@ -100,9 +103,14 @@ extension MQTTConnection {
         }
     }
 
-    private func sendSubscribe(_ filters: [String], qos: MQTTQoS) -> (rc: Int32, mid: Int32, errno: Int32) {
+    private func sendSubscribe(_ filters: [String], options: SubscriptionOptions) -> (rc: Int32, mid: Int32, errno: Int32) {
         var mid: Int32 = 0
-        let rc = withCStrings(filters) { mosquitto_subscribe_multiple(pointer, &mid, Int32(filters.count), $0, qos.rawValue, 0, nil) }
+        // The option bits share the QoS byte in SUBSCRIBE; in MQTT 3.1.1 they are reserved and must be 0.
+        let flags: Int32 = options.retainAsPublished && configuration.protocolVersion == .v5
+            ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
+        let rc = withCStrings(filters) {
+            mosquitto_subscribe_multiple(pointer, &mid, Int32(filters.count), $0, options.qos.rawValue, flags, nil)
+        }
         return (rc, mid, errno)
     }
 
