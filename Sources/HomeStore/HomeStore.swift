@@ -14,9 +14,14 @@ public actor HomeStore {
     public static let shared = HomeStore()
 
     struct ProviderSlot {
-        let provider: any AccessoryProvider
-        let events: AsyncStream<ProviderEvent>
+        var provider: any AccessoryProvider
+        var events: AsyncStream<ProviderEvent>
         var consumer: Task<Void, Never>?
+        /// Counts replacements, so that events still queued from a replaced provider are not taken for
+        /// its successor's.
+        var generation = 0
+        /// Removed while running: its accessories are gone and its events are ignored.
+        var removed = false
     }
 
     struct Subscriber {
@@ -114,14 +119,56 @@ public actor HomeStore {
         }
     }
 
+    /// The ids of the providers in use (not removed), in the order they were added.
+    public var providerIDs: [String] { providers.filter { !$0.removed }.map(\.provider.id) }
+
+    /// Removes the provider with `id` while the store runs (its pairing was deleted): it is stopped, and
+    /// each of its accessories is removed (`.accessoryRemoved`, so every topic it had is cleared); writes
+    /// still queued for them fail. Returns false when no provider has that id.
+    @discardableResult
+    public func removeProvider(id: String) async -> Bool {
+        guard let index = providers.firstIndex(where: { !$0.removed && $0.provider.id == id }) else { return false }
+        providers[index].removed = true
+        providers[index].generation += 1
+        providers[index].consumer?.cancel()
+        let provider = providers[index].provider
+        for accessoryID in entries.filter({ $0.value.provider == index }).keys.sorted() {
+            guard let entry = entries.removeValue(forKey: accessoryID) else { continue }
+            emit(.accessoryRemoved(entry.accessory))
+            while let item = writeQueues[accessoryID]?.popFirst() { item.fail(.failed("the accessory's pairing was removed")) }
+        }
+        earlyUnreachable = earlyUnreachable.filter { $0.value.provider != index }
+        finishFirstSync(index)
+        flush()
+        await provider.stop()
+        return true
+    }
+
+    /// Puts `replacement` in the place of the provider with `id` (its pairing was made again, or its
+    /// address changed): the old one stops, the new one starts, and its first sync is reconciled with the
+    /// accessories the old one had, which keep their topics. Returns false when no provider has that id.
+    @discardableResult
+    public func replaceProvider(id: String, with replacement: any AccessoryProvider) async -> Bool {
+        guard !stopped, let index = providers.firstIndex(where: { !$0.removed && $0.provider.id == id }) else { return false }
+        let old = providers[index].provider
+        providers[index].consumer?.cancel()
+        providers[index].provider = replacement
+        providers[index].events = replacement.events
+        providers[index].generation += 1
+        if started { launch(index) }
+        await old.stop()
+        if started { await replacement.start() }
+        return true
+    }
+
     /// Starts every provider and consumes its events. Returns once every provider has started; the first
     /// syncs finish later (`waitUntilReady()`).
     public func start() async {
         guard !started, !stopped else { return }
         started = true
         let count = providers.count
-        for index in 0..<count { launch(index) }
-        for index in 0..<count { await providers[index].provider.start() }
+        for index in 0..<count where !providers[index].removed { launch(index) }
+        for index in 0..<count where !providers[index].removed { await providers[index].provider.start() }
         updateReadiness()
     }
 
@@ -203,18 +250,20 @@ public actor HomeStore {
     /// Starts consuming a provider's events.
     private func launch(_ index: Int) {
         let events = providers[index].events
-        providers[index].consumer = Task { await self.consume(events, from: index) }
+        let generation = providers[index].generation
+        providers[index].consumer = Task { await self.consume(events, from: index, generation: generation) }
     }
 
-    private func consume(_ events: AsyncStream<ProviderEvent>, from index: Int) async {
+    private func consume(_ events: AsyncStream<ProviderEvent>, from index: Int, generation: Int) async {
         for await event in events {
+            guard providers[index].generation == generation, !providers[index].removed else { return }
             handlingProviderEvent = true
             handle(event, from: index)
             handlingProviderEvent = false
             // After a quiet spell the changes go out now, without waiting for another job on the actor.
             if !flushScheduled { flush() }
         }
-        if awaitingFirstSync.contains(index) {
+        if providers[index].generation == generation, awaitingFirstSync.contains(index) {
             logger.warning("provider ended before its first sync", ["provider": providers[index].provider.id])
             finishFirstSync(index)
         }
