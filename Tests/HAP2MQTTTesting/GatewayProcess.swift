@@ -82,6 +82,36 @@ public final class GatewayProcess: Sendable {
         process.withLock { $0 = p }
     }
 
+    /// Runs another `hap2mqtt <arguments> --config <file>` beside the running one (`pair`, `unpair`, …), in
+    /// the same folder, and waits for it to end.
+    /// - Returns: its exit status and everything it wrote to standard output and standard error.
+    /// - Throws: `TestSupportError.timedOut` when it has not ended within `timeout` (it is killed).
+    public func runCommand(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = try GatewayProcess.binary()
+        p.arguments = arguments + ["--config", configurationFile.path]
+        p.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
+            .merging(environment) { _, new in new }
+        p.currentDirectoryURL = directory
+        let output = directory.appendingPathComponent("command-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        p.standardOutput = handle
+        p.standardError = handle
+        p.standardInput = FileHandle.nullDevice
+        try ExternalTool.start(p)
+        try? handle.close()
+        let deadline = ContinuousClock.now + timeout
+        while p.isRunning {
+            if ContinuousClock.now > deadline {
+                _ = Glibc.kill(p.processIdentifier, SIGKILL)
+                throw TestSupportError.timedOut("hap2mqtt \(arguments.joined(separator: " ")) did not end within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return (p.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
     /// Whether the process is running.
     public var isRunning: Bool { process.withLock { $0?.isRunning ?? false } }
 

@@ -62,7 +62,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         controller: HAPController, pairing: Pairing, settings: HAPProviderSettings = HAPProviderSettings(),
         logger: Logger = Logger(label: "hap")
     ) {
-        self.id = "hap:\(pairing.accessoryPairingID)"
+        self.id = Self.providerID(for: pairing)
         self.controller = controller
         self.pairing = pairing
         self.settings = settings
@@ -99,4 +99,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
 
     /// The accessory server's name for log lines: the pairing's name, else its id.
     nonisolated var displayName: String { pairing.displayName }
+
+    /// The `id` of the provider for `pairing`: `hap:<accessory pairing id>`.
+    public static func providerID(for pairing: Pairing) -> String { "hap:\(pairing.accessoryPairingID)" }
 }

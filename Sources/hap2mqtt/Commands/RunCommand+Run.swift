@@ -35,9 +35,9 @@ enum RunCommandRunner {
 
         let store = HomeStore.shared
         await store.configure(configuration.homeStoreConfiguration)
-        for provider in await AccessoryProviders.make(configuration, stateDirectory: stateDirectory) {
-            await store.add(provider)
-        }
+        let made = await AccessoryProviders.make(configuration, stateDirectory: stateDirectory)
+        for provider in made.providers { await store.add(provider) }
+        let watcher = PairingWatcher(store: store, stateDirectory: stateDirectory, pairings: made.pairings, makeProvider: made.make)
 
         let mqtt: MQTTClient
         do {
@@ -54,8 +54,10 @@ enum RunCommandRunner {
         let gateway = Gateway(configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt)
         await store.start()
         let running = Task { await gateway.run() }
+        let watching = Task { await watcher.run() }
         let signal = await stopSignal.value
         logger.notice("received signal \(signal ?? 0); stopping")
+        watching.cancel()
         await gateway.stop()
         running.cancel()
         await store.stop()

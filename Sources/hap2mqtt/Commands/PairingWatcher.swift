@@ -1,0 +1,111 @@
+import Glibc
+import HAPController
+import HomeModel
+import HomeStore
+
+/// Follows the state directory's pairings while `hap2mqtt run` runs, so that `hap2mqtt pair`, `hap2mqtt
+/// unpair` and a pairing file corrected by hand take effect without a restart:
+///
+/// - a new pairing gets a provider, and its accessories appear;
+/// - a pairing removed from the directory has its provider removed, and every topic its accessories had
+///   is cleared (as DESIGN.md says for an accessory that goes away);
+/// - a pairing that changed (made again after an accessory reset, or a new host or port) gets a new
+///   provider in the old one's place; its accessories keep their topics. A pairing file written again
+///   counts as changed even when its contents are the same: pairing again with a reset accessory gives
+///   the same keys, and the old provider has stopped trying.
+///
+/// The directory is read every `interval` (a few small files); a pairing file that cannot be read is
+/// reported once and leaves its pairing's provider as it is, since a damaged file is not an unpair.
+actor PairingWatcher {
+    /// How often the state directory is read.
+    static let interval = Duration.seconds(2)
+
+    /// A file's identity and modification time: a new file (the store writes by renaming) or a new time.
+    private struct FileStamp: Equatable {
+        var inode: UInt64
+        var seconds: Int
+        var nanoseconds: Int
+    }
+
+    private let store: HomeStore
+    private let stateDirectory: StateDirectory
+    private let pairingStore: PairingStore
+    private let makeProvider: @Sendable (Pairing) -> any AccessoryProvider
+    private let logger = Logger(label: "hap2mqtt")
+    /// The pairings with providers in the store, by accessory pairing id.
+    private var known: [String: Pairing]
+    private var reportedProblems: Set<String> = []
+
+    /// A watcher of `stateDirectory` for `store`, which has a provider for each of `pairings`.
+    init(store: HomeStore, stateDirectory: StateDirectory, pairings: [Pairing],
+         makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider) {
+        self.store = store
+        self.stateDirectory = stateDirectory
+        self.pairingStore = PairingStore(directory: stateDirectory)
+        self.makeProvider = makeProvider
+        self.known = Dictionary(pairings.map { ($0.accessoryPairingID, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in known.keys { stamps[id] = Self.stamp(stateDirectory, id) }
+    }
+
+    /// The stamps of the known pairings' files when they were last taken in.
+    private var stamps: [String: FileStamp] = [:]
+
+    private static func stamp(_ directory: StateDirectory, _ id: String) -> FileStamp? {
+        var info = stat()
+        guard stat(directory.url(PairingStore.fileName(forAccessory: id)).path, &info) == 0 else { return nil }
+        return FileStamp(inode: UInt64(info.st_ino), seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
+    }
+
+    /// Checks the directory every `interval` until the task is cancelled.
+    func run(interval: Duration = PairingWatcher.interval) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            guard !Task.isCancelled else { return }
+            await check()
+        }
+    }
+
+    /// Reads the pairings once and brings the store's providers in line with them.
+    func check() async {
+        let contents = pairingStore.loadPairings()
+        let problems = Set(contents.problems.map(\.description))
+        for problem in problems.subtracting(reportedProblems).sorted() { logger.warning("skipped a pairing file: \(problem)") }
+        reportedProblems = problems
+        let unreadable = Set(contents.problems.compactMap(Self.file(of:)))
+
+        var current = Dictionary(contents.pairings.map { ($0.accessoryPairingID, $0) }, uniquingKeysWith: { first, _ in first })
+        for (id, pairing) in known where current[id] == nil && unreadable.contains(PairingStore.fileName(forAccessory: id)) {
+            current[id] = pairing
+        }
+        for (id, pairing) in known.sorted(by: { $0.key < $1.key }) where current[id] == nil {
+            logger.notice("the pairing with \(pairing.displayName) (\(id)) was removed; its accessories and their topics go too")
+            await store.removeProvider(id: HAPAccessoryProvider.providerID(for: pairing))
+        }
+        for (id, pairing) in current.sorted(by: { $0.key < $1.key }) {
+            guard let old = known[id] else {
+                logger.notice("new pairing with \(pairing.displayName) (\(id)) at \(pairing.host):\(pairing.port); connecting")
+                await store.add(makeProvider(pairing))
+                continue
+            }
+            let stamp = Self.stamp(stateDirectory, id)
+            guard old != pairing || stamp != stamps[id] else { continue }
+            logger.notice("the pairing with \(pairing.displayName) (\(id)) changed; connecting with it at \(pairing.host):\(pairing.port)")
+            let replacement = makeProvider(pairing)
+            if !(await store.replaceProvider(id: HAPAccessoryProvider.providerID(for: old), with: replacement)) {
+                await store.add(replacement)
+            }
+        }
+        known = current
+        stamps = stamps.filter { current[$0.key] != nil }
+        for id in current.keys where !unreadable.contains(PairingStore.fileName(forAccessory: id)) {
+            stamps[id] = Self.stamp(stateDirectory, id)
+        }
+    }
+
+    private static func file(of problem: PairingStoreError) -> String? {
+        switch problem {
+        case .io(let file, _), .corruptFile(let file, _): return file.split(separator: "/").last.map(String.init)
+        case .crypto: return nil
+        }
+    }
+}

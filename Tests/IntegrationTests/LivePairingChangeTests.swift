@@ -1,0 +1,58 @@
+import Foundation
+import HAP2MQTTTesting
+import Testing
+
+/// `hap2mqtt unpair` and `hap2mqtt pair` while `hap2mqtt run` runs: the running gateway follows the state
+/// directory without a restart.
+@Suite("hap2mqtt run with a real accessory: pairings changed while it runs")
+struct LivePairingChangeTests {
+    @Test("unpair while running clears every topic of its accessories; pairing again brings them back, same topics")
+    func unpairAndPairAgain() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        let before = try await live.retainedSnapshot()
+        let pairingID = try await live.accessory.status().pairingID
+        let availability = before.keys.filter { $0.hasSuffix("/availability") }.sorted()
+        #expect(availability.count == LiveRecoveryTests.slugs.count)
+
+        let unpair = try await live.gateway.runCommand(["unpair", pairingID])
+        #expect(unpair.status == 0, "\(unpair.output)")
+        try await eventually("every accessory topic cleared", timeout: .seconds(10)) {
+            let now = (try? await live.retainedSnapshot()) ?? [:]
+            return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") } && now["hap2mqtt/bridge/accessories"] == "[]"
+        }
+        #expect(live.gateway.isRunning)
+        #expect(live.gateway.log.contains("was removed; its accessories and their topics go too"))
+
+        await live.observer.clear()
+        let pair = try await live.gateway.runCommand(["pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode])
+        #expect(pair.status == 0, "\(pair.output)")
+        for topic in availability { try await live.waitFor(topic, "online", timeout: .seconds(15)) }
+        try await eventually("the same retained state as before", timeout: .seconds(10)) {
+            let now = (try? await live.retainedSnapshot()) ?? [:]
+            return Set(now.keys) == Set(before.keys)
+        }
+        await live.stop()
+    }
+
+    @Test("after an accessory reset: offline and no retries; paired again while running, it comes back online")
+    func resetAndPairAgain() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        let pairingID = try await live.accessory.status().pairingID
+        try await live.accessory.resetPairings()
+        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "offline", timeout: .seconds(10)) }
+        try await eventually("the refusal in the log", timeout: .seconds(10)) { live.gateway.log.contains("no longer accepts this controller") }
+
+        await live.observer.clear()
+        let unpair = try await live.gateway.runCommand(["unpair", "--force", pairingID])
+        #expect(unpair.status == 0, "\(unpair.output)")
+        let pair = try await live.gateway.runCommand(["pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode])
+        #expect(pair.status == 0, "\(pair.output)")
+        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(15)) }
+        try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
+        let result = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
+        #expect(result.payloadString == #"{"status":"ok","value":true}"#)
+        await live.stop()
+    }
+}
