@@ -99,7 +99,9 @@ extension Gateway {
         }
         published.values[index].json.set(JSONFragment.value(value), iid: address.iid)
         publishRetained(topic.stateTopic, payload, qos: configuration.stateQoS)
-        if let hs = hsByAddress[address] { publishHS(hs) }
+        // Once per step, when both values are in: a batch that changes hue and saturation would otherwise
+        // show a colour that never was (new hue, old saturation) before the right one.
+        if let hs = hsByAddress[address], !pendingHS.contains(where: { $0.stateTopic == hs.stateTopic }) { pendingHS.append(hs) }
         return topic
     }
 
@@ -244,7 +246,10 @@ extension Gateway {
     /// New slugs are saved first, so that no topic reaches the broker under a slug the state directory
     /// does not hold.
     func flush() {
-        guard isReady, !outbox.isEmpty else { return }
+        guard isReady else { return }
+        for hs in pendingHS { publishHS(hs) }
+        pendingHS = []
+        guard !outbox.isEmpty else { return }
         slugs.saveIfChanged()
         // Not `removeAll(keepingCapacity:)`: with `messages` sharing the buffer, that allocates another
         // of the same size, and the first batch's (30,000 messages) would stay reserved for good.

@@ -48,6 +48,8 @@ public actor Gateway {
     /// The combined hue+saturation topics: by `…/hs` state topic, and by each of the two characteristics.
     var hsByStateTopic: [String: HSTopic] = [:]
     var hsByAddress: [CharacteristicAddress: HSTopic] = [:]
+    /// Combined hue+saturation topics whose values changed in this step; published by `flush()`.
+    var pendingHS: [HSTopic] = []
     /// Discovery config topics cleared this run because discovery is off or an exclusion applies.
     var clearedDiscoveryTopics: Set<String> = []
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.

@@ -40,6 +40,21 @@ struct GatewayDiscoveryTests {
         await h.stop()
     }
 
+    @Test("hue and saturation changed together give one hs message with both, never a colour in between")
+    func hsTogether() async throws {
+        let h = try await GatewayHarness()
+        try await h.waitUntilOnline()
+        await h.observer.clear()
+        h.provider.send(.values([
+            ValueUpdate(address: h.address(aid: 2, .Characteristic.hue), value: .float(240), source: .event),
+            ValueUpdate(address: h.address(aid: 2, .Characteristic.saturation), value: .float(100), source: .event),
+        ]))
+        _ = try await h.observer.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/hs") { $0.payloadString == "240,100" }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await h.observer.messages(on: "hap2mqtt/kitchen_lamp/lightbulb/hs").compactMap(\.payloadString) == ["240,100"])
+        await h.stop()
+    }
+
     @Test("hs/set writes hue and saturation in one request, rounded to their steps; bad input writes nothing")
     func hsSet() async throws {
         let h = try await GatewayHarness()
