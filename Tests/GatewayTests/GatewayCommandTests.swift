@@ -207,6 +207,8 @@ struct GatewayCommandTests {
         try await h.waitUntilOnline()
         let unknown = try await h.set("nowhere/lightbulb/on", "true")
         #expect((jsonObject(unknown)?["error"] as? String)?.contains("no accessory") == true)
+        let noCharacteristic = try await h.set("kitchen_lamp/lightbulb/nonexistent", "1")
+        #expect(jsonObject(noCharacteristic)?["status"] as? String == "error", "\(noCharacteristic.payloadString ?? "")")
         await h.observer.clear()
         try await h.observer.publish(MQTTMessage(topic: "hap2mqtt/kitchen_lamp/lightbulb/on/set", payload: [0xFF, 0xFE], qos: .atLeastOnce))
         let binary = try await h.observer.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result")

@@ -40,10 +40,12 @@ extension Gateway {
     func handleSet(state: String, _ message: MQTTMessage) async {
         let resultTopic = state + "/set/result"
         guard let address = addressByStateTopic[state], let topic = published[address.accessory]?.layout.byIID[address.iid] else {
+            logger.info("refused \(message.topic): \(GatewayError.unknownTopic(state))")
             respond(.failure(GatewayError.unknownTopic(state).description), on: resultTopic, to: message)
             return
         }
         guard let text = message.payloadString else {
+            logger.info("refused \(message.topic): the payload is not UTF-8 text")
             respond(.failure("\(topic.slug): the payload is not UTF-8 text"), on: resultTopic, to: message)
             return
         }
@@ -122,6 +124,7 @@ extension Gateway {
         guard let parsed = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any],
             let object = Gateway.serviceValues(parsed)
         else {
+            logger.info("refused \(message.topic): the payload is not a JSON object of services")
             respond(.failure(#"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#), on: resultTopic, to: message)
             return
         }
@@ -150,6 +153,7 @@ extension Gateway {
         }
         if writes.isEmpty, problems.isEmpty { problems.append("the payload names no characteristic") }
         guard problems.isEmpty else {
+            logger.info("refused \(message.topic): \(problems.joined(separator: "; "))")
             respond(.failure(problems.joined(separator: "; ")), on: resultTopic, to: message)
             return
         }
