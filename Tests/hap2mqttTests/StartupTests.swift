@@ -65,5 +65,10 @@ struct StartupTests {
         #expect(context.notices.count == 1)
         #expect(context.notices.first?.hasPrefix("no configuration file at ") == true)
         #expect(context.notices.first?.hasSuffix("none.yaml; using the defaults (see Config/hap2mqtt.example.yaml)") == true)
+        guard case .command(let discover) = try decide(["discover"]) else {
+            Issue.record("discover did not become a command")
+            return
+        }
+        #expect(discover.notices.isEmpty, "discover reads no setting")
     }
 }
