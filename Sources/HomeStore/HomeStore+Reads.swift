@@ -7,8 +7,8 @@ extension HomeStore {
     /// `.success(nil)` means the accessory sent no value; the stored value is then kept.
     ///
     /// Per address, the errors are: `.notReady`, `.unknownAccessory`, `.unknownCharacteristic`,
-    /// `.unreachable`, `.status(-70405)` for a characteristic without `pr`, and the provider's errors
-    /// (`.status`, `.timedOut` after `writeTimeout`, `.failed`).
+    /// `.unreachable`, `.readRefused(-70405)` for a characteristic without `pr`, and the provider's errors
+    /// (`.readRefused` with the accessory's status, `.timedOut` after `writeTimeout`, `.failed`).
     public func read(_ addresses: [CharacteristicAddress]) async
         -> [CharacteristicAddress: Result<CharacteristicValue?, HomeStoreError>]
     {
@@ -17,7 +17,7 @@ extension HomeStore {
         for address in Set(addresses) {
             do throws(HomeStoreError) {
                 let (entry, characteristic) = try usableCharacteristic(address)
-                guard characteristic.isReadable else { throw HomeStoreError.status(.writeOnlyCharacteristic) }
+                guard characteristic.isReadable else { throw HomeStoreError.readRefused(.writeOnlyCharacteristic) }
                 groups[entry.provider, default: []].append(address)
             } catch {
                 results[address] = .failure(error)
@@ -38,7 +38,7 @@ extension HomeStore {
                 switch answer?[address] {
                 case .success(let value)?: results[address] = .success(store(read: value, at: address))
                 case .failure(let error)?:
-                    results[address] = .failure(HomeStoreError(error, accessory: address.accessory, timeout: timeout))
+                    results[address] = .failure(HomeStoreError(reading: error, accessory: address.accessory, timeout: timeout))
                 case nil:
                     results[address] = .failure(
                         answer == nil ? .timedOut(seconds: timeout.seconds) : .failed("the accessory sent no value for \(address)"))

@@ -157,13 +157,22 @@ extension HomeStore {
 }
 
 extension HomeStoreError {
-    /// The store's error for a provider's `AccessoryError`.
+    /// The store's error for a provider's `AccessoryError` on a write or identify.
     init(_ error: AccessoryError, accessory: AccessoryID, timeout: Duration) {
         switch error {
         case .status(let status): self = .status(status)
         case .unreachable(let why): self = .unreachable(accessory, why)
         case .timedOut: self = .timedOut(seconds: timeout.seconds)
         case .unknown, .failed: self = .failed(error.description)
+        }
+    }
+
+    /// The store's error for a provider's `AccessoryError` on a read: a HAP status is the read's refusal.
+    init(reading error: AccessoryError, accessory: AccessoryID, timeout: Duration) {
+        if case .status(let status) = error {
+            self = .readRefused(status)
+        } else {
+            self.init(error, accessory: accessory, timeout: timeout)
         }
     }
 }

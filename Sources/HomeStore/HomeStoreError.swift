@@ -14,8 +14,10 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidValue(ValueError)
     /// The accessory is offline.
     case unreachable(AccessoryID, String)
-    /// The accessory refused the write with this HAP status.
+    /// The accessory refused the write (or identify) with this HAP status.
     case status(HAPStatus)
+    /// The accessory refused the read with this HAP status (-70405 for a write-only characteristic).
+    case readRefused(HAPStatus)
     /// No answer within the write time-out, in seconds.
     case timedOut(seconds: Double)
     /// The provider failed otherwise.
@@ -30,6 +32,7 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidValue(let e): return e.description
         case .unreachable(let id, let why): return "accessory \(id) is offline: \(why)"
         case .status(let s): return "the accessory refused the write: \(s)"
+        case .readRefused(let s): return "the accessory refused the read: \(s)"
         case .timedOut(let s): return "the accessory did not answer within \(CharacteristicValue.format(s)) s"
         case .failed(let why): return why
         }
@@ -38,7 +41,7 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HAP status to report with this error, when there is one.
     public var hapStatus: HAPStatus? {
         switch self {
-        case .status(let s): return s
+        case .status(let s), .readRefused(let s): return s
         case .unreachable: return .serviceCommunicationFailure
         case .timedOut: return .operationTimedOut
         case .notWritable: return .readOnlyCharacteristic

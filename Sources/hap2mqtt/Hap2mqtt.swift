@@ -21,6 +21,7 @@ struct Hap2mqtt {
         case .command(let context):
             LogSystem.bootstrap(LogLineWriter().sink(minimumLevel: context.logLevel))
             let logger = Logger(label: "hap2mqtt")
+            for notice in context.notices { logger.notice(notice) }
             for warning in context.warnings { logger.warning(warning) }
             exit(await dispatch(context))
         }

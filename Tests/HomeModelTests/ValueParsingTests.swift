@@ -124,6 +124,51 @@ struct ValueParsingTests {
         #expect(error.description == "transition_control: 'not base64!' is not a valid tlv8 value")
     }
 
+    @Test("a JSON string literal is read as its content for bools, numbers and enumerations", arguments: [
+        ("35", #""21.5""#, CharacteristicValue.float(21.5)), ("35", " \"21.5\"\n", .float(21.5)),
+        ("35", #"" 2.15e1 ""#, .float(21.5)), ("8", #""42""#, .int(42)), ("8", #""\u0034\u0032""#, .int(42)),
+        ("25", #""on""#, .bool(true)), ("25", #""TRUE""#, .bool(true)), ("25", #""0""#, .bool(false)),
+        ("33", #""heat""#, .int(1)), ("33", #""2""#, .int(2)), ("1E", #""Secured""#, .int(1)),
+    ])
+    func quotedPayloads(_ short: String, _ text: String, _ expected: CharacteristicValue) throws {
+        let c = try catalogCharacteristic(short)
+        #expect(try c.parseCommand(text, current: nil, name: "x") == expected)
+    }
+
+    @Test("a quoted toggle flips the current value")
+    func quotedToggle() throws {
+        let on = try catalogCharacteristic("25")
+        #expect(try on.parseCommand(#""toggle""#, current: .bool(true), name: "on") == .bool(false))
+    }
+
+    @Test("a quoted payload that is not a value names the payload as sent", arguments: [
+        #""warm""#, #""""#, #""21.5"#, #""\"21.5\"""#, #""21\x""#,
+    ])
+    func badQuotedPayloads(_ text: String) throws {
+        let target = try catalogCharacteristic("35")
+        let error = try #require(valueError { () throws(ValueError) in try target.parseCommand(text, current: nil, name: "target_temperature") })
+        #expect(error.rule == .wrongType(expected: .float))
+        #expect(error.description == "target_temperature: '\(text)' is not a valid float value")
+    }
+
+    @Test("a quoted unknown enumeration name names the valid values")
+    func badQuotedEnumerationName() throws {
+        let lock = try catalogCharacteristic("1E")
+        let error = try #require(valueError { () throws(ValueError) in try lock.parseCommand(#""ajar""#, current: nil, name: "lock_target_state") })
+        #expect(error.description == #"lock_target_state: '"ajar"' is not one of the valid values 0, 1"#)
+    }
+
+    @Test("strings keep the quotes as raw text; tlv8, data and JSON formats are not unquoted")
+    func quotedTextStaysRaw() throws {
+        let name = try catalogCharacteristic("E3")
+        #expect(try name.parseCommand(#""Kitchen""#, current: nil, name: "configured_name") == .string(#""Kitchen""#))
+        let control = try catalogCharacteristic("143")
+        #expect(throws: ValueError.self) { try control.parseCommand(#""AQID""#, current: nil, name: "transition_control") }
+        let list = Characteristic(iid: 1, type: try hapType("E863F10A-079E-48FF-8F27-9C2605A29F52"), format: .array,
+                                  permissions: [.pairedWrite])
+        #expect(try list.parseCommand(#""[1]""#, current: nil, name: "x") == .json(#""[1]""#))
+    }
+
     @Test("JSON scalars from a multi-write follow the same rules")
     func jsonScalars() throws {
         let on = try catalogCharacteristic("25")
@@ -137,6 +182,7 @@ struct ValueParsingTests {
         #expect(try brightness.parseCommand(json: .int(50), current: nil, name: "brightness") == .int(50))
         #expect(try brightness.parseCommand(json: .double(50), current: nil, name: "brightness") == .int(50))
         #expect(try brightness.parseCommand(json: .string("50"), current: nil, name: "brightness") == .int(50))
+        #expect(throws: ValueError.self) { try brightness.parseCommand(json: .string(#""50""#), current: nil, name: "brightness") }
         #expect(throws: ValueError.self) { try brightness.parseCommand(json: .double(50.5), current: nil, name: "brightness") }
         #expect(throws: ValueError.self) { try brightness.parseCommand(json: .bool(true), current: nil, name: "brightness") }
 

@@ -24,7 +24,7 @@ struct HomeStoreReadTests {
         await store.stop()
     }
 
-    @Test("read failures are reported per address and leave the value")
+    @Test("read failures are reported per address as refused reads and leave the value")
     func failures() async throws {
         let (lamp, provider, store, _) = await lampScene()
         let hue = try Fixture.address(lamp, .Characteristic.hue)
@@ -33,9 +33,14 @@ struct HomeStoreReadTests {
         let missing = CharacteristicAddress(accessory: lamp.id, iid: 999)
         provider.setReadFailure(.status(.resourceBusy), for: hue)
         let results = await store.read([hue, on, identify, missing])
-        #expect(results[hue] == .failure(.status(.resourceBusy)))
+        #expect(results[hue] == .failure(.readRefused(.resourceBusy)))
         #expect(try results[on]?.get() == .bool(false))
-        #expect(results[identify] == .failure(.status(.writeOnlyCharacteristic)))
+        #expect(results[identify] == .failure(.readRefused(.writeOnlyCharacteristic)))
+        let refusal = try #require(results[identify].flatMap { result -> HomeStoreError? in
+            if case .failure(let error) = result { return error } else { return nil }
+        })
+        #expect(refusal.description == "the accessory refused the read: HAP status -70405 (cannot read a write-only characteristic)")
+        #expect(refusal.hapStatus == .writeOnlyCharacteristic)
         #expect(results[missing] == .failure(.unknownCharacteristic(missing)))
         #expect(provider.reads.map { Set($0) } == [[hue, on]])
         #expect(await store.characteristic(hue)?.value == .float(0))

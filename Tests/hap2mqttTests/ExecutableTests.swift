@@ -13,11 +13,13 @@ struct ExecutableTests {
     }
 
     /// Runs the binary with `arguments` and `environment` (added to a copy of this process's environment
-    /// without its `HAP2MQTT_*` variables), stopping it after 60 seconds.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// without its `HAP2MQTT_*` variables) in `directory` (default: this process's), stopping it after
+    /// 60 seconds.
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = try GatewayProcess.binary()
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
             .merging(environment) { _, new in new }
         let output = Pipe()
@@ -63,6 +65,28 @@ struct ExecutableTests {
         let result = try Self.run(["run", "--config", path])
         #expect(result.status == 2)
         #expect(result.error == "hap2mqtt: \(path):2:18: homekit.poll_interval: expected a number of seconds, got \"soon\"\n")
+    }
+
+    @Test("without --config and without Config/hap2mqtt.yaml the defaults apply, and one notice line says so")
+    func missingDefaultConfiguration() throws {
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let empty = "no paired accessories: pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX\n"
+        let defaults = try Self.run(["accessories"], directory: files.path)
+        #expect(defaults.status == 0)
+        #expect(defaults.output == empty)
+        let lines = defaults.error.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(lines)")
+        let pattern = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z notice +hap2mqtt: (.*)/#
+        let match = try #require(lines.first?.wholeMatch(of: pattern), "not a notice line: \(defaults.error)")
+        #expect(match.1 == "no configuration file at Config/hap2mqtt.yaml; using the defaults (see Config/hap2mqtt.example.yaml)")
+
+        try FileManager.default.createDirectory(atPath: files.path + "/Config", withIntermediateDirectories: true)
+        try files.write("homekit:\n  state_dir: \(files.path)/data\n", to: "Config/hap2mqtt.yaml")
+        let configured = try Self.run(["accessories"], directory: files.path)
+        #expect(configured.status == 0)
+        #expect(configured.output == empty)
+        #expect(configured.error.isEmpty, "the default file is read without a word")
     }
 
     @Test("log lines reach standard error: a warning about an unknown HAP2MQTT_ variable")

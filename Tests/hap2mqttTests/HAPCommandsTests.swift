@@ -86,6 +86,43 @@ struct HAPCommandsTests {
         #expect(unknown.error == "hap2mqtt: no pairing named \"hap2mqtt Test Bridge\": there are no pairings\n")
     }
 
+    @Test("pairing a reset accessory again with its pairing's name replaces the old pairing and says so")
+    func pairAgainAfterReset() async throws {
+        let accessory = try await HAPPythonAccessory.start()
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let config = try configuration(files)
+        let pair = ["pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code", accessory.setupCode,
+                    "--name", "Demo Bridge", "--config", config]
+        #expect(try ExecutableTests.run(pair).status == 0)
+        let id = try await accessory.status().pairingID
+        try await accessory.resetPairings()
+
+        let again = try ExecutableTests.run(pair)
+        #expect(again.status == 0, "\(again.error)")
+        #expect(again.output == "paired with \"Demo Bridge\" again (replacing the old pairing of accessory id \(id)) at "
+            + "127.0.0.1:\(accessory.port); hap2mqtt accessories lists it\n")
+        let listed = try ExecutableTests.run(["accessories", "--config", config])
+        #expect(listed.output.hasPrefix("Demo Bridge  \(id) at 127.0.0.1:\(accessory.port)\n"))
+        await accessory.stop()
+    }
+
+    @Test("pair with the port of an MQTT broker fails in one line that says to check the host and port")
+    func pairWithABroker() async throws {
+        let broker = try await MosquittoBroker()
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let result = try ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", String(broker.port), "--code", "031-45-154",
+                                              "--config", try configuration(files)])
+        await broker.stop()
+        let endpoint = "127.0.0.1:\(broker.port)"
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.error.hasPrefix("hap2mqtt: pair-setup with \(endpoint) failed ("), "\(result.error)")
+        #expect(result.error.hasSuffix("): is \(endpoint) a HomeKit accessory? Check the host and port it announces (avahi-browse -rt _hap._tcp)\n"))
+        #expect(result.error.filter { $0 == "\n" }.count == 1)
+    }
+
     @Test("a setup code that is not 8 digits is a usage error, before any contact")
     func badCode() throws {
         let files = try TemporaryFiles()

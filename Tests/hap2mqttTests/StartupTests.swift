@@ -44,6 +44,7 @@ struct StartupTests {
         #expect(context.configurationFile == path && context.configuration.home.name == "Cottage")
         #expect(context.logLevel == .warning)
         #expect(context.warnings == ["environment variable HAP2MQTT_NOPE is not a hap2mqtt setting and is ignored"])
+        #expect(context.notices.isEmpty, "a file was read")
         guard case .command(let flagged) = Startup.decide(
             arguments: ["--log-level", "trace", "accessories", "--config", path], environment: [:])
         else {
@@ -61,5 +62,13 @@ struct StartupTests {
         }
         #expect(context.configuration == Configuration() && context.configurationFile == nil)
         #expect(context.logLevel == .info)
+        #expect(context.notices.count == 1)
+        #expect(context.notices.first?.hasPrefix("no configuration file at ") == true)
+        #expect(context.notices.first?.hasSuffix("none.yaml; using the defaults (see Config/hap2mqtt.example.yaml)") == true)
+        guard case .command(let discover) = try decide(["discover"]) else {
+            Issue.record("discover did not become a command")
+            return
+        }
+        #expect(discover.notices.isEmpty, "discover reads no setting")
     }
 }

@@ -22,19 +22,36 @@ extension HAPConnection {
         setupCode: SetupCode, controller: ControllerIdentity, featureFlags: Int = 0,
         timeout: Duration = HAPConnection.pairSetupStepTimeout
     ) async throws(HAPConnectionError) -> PairSetupResult {
-        guard !isEncrypted else { throw .alreadyVerified }
+        do {
+            return try await pairSetupSteps(setupCode: setupCode, controller: controller, featureFlags: featureFlags, timeout: timeout)
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// `pairSetup`, with failures that tell whether the accessory had answered a step before: a
+    /// connection that breaks on the first request points at something that is not an accessory.
+    func pairSetupSteps(
+        setupCode: SetupCode, controller: ControllerIdentity, featureFlags: Int, timeout: Duration
+    ) async throws(PairSetupFailure) -> PairSetupResult {
+        guard !isEncrypted else { throw PairSetupFailure(error: .alreadyVerified, answered: false) }
         if setupCode.isForbiddenBySpecification {
             logger.warning("the setup code is one the HAP specification forbids (trivial or sequential); pairing anyway")
         }
         var setup = PairSetup(setupCode: setupCode, controller: controller, featureFlags: featureFlags)
         var body = setup.start()
-        for _ in 0..<3 {
-            let response = try await postPairing("/pair-setup", body, timeout: timeout)
+        for exchange in 0..<3 {
+            let response: [UInt8]
+            do {
+                response = try await postPairing("/pair-setup", body, timeout: timeout)
+            } catch {
+                throw PairSetupFailure(error: error, answered: exchange > 0)
+            }
             let step: PairSetup.Step
             do {
                 step = try setup.receive(response)
             } catch {
-                throw .pairing(error)
+                throw PairSetupFailure(error: .pairing(error), answered: true)
             }
             switch step {
             case .send(let next): body = next
@@ -43,7 +60,7 @@ extension HAPConnection {
                 return result
             }
         }
-        throw .pairing(.outOfOrder("pair-setup did not finish after M6"))
+        throw PairSetupFailure(error: .pairing(.outOfOrder("pair-setup did not finish after M6")), answered: true)
     }
 
     /// Runs pair-verify M1–M4 (HAP spec §5.7; hap-controller.md §2) as `controller` with the accessory of
@@ -110,4 +127,11 @@ extension HAPConnection {
             return .invalidResponse(error, request: request)
         }
     }
+}
+
+/// Why `HAPConnection.pairSetupSteps` failed, and whether the accessory had answered a pair-setup request
+/// before the failure (false: the first exchange failed).
+struct PairSetupFailure: Error {
+    var error: HAPConnectionError
+    var answered: Bool
 }

@@ -69,60 +69,6 @@ public actor HAPController {
         throw .unknownPairing(nameOrID, known: all.map(\.displayName))
     }
 
-    /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
-    /// before anything else happens (hap-controller.md §7.16).
-    ///
-    /// Without a `name` the pairing takes the accessory's Name (read over a pair-verified connection right
-    /// after saving; `Kitchen 2` when another pairing has it); if that read fails the pairing is kept and
-    /// goes by the accessory's id.
-    /// - Parameter featureFlags: the accessory's `ff` TXT value when discovery gave it (0: plain pair-setup).
-    /// - Throws: `.nameInUse` before any contact when `name` belongs to another pairing; `.connection` with
-    ///   the reason (e.g. `.connection(.pairing(.wrongSetupCode))`, `.alreadyPaired`, `.connectFailed`);
-    ///   `.alreadyPairedHere` when the accessory is paired and this controller has a pairing at its address;
-    ///   `.pairingNotSaved` when the accessory paired but the file could not be written; `.storage`.
-    public func pair(
-        host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
-    ) async throws(HAPControllerError) -> Pairing {
-        let identity = try identity()
-        let others = pairings()
-        if let name, let owner = others.first(where: { $0.name?.lowercased() == name.lowercased() }) {
-            throw .nameInUse(owner.name ?? name)
-        }
-        let connection = try await open(host: host, port: port)
-        var pairing: Pairing
-        do {
-            let result = try await connection.pairSetup(setupCode: setupCode, controller: identity, featureFlags: featureFlags)
-            pairing = Pairing(controller: identity, accessory: result, host: host, port: port, name: name)
-        } catch {
-            await connection.close()
-            if error == .pairing(.alreadyPaired), let mine = others.first(where: { $0.host == host && $0.port == port }) {
-                throw .alreadyPairedHere(name: mine.displayName)
-            }
-            throw .connection(error)
-        }
-        do {
-            try store.save(pairing)
-        } catch {
-            await connection.close()
-            throw .pairingNotSaved(accessoryPairingID: pairing.accessoryPairingID, error)
-        }
-        logger.notice("paired", ["hap.accessory": pairing.accessoryPairingID, "hap.host": "\(host):\(port)"])
-        if name == nil {
-            pairing.name = await accessoryName(over: connection, pairing: pairing, identity: identity)
-                .map { Self.unique($0, among: others.filter { $0.accessoryPairingID != pairing.accessoryPairingID }) }
-            if pairing.name != nil {
-                do {
-                    try store.save(pairing)
-                } catch {
-                    logger.warning("could not save the pairing's name: \(error)", ["hap.accessory": pairing.accessoryPairingID])
-                    pairing.name = nil
-                }
-            }
-        }
-        await connection.close()
-        return pairing
-    }
-
     /// Opens a connection to the accessory server of `pairing` and pair-verifies it (HAP spec §5.7).
     /// - Throws: `.connection` (`.connection(.pairing(.authenticationFailed))` when the accessory no longer
     ///   knows this controller), `.storage` when the identity cannot be loaded.
@@ -142,37 +88,12 @@ public actor HAPController {
     }
 
     /// A cleartext connection with this controller's limits and logger.
-    private func open(host: String, port: UInt16) async throws(HAPControllerError) -> HAPConnection {
+    func open(host: String, port: UInt16) async throws(HAPControllerError) -> HAPConnection {
         do {
             return try await HAPConnection.connect(host: host, port: port, connectTimeout: connectTimeout,
                                                    requestTimeout: requestTimeout, logger: logger)
         } catch {
             throw .connection(error)
         }
-    }
-
-    /// The accessory server's Name (of aid 1, else of its first accessory), read over `connection` after
-    /// pair-verify; nil (with a warning) when that fails.
-    private func accessoryName(over connection: HAPConnection, pairing: Pairing, identity: ControllerIdentity) async -> String? {
-        do {
-            try await connection.verify(controller: identity, pairing: pairing)
-            let list = try await HAPClient(connection: connection, pairing: pairing).accessories()
-            let primary = list.accessories.first { $0.aid == 1 } ?? list.accessories.first
-            guard let name = primary?.information(.Characteristic.name)?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
-            return name
-        } catch {
-            logger.warning("paired, but could not read the accessory's name (\(error)); the pairing goes by its id",
-                           ["hap.accessory": pairing.accessoryPairingID])
-            return nil
-        }
-    }
-
-    /// `name`, or `name 2`, `name 3`, … when another pairing has it (any case).
-    static func unique(_ name: String, among pairings: [Pairing]) -> String {
-        let taken = Set(pairings.compactMap { $0.name?.lowercased() })
-        guard taken.contains(name.lowercased()) else { return name }
-        var n = 2
-        while taken.contains("\(name) \(n)".lowercased()) { n += 1 }
-        return "\(name) \(n)"
     }
 }

@@ -13,6 +13,10 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
     case ambiguousPairing(String, matches: [String])
     /// Another accessory's pairing already has this name.
     case nameInUse(String)
+    /// Pair-setup's first exchange with `host`:`port` failed as no HAP accessory server fails (`reason`:
+    /// the connection broke, or the answer was not HTTP or not HAP's): most likely something else listens
+    /// there, such as an MQTT broker or a web server.
+    case notAnAccessory(host: String, port: UInt16, reason: HAPConnectionError)
     /// Pair-setup found the accessory paired already, and this controller has a pairing, `name`, with the
     /// same address: most likely the accessory is paired with this controller.
     case alreadyPairedHere(name: String)
@@ -44,6 +48,16 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
             return "\"\(name)\" names several pairings (\(matches.joined(separator: ", "))): use the accessory id"
         case .nameInUse(let name):
             return "a pairing named \"\(name)\" exists already: choose another name"
+        case .notAnAccessory(let host, let port, let reason):
+            let endpoint = TCPError.endpoint(host, port)
+            let cause: String
+            switch reason {
+            case .connectionLost(let error): cause = error.description
+            case .malformedHTTP(let error): cause = "the answer is not HTTP: \(error)"
+            default: cause = reason.description
+            }
+            return "pair-setup with \(endpoint) failed (\(cause)): is \(endpoint) a HomeKit accessory? "
+                + "Check the host and port it announces (avahi-browse -rt _hap._tcp)"
         case .alreadyPairedHere(let name):
             return "the accessory is already paired, and \"\(name)\" is this controller's pairing at that address: "
                 + "it needs no new one (if it does not answer, unpair it and pair again)"

@@ -10,6 +10,10 @@ extension Characteristic {
     ///   `SECURED`, `heat`, `counter_clockwise`).
     /// - `string`: the raw text; `tlv8` and `data`: base64; `array` and `dict`: the JSON text.
     ///
+    /// For `bool` and the number formats, a JSON string literal (`"21.5"`, `"heat"`, `"on"`) is read as
+    /// its unescaped content, since JSON-minded clients quote what they send; the other formats take the
+    /// quotes as part of the value (a string's raw text, a JSON text that is a string).
+    ///
     /// - Parameters:
     ///   - current: the characteristic's current value, needed by `toggle`.
     ///   - name: the characteristic's slug, for the error message.
@@ -19,8 +23,21 @@ extension Characteristic {
     public func parseCommand(_ text: String, current: CharacteristicValue?, name: String) throws(ValueError)
         -> CharacteristicValue
     {
+        if format == .bool || format.isInteger || format == .float,
+            let content = text.trimmingWhitespace.jsonStringLiteralContent
+        {
+            return try parseBare(content, shown: text, current: current, name: name)
+        }
+        return try parseBare(text, shown: text, current: current, name: name)
+    }
+
+    /// Parses payload text that is not a JSON string literal; `shown` is the payload as it arrived, for
+    /// the error message.
+    private func parseBare(_ text: String, shown: String, current: CharacteristicValue?, name: String)
+        throws(ValueError) -> CharacteristicValue
+    {
         let trimmed = text.trimmingWhitespace
-        let wrongType = ValueError(characteristic: name, value: text, rule: .wrongType(expected: format))
+        let wrongType = ValueError(characteristic: name, value: shown, rule: .wrongType(expected: format))
         switch format {
         case .bool:
             switch trimmed.lowercased() {
@@ -28,7 +45,7 @@ extension Characteristic {
             case "false", "0", "off": return .bool(false)
             case "toggle":
                 guard let now = current?.boolValue else {
-                    throw ValueError(characteristic: name, value: trimmed, rule: .unknownCurrentValue)
+                    throw ValueError(characteristic: name, value: shown.trimmingWhitespace, rule: .unknownCurrentValue)
                 }
                 return .bool(!now)
             default: throw wrongType
@@ -40,7 +57,7 @@ extension Characteristic {
             }
             if let names = enumerationNames, !names.isEmpty {
                 guard let value = names.first(where: { ValidValue.matchKey($0.name) == ValidValue.matchKey(trimmed) })
-                else { throw ValueError(characteristic: name, value: text, rule: .notAValidValue(allowedValues)) }
+                else { throw ValueError(characteristic: name, value: shown, rule: .notAValidValue(allowedValues)) }
                 return .int(Int64(value.value))
             }
             throw wrongType
@@ -55,7 +72,7 @@ extension Characteristic {
     }
 
     /// Parses one JSON scalar of a multi-write object (`<accessory>/set`) with the rules of
-    /// `parseCommand(_:current:name:)`: a JSON string is read like a payload; a JSON boolean suits `bool`;
+    /// `parseCommand(_:current:name:)`: a JSON string is read like a bare payload; a JSON boolean suits `bool`;
     /// a JSON number suits numbers, and `bool` when it is 0 or 1.
     /// - Throws: `ValueError` as `parseCommand(_:current:name:)` does; `null` is `.wrongType`.
     public func parseCommand(json: JSONScalar, current: CharacteristicValue?, name: String) throws(ValueError)
@@ -63,7 +80,8 @@ extension Characteristic {
     {
         let number: ParsedNumber
         switch json {
-        case .string(let s): return try parseCommand(s, current: current, name: name)
+        // Already unescaped by the JSON parser: quotes inside are content, not another literal.
+        case .string(let s): return try parseBare(s, shown: s, current: current, name: name)
         case .bool(let b) where format == .bool: return .bool(b)
         case .int(let i): number = .int(i)
         case .uint(let u): number = .uint(u)

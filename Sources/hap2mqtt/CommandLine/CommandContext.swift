@@ -15,4 +15,6 @@ struct CommandContext: Sendable, Hashable {
     var logLevel: LogLevel
     /// Warnings to log once logging is set up (unknown `HAP2MQTT_*` variables).
     var warnings: [String]
+    /// Notices to log once logging is set up (the default configuration file is missing).
+    var notices: [String] = []
 }

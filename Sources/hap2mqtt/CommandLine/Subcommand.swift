@@ -88,3 +88,11 @@ enum Command: Sendable, Hashable {
         }
     }
 }
+
+extension Command {
+    /// Whether the command reads any setting of the configuration (`discover` reads none).
+    var usesConfiguration: Bool {
+        if case .discover = self { return false }
+        return true
+    }
+}

@@ -3,7 +3,8 @@ import HomeStore
 
 extension PairCommand {
     /// Pairs with the accessory and saves the pairing in the configured state directory; prints what was
-    /// paired on standard output. The setup code is never printed or logged.
+    /// paired on standard output, and when it replaced an old pairing with the same accessory (which had
+    /// been reset). The setup code is never printed or logged.
     /// - Throws: `CommandFailure`: status 2 for a code that is not 8 digits, 1 when pairing fails.
     func run(_ context: CommandContext) async throws(CommandFailure) -> String {
         let setupCode: SetupCode
@@ -14,9 +15,17 @@ extension PairCommand {
         }
         let controller = HAPController(stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory))
         do {
-            let pairing = try await controller.pair(host: host, port: UInt16(port), setupCode: setupCode, name: name)
-            return "paired with \(pairing.displayName.jsonQuoted) (accessory id \(pairing.accessoryPairingID)) at "
-                + "\(pairing.host):\(pairing.port); hap2mqtt accessories lists it\n"
+            let outcome = try await controller.pairSetup(host: host, port: UInt16(port), setupCode: setupCode, name: name)
+            let pairing = outcome.pairing
+            let what: String
+            if let old = outcome.replaced {
+                let oldName = old.name.map { $0 == pairing.name ? "" : " \($0.jsonQuoted)" } ?? ""
+                what = " again (replacing the old pairing\(oldName) of accessory id \(old.accessoryPairingID))"
+            } else {
+                what = " (accessory id \(pairing.accessoryPairingID))"
+            }
+            return "paired with \(pairing.displayName.jsonQuoted)\(what) at \(pairing.host):\(pairing.port); "
+                + "hap2mqtt accessories lists it\n"
         } catch {
             throw CommandFailure(error)
         }

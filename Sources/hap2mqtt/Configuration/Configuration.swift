@@ -11,6 +11,8 @@ struct Configuration: Sendable, Hashable {
     /// the environment's overrides), so `hap2mqtt run` works without any file; a file named with
     /// `--config` must exist.
     static let defaultPath = "Config/hap2mqtt.yaml"
+    /// The example file that documents every key, named when the default file is missing.
+    static let examplePath = "Config/hap2mqtt.example.yaml"
 
     /// The top-level sections, in the order the file documents them.
     static let sections = ["mqtt", "homekit", "home", "homeassistant"]

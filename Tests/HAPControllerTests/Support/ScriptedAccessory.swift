@@ -58,9 +58,10 @@ actor ScriptedAccessory {
         received = []
     }
 
-    /// Answers pair-setup M1, M3 and M5 (code `031-45-154`), so the controller ends up paired.
-    func answerPairSetup() async throws {
-        for _ in 0..<3 {
+    /// Answers pair-setup M1, M3 and M5 (code `031-45-154`), so the controller ends up paired; with
+    /// fewer `steps`, only the first ones.
+    func answerPairSetup(steps: Int = 3) async throws {
+        for _ in 0..<steps {
             let request = try await readRequest()
             #expect(request.line == "POST /pair-setup HTTP/1.1")
             await write(Self.response(body: try accessory.pairSetup(request.body), contentType: HAPContentType.pairingTLV8))

@@ -1,0 +1,158 @@
+import HomeModel
+
+extension HAPController {
+    /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
+    /// before anything else happens (hap-controller.md §7.16). `pairSetup(host:port:setupCode:name:featureFlags:)`
+    /// with only the pairing as the result.
+    public func pair(
+        host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
+    ) async throws(HAPControllerError) -> Pairing {
+        try await pairSetup(host: host, port: port, setupCode: setupCode, name: name, featureFlags: featureFlags).pairing
+    }
+
+    /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
+    /// before anything else happens (hap-controller.md §7.16).
+    ///
+    /// When this controller has a pairing with the same accessory (same accessory pairing id: the
+    /// accessory was reset or forgot this controller, or pair-setup would have refused), the new pairing
+    /// replaces it and `PairOutcome.replaced` is that old pairing. Without a `name` the pairing keeps the old
+    /// pairing's name, else it takes the accessory's Name (read over a pair-verified connection right after
+    /// saving; `Kitchen 2` when another pairing has it); if that read fails the pairing is kept and goes by
+    /// the accessory's id.
+    ///
+    /// A `name` that another pairing has is refused before any contact unless that pairing has this
+    /// address, so may be the same accessory. When pair-setup then shows another accessory, the new
+    /// pairing is removed from the accessory again and the name refused; if the accessory cannot be told,
+    /// the pairing is kept under a numbered name (`Kitchen 2`) with a warning, as it cannot be lost.
+    /// - Parameter featureFlags: the accessory's `ff` TXT value when discovery gave it (0: plain pair-setup).
+    /// - Throws: `.nameInUse` when `name` belongs to another accessory's pairing; `.connection` with the
+    ///   reason (e.g. `.connection(.pairing(.wrongSetupCode))`, `.alreadyPaired`, `.connectFailed`);
+    ///   `.notAnAccessory` when the first pair-setup exchange breaks the connection or is not answered in
+    ///   HTTP; `.alreadyPairedHere` when the accessory is paired and this controller has a pairing at its
+    ///   address; `.pairingNotSaved` when the accessory paired but the file could not be written; `.storage`.
+    public func pairSetup(
+        host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
+    ) async throws(HAPControllerError) -> PairOutcome {
+        let identity = try identity()
+        let others = pairings()
+        let owner = name.flatMap { name in others.first { $0.name?.lowercased() == name.lowercased() } }
+        if let owner, owner.host != host || owner.port != port { throw .nameInUse(owner.displayName) }
+        let connection = try await open(host: host, port: port)
+        var pairing: Pairing
+        do {
+            let result = try await connection.pairSetupSteps(
+                setupCode: setupCode, controller: identity, featureFlags: featureFlags, timeout: HAPConnection.pairSetupStepTimeout)
+            pairing = Pairing(controller: identity, accessory: result, host: host, port: port, name: name)
+        } catch {
+            await connection.close()
+            if error.error == .pairing(.alreadyPaired), let mine = others.first(where: { $0.host == host && $0.port == port }) {
+                throw .alreadyPairedHere(name: mine.displayName)
+            }
+            if !error.answered, Self.isNotHAP(error.error) { throw .notAnAccessory(host: host, port: port, reason: error.error) }
+            throw .connection(error.error)
+        }
+        let replaced = others.first { $0.accessoryPairingID.lowercased() == pairing.accessoryPairingID.lowercased() }
+        if let owner, owner.accessoryPairingID.lowercased() != pairing.accessoryPairingID.lowercased() {
+            try await refuseName(of: owner, for: &pairing, over: connection, identity: identity, others: others)
+        } else if name == nil {
+            pairing.name = replaced?.name
+        }
+        do {
+            try store.save(pairing)
+        } catch {
+            await connection.close()
+            throw .pairingNotSaved(accessoryPairingID: pairing.accessoryPairingID, error)
+        }
+        let metadata = ["hap.accessory": pairing.accessoryPairingID, "hap.host": "\(host):\(port)"]
+        logger.notice(replaced == nil ? "paired" : "paired again, replacing the old pairing", metadata)
+        if pairing.name == nil {
+            pairing.name = await accessoryName(over: connection, pairing: pairing, identity: identity)
+                .map { Self.unique($0, among: others.filter { $0.accessoryPairingID != pairing.accessoryPairingID }) }
+            if pairing.name != nil {
+                do {
+                    try store.save(pairing)
+                } catch {
+                    logger.warning("could not save the pairing's name: \(error)", ["hap.accessory": pairing.accessoryPairingID])
+                    pairing.name = nil
+                }
+            }
+        }
+        await connection.close()
+        return PairOutcome(pairing: pairing, replaced: replaced)
+    }
+
+    /// Pair-setup at the address of `owner`, the pairing with the name asked for, reached another
+    /// accessory: removes the new pairing on that accessory and throws `.nameInUse`. When the accessory
+    /// cannot be told, the pairing must be kept, so it gets a numbered name and the call returns.
+    private func refuseName(
+        of owner: Pairing, for pairing: inout Pairing, over connection: HAPConnection, identity: ControllerIdentity,
+        others: [Pairing]
+    ) async throws(HAPControllerError) {
+        let ownerName = owner.displayName
+        let metadata = ["hap.accessory": pairing.accessoryPairingID]
+        let failure: HAPConnectionError?
+        do throws(HAPConnectionError) {
+            try await connection.verify(controller: identity, pairing: pairing)
+            try await HAPClient(connection: connection, pairing: pairing).removePairing(identity.pairingID)
+            failure = nil
+        } catch {
+            failure = error
+        }
+        guard let failure else {
+            await connection.close()
+            logger.notice("removed the new pairing again: its name belongs to another accessory's pairing", metadata)
+            throw .nameInUse(ownerName)
+        }
+        pairing.name = Self.unique(ownerName, among: others)
+        logger.warning("\"\(ownerName)\" names the pairing of another accessory (\(owner.accessoryPairingID)), and the new "
+            + "pairing could not be removed from the accessory (\(failure)): it is kept as \"\(pairing.name ?? "")\"", metadata)
+    }
+
+    /// Whether a failure of the first pair-setup exchange says that no HAP accessory server answers: the
+    /// connection broke, or the answer was not HTTP or not the answer of HAP.
+    static func isNotHAP(_ error: HAPConnectionError) -> Bool {
+        switch error {
+        case .connectionLost, .malformedHTTP, .protocolViolation, .invalidResponse: return true
+        default: return false
+        }
+    }
+
+    /// The accessory server's Name (of aid 1, else of its first accessory), read over `connection` after
+    /// pair-verify; nil (with a warning) when that fails.
+    private func accessoryName(over connection: HAPConnection, pairing: Pairing, identity: ControllerIdentity) async -> String? {
+        do {
+            try await connection.verify(controller: identity, pairing: pairing)
+            let list = try await HAPClient(connection: connection, pairing: pairing).accessories()
+            let primary = list.accessories.first { $0.aid == 1 } ?? list.accessories.first
+            guard let name = primary?.information(.Characteristic.name)?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+            return name
+        } catch {
+            logger.warning("paired, but could not read the accessory's name (\(error)); the pairing goes by its id",
+                           ["hap.accessory": pairing.accessoryPairingID])
+            return nil
+        }
+    }
+
+    /// `name`, or `name 2`, `name 3`, … when another pairing has it (any case).
+    static func unique(_ name: String, among pairings: [Pairing]) -> String {
+        let taken = Set(pairings.compactMap { $0.name?.lowercased() })
+        guard taken.contains(name.lowercased()) else { return name }
+        var n = 2
+        while taken.contains("\(name) \(n)".lowercased()) { n += 1 }
+        return "\(name) \(n)"
+    }
+}
+
+/// What `HAPController.pairSetup` did.
+public struct PairOutcome: Sendable, Hashable {
+    /// The saved pairing.
+    public var pairing: Pairing
+    /// This controller's earlier pairing with the same accessory (same accessory pairing id), which the new
+    /// one replaced: the accessory had been reset or had forgotten this controller. nil for a first pairing.
+    public var replaced: Pairing?
+
+    public init(pairing: Pairing, replaced: Pairing?) {
+        self.pairing = pairing
+        self.replaced = replaced
+    }
+}
