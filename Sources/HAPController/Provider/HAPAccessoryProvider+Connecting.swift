@@ -148,7 +148,7 @@ extension HAPAccessoryProvider {
             "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
                 + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
                 + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port) --code XXX-XX-XXX "
-                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\"")
+                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force")
         if !firstSyncReported {
             reportFirstSyncFromCache(disconnectReason)
         } else if let ids = index?.ids, !ids.isEmpty {
