@@ -24,7 +24,7 @@ struct HelpTextTests {
               pair                  Pair with a HomeKit accessory and keep the pairing in the state directory.
               unpair                Remove a pairing from the accessory and the state directory.
               accessories           List the paired accessories with their services and characteristics.
-              discover              Find HomeKit accessories on the local network (mDNS _hap._tcp).
+              discover              Not in this version: says how to find accessories with avahi-browse.
 
             OPTIONS:
               --config PATH         The configuration file (default: Config/hap2mqtt.yaml).
@@ -43,7 +43,8 @@ struct HelpTextTests {
             OVERVIEW: Pair with a HomeKit accessory and keep the pairing in the state directory.
 
             The accessory must not be paired with another controller (reset it, or remove it from the Home
-            app first). hap2mqtt discover lists the host and port of accessories that are ready to pair.
+            app first). 'avahi-browse -rt _hap._tcp' lists the host and port of accessories on the network
+            (sf=1 in the TXT record: ready to pair).
 
             USAGE: hap2mqtt pair --host H --port P --code XXX-XX-XXX [--name N] [--config PATH] [--log-level LEVEL]
 
@@ -97,7 +98,7 @@ struct HelpTextTests {
 
             """ + Self.globals)
         #expect(HelpText.forCommand(named: "discover") == """
-            OVERVIEW: Find HomeKit accessories on the local network (mDNS _hap._tcp).
+            OVERVIEW: Not in this version: says how to find accessories with avahi-browse.
 
             USAGE: hap2mqtt discover [--config PATH] [--log-level LEVEL]
 

@@ -1,8 +1,9 @@
-/// `hap2mqtt discover`: HomeKit accessories announced on the local network (mDNS `_hap._tcp`, HAP
-/// spec §6.4), with their host, port and whether they can be paired.
+/// `hap2mqtt discover`: meant to list HomeKit accessories announced on the local network (mDNS
+/// `_hap._tcp`, HAP spec §6.4). Not built yet (DESIGN.md lists it); it says how to find them with
+/// avahi-browse and exits 1.
 struct DiscoverCommand: Subcommand {
     static let name = "discover"
-    static let abstract = "Find HomeKit accessories on the local network (mDNS _hap._tcp)."
+    static let abstract = "Not in this version: says how to find accessories with avahi-browse."
 
     init() {}
     init(_ arguments: ParsedArguments) {}

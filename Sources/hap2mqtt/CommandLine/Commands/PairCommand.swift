@@ -5,7 +5,8 @@ struct PairCommand: Subcommand {
     static let abstract = "Pair with a HomeKit accessory and keep the pairing in the state directory."
     static let discussion = """
         The accessory must not be paired with another controller (reset it, or remove it from the Home
-        app first). hap2mqtt discover lists the host and port of accessories that are ready to pair.
+        app first). 'avahi-browse -rt _hap._tcp' lists the host and port of accessories on the network
+        (sf=1 in the TXT record: ready to pair).
         """
     static let options = [
         OptionSpec("host", "H", "The accessory's host name or IP address.", required: true),
