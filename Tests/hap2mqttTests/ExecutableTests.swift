@@ -14,65 +14,75 @@ struct ExecutableTests {
 
     /// Runs the binary with `arguments` and `environment` (added to a copy of this process's environment
     /// without its `HAP2MQTT_*` variables) in `directory` (default: this process's), stopping it after
-    /// 60 seconds.
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Result {
+    /// 60 seconds. Waits without blocking a thread: the tests share a pool of as many threads as cores,
+    /// and two blocked waits stalled every other test for seconds.
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) async throws -> Result {
         let process = Process()
         process.executableURL = try GatewayProcess.binary()
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
             .merging(environment) { _, new in new }
-        let output = Pipe()
-        let error = Pipe()
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let outputPath = try files.write("", to: "stdout")
+        let errorPath = try files.write("", to: "stderr")
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        let error = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardOutput = output
         process.standardError = error
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        if exited.wait(timeout: .now() + 60) == .timedOut {
-            process.terminate()
-            process.waitUntilExit()
-            Issue.record("hap2mqtt \(arguments.joined(separator: " ")) did not exit within 60 seconds")
+        try? output.close()
+        try? error.close()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                Issue.record("hap2mqtt \(arguments.joined(separator: " ")) did not exit within 60 seconds")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
         }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+            status: process.terminationStatus,
+            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 
     @Test("--version prints the version and exits 0")
-    func version() throws {
-        let result = try Self.run(["--version"])
+    func version() async throws {
+        let result = try await Self.run(["--version"])
         #expect(result.status == 0)
         #expect(result.output == "hap2mqtt \(Hap2mqtt.version)\n")
         #expect(result.error.isEmpty)
     }
 
     @Test("a usage error is one line on standard error and exit status 2")
-    func usageError() throws {
-        let result = try Self.run(["pair", "--prot", "1"])
+    func usageError() async throws {
+        let result = try await Self.run(["pair", "--prot", "1"])
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(result.error == "hap2mqtt: unknown option --prot for pair; see hap2mqtt pair --help\n")
     }
 
     @Test("a bad configuration is one line naming the file and key, and exit status 2")
-    func configurationError() throws {
+    func configurationError() async throws {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let path = try files.write("homekit:\n  poll_interval: soon\n", to: "c.yaml")
-        let result = try Self.run(["run", "--config", path])
+        let result = try await Self.run(["run", "--config", path])
         #expect(result.status == 2)
         #expect(result.error == "hap2mqtt: \(path):2:18: homekit.poll_interval: expected a number of seconds, got \"soon\"\n")
     }
 
     @Test("without --config and without Config/hap2mqtt.yaml the defaults apply, and one notice line says so")
-    func missingDefaultConfiguration() throws {
+    func missingDefaultConfiguration() async throws {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let empty = "no paired accessories: pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX\n"
-        let defaults = try Self.run(["accessories"], directory: files.path)
+        let defaults = try await Self.run(["accessories"], directory: files.path)
         #expect(defaults.status == 0)
         #expect(defaults.output == empty)
         let lines = defaults.error.split(separator: "\n").map(String.init)
@@ -83,18 +93,18 @@ struct ExecutableTests {
 
         try FileManager.default.createDirectory(atPath: files.path + "/Config", withIntermediateDirectories: true)
         try files.write("homekit:\n  state_dir: \(files.path)/data\n", to: "Config/hap2mqtt.yaml")
-        let configured = try Self.run(["accessories"], directory: files.path)
+        let configured = try await Self.run(["accessories"], directory: files.path)
         #expect(configured.status == 0)
         #expect(configured.output == empty)
         #expect(configured.error.isEmpty, "the default file is read without a word")
     }
 
     @Test("log lines reach standard error: a warning about an unknown HAP2MQTT_ variable")
-    func logLine() throws {
+    func logLine() async throws {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let path = try files.write("homekit:\n  state_dir: \(files.path)/data\n", to: "c.yaml")
-        let result = try Self.run(["accessories", "--config", path], environment: ["HAP2MQTT_NOPE": "1"])
+        let result = try await Self.run(["accessories", "--config", path], environment: ["HAP2MQTT_NOPE": "1"])
         let first = result.error.split(separator: "\n").first.map(String.init) ?? ""
         let pattern = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z warning hap2mqtt: (.*)/#
         let match = try #require(first.wholeMatch(of: pattern), "not a log line: \(first)")

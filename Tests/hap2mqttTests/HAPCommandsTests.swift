@@ -21,25 +21,25 @@ struct HAPCommandsTests {
         let config = try configuration(files)
         let host = ["--host", "127.0.0.1", "--port", String(accessory.port)]
 
-        let wrong = try ExecutableTests.run(["pair"] + host + ["--code", "111-22-333", "--config", config])
+        let wrong = try await ExecutableTests.run(["pair"] + host + ["--code", "111-22-333", "--config", config])
         #expect(wrong.status == 1)
         #expect(wrong.output.isEmpty)
         #expect(wrong.error == "hap2mqtt: wrong setup code: check the 8-digit code on the accessory\n")
 
-        let paired = try ExecutableTests.run(["pair"] + host + ["--code", accessory.setupCode, "--name", "Desk", "--config", config, "--log-level", "trace"])
+        let paired = try await ExecutableTests.run(["pair"] + host + ["--code", accessory.setupCode, "--name", "Desk", "--config", config, "--log-level", "trace"])
         let id = try await accessory.status().pairingID
         #expect(paired.status == 0)
         #expect(paired.output == "paired with \"Desk\" (accessory id \(id)) at 127.0.0.1:\(accessory.port); hap2mqtt accessories lists it\n")
         for text in [paired.output, paired.error] {
             #expect(!text.contains(accessory.setupCode) && !text.contains(accessory.setupCode.filter(\.isNumber)))
         }
-        let again = try ExecutableTests.run(["pair"] + host + ["--code", accessory.setupCode, "--config", config])
+        let again = try await ExecutableTests.run(["pair"] + host + ["--code", accessory.setupCode, "--config", config])
         #expect(again.status == 1)
         #expect(again.error.hasSuffix("hap2mqtt: the accessory is already paired, and \"Desk\" is this controller's pairing at that address: it needs no new one (if it does not answer, unpair it and pair again)\n"))
 
         try await accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(63))
         try await accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
-        let listed = try ExecutableTests.run(["accessories", "--config", config])
+        let listed = try await ExecutableTests.run(["accessories", "--config", config])
         #expect(listed.status == 0)
         let lines = listed.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "Desk  \(id) at 127.0.0.1:\(accessory.port)")
@@ -51,11 +51,11 @@ struct HAPCommandsTests {
         let columns = lines.filter { $0.hasPrefix("      ") }.map { $0.range(of: " pr")?.lowerBound.utf16Offset(in: $0) }
         #expect(Set(columns.compactMap { $0 }).count == 1, "the permission column is aligned")
 
-        let unpaired = try ExecutableTests.run(["unpair", "desk", "--config", config])
+        let unpaired = try await ExecutableTests.run(["unpair", "desk", "--config", config])
         #expect(unpaired.status == 0)
         #expect(unpaired.output == "unpaired \"Desk\": the accessory and the state directory no longer hold the pairing\n")
         #expect(!(try await accessory.status().paired))
-        let empty = try ExecutableTests.run(["accessories", "--config", config])
+        let empty = try await ExecutableTests.run(["accessories", "--config", config])
         #expect(empty.output == "no paired accessories: pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX\n")
         await accessory.stop()
     }
@@ -67,21 +67,21 @@ struct HAPCommandsTests {
         defer { files.remove() }
         let config = try configuration(files)
         let port = String(accessory.port)
-        #expect(try ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", port, "--code", accessory.setupCode, "--config", config]).status == 0)
+        #expect(try await ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", port, "--code", accessory.setupCode, "--config", config]).status == 0)
         await accessory.stop()
 
         let refused = "cannot reach 127.0.0.1:\(port): connection refused; is the accessory on and the port right?"
-        let listed = try ExecutableTests.run(["accessories", "--config", config])
+        let listed = try await ExecutableTests.run(["accessories", "--config", config])
         #expect(listed.status == 1)
         #expect(listed.error == "hap2mqtt: hap2mqtt Test Bridge: \(refused)\n")
-        let kept = try ExecutableTests.run(["unpair", "hap2mqtt Test Bridge", "--config", config])
+        let kept = try await ExecutableTests.run(["unpair", "hap2mqtt Test Bridge", "--config", config])
         #expect(kept.status == 1)
         #expect(kept.error == "hap2mqtt: cannot remove the pairing from hap2mqtt Test Bridge (\(refused)); the pairing was kept: "
             + "switch the accessory on and try again, or use --force to forget it here only\n")
-        let forced = try ExecutableTests.run(["unpair", "--force", "hap2mqtt Test Bridge", "--config", config, "--log-level", "error"])
+        let forced = try await ExecutableTests.run(["unpair", "--force", "hap2mqtt Test Bridge", "--config", config, "--log-level", "error"])
         #expect(forced.status == 0)
         #expect(forced.output == "forgot \"hap2mqtt Test Bridge\" here only (\(refused)); reset the accessory before pairing it again\n")
-        let unknown = try ExecutableTests.run(["unpair", "hap2mqtt Test Bridge", "--config", config])
+        let unknown = try await ExecutableTests.run(["unpair", "hap2mqtt Test Bridge", "--config", config])
         #expect(unknown.status == 1)
         #expect(unknown.error == "hap2mqtt: no pairing named \"hap2mqtt Test Bridge\": there are no pairings\n")
     }
@@ -94,15 +94,15 @@ struct HAPCommandsTests {
         let config = try configuration(files)
         let pair = ["pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code", accessory.setupCode,
                     "--name", "Demo Bridge", "--config", config]
-        #expect(try ExecutableTests.run(pair).status == 0)
+        #expect(try await ExecutableTests.run(pair).status == 0)
         let id = try await accessory.status().pairingID
         try await accessory.resetPairings()
 
-        let again = try ExecutableTests.run(pair)
+        let again = try await ExecutableTests.run(pair)
         #expect(again.status == 0, "\(again.error)")
         #expect(again.output == "paired with \"Demo Bridge\" again (replacing the old pairing of accessory id \(id)) at "
             + "127.0.0.1:\(accessory.port); hap2mqtt accessories lists it\n")
-        let listed = try ExecutableTests.run(["accessories", "--config", config])
+        let listed = try await ExecutableTests.run(["accessories", "--config", config])
         #expect(listed.output.hasPrefix("Demo Bridge  \(id) at 127.0.0.1:\(accessory.port)\n"))
         await accessory.stop()
     }
@@ -112,7 +112,7 @@ struct HAPCommandsTests {
         let broker = try await MosquittoBroker()
         let files = try TemporaryFiles()
         defer { files.remove() }
-        let result = try ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", String(broker.port), "--code", "031-45-154",
+        let result = try await ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", String(broker.port), "--code", "031-45-154",
                                               "--config", try configuration(files)])
         await broker.stop()
         let endpoint = "127.0.0.1:\(broker.port)"
@@ -124,10 +124,10 @@ struct HAPCommandsTests {
     }
 
     @Test("a setup code that is not 8 digits is a usage error, before any contact")
-    func badCode() throws {
+    func badCode() async throws {
         let files = try TemporaryFiles()
         defer { files.remove() }
-        let result = try ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", "1", "--code", "12-34", "--config", try configuration(files)])
+        let result = try await ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", "1", "--code", "12-34", "--config", try configuration(files)])
         #expect(result.status == 2)
         #expect(result.error == "hap2mqtt: --code: the setup code must be 8 digits written XXX-XX-XXX (for example 123-45-678); see hap2mqtt pair --help\n")
     }
