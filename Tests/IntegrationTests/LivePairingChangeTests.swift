@@ -23,6 +23,7 @@ struct LivePairingChangeTests {
         }
         #expect(live.gateway.isRunning)
         #expect(live.gateway.log.contains("was removed; its accessories and their topics go too"))
+        #expect(!live.gateway.log.contains("no longer accepts this controller"), "an unpair is not reported as an error")
 
         await live.observer.clear()
         let pair = try await live.gateway.runCommand(["pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode])

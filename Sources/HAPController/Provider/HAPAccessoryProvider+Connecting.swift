@@ -144,16 +144,27 @@ extension HAPAccessoryProvider {
     /// The accessory refused this controller: say what to do, mark everything unreachable, stop trying.
     private func rejected(_ reason: String) {
         disconnectReason = "\(reason); pair again with hap2mqtt pair"
-        logger.error(
-            "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
-                + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
-                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port) --code XXX-XX-XXX "
-                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force")
+        let file = PairingStore.fileName(forAccessory: pairing.accessoryPairingID)
+        if (try? controller.store.directory.read(file)) == .some(nil) {
+            // hap2mqtt unpair removed it on the accessory and then here; the running gateway's pairing
+            // watcher removes this provider in a moment. Not an error to alarm anyone with.
+            logger.notice("\(displayName) (\(pairing.accessoryPairingID)) was unpaired; its accessories go away")
+        } else {
+            logError(reason)
+        }
         if !firstSyncReported {
             reportFirstSyncFromCache(disconnectReason)
         } else if let ids = index?.ids, !ids.isEmpty {
             emit(.reachability(ids, reachable: false, reason: disconnectReason))
         }
+    }
+
+    private func logError(_ reason: String) {
+        logger.error(
+            "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
+                + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
+                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port) --code XXX-XX-XXX "
+                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force")
     }
 
     /// The first sync when the accessory cannot be reached: the cached accessories, unreachable, or
