@@ -163,8 +163,8 @@ extension HAPAccessoryProvider {
         logger.error(
             "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
                 + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
-                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port) --code XXX-XX-XXX "
-                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force")
+                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port) --code XXX-XX-XXX\(settings.commandOptions) "
+                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force\(settings.commandOptions)")
     }
 
     /// The first sync when the accessory cannot be reached: the cached accessories, unreachable, or

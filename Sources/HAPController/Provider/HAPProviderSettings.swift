@@ -11,6 +11,9 @@ public struct HAPProviderSettings: Sendable, Hashable {
     public var excludedAIDs: Set<Int>
     /// The delays between reconnection attempts.
     public var backoff: ReconnectBackoff
+    /// Added to the `hap2mqtt pair`/`unpair` commands the log suggests, so that they act on the same state
+    /// directory as the running gateway: ` --config PATH` when it was started with one; empty by default.
+    public var commandOptions: String = ""
 
     /// Settings with DESIGN.md's defaults: poll every 60 s, keep-alive every 30 s, nothing excluded,
     /// reconnect after 0.5 s growing to 60 s.

@@ -63,7 +63,15 @@ public struct PairingStore: Sendable {
         for file in directory.files(withSuffix: Self.pairingFileSuffix) where file.hasPrefix(Self.pairingFilePrefix) {
             do throws(PairingStoreError) {
                 guard let data = try read(file) else { continue }
-                pairings.append(try decode(Pairing.self, from: data, file: file))
+                let pairing = try decode(Pairing.self, from: data, file: file)
+                // A file holds the pairing its name says; anything else was edited by hand or mixed up,
+                // and taking it for another accessory would drop this one's topics.
+                guard Self.fileName(forAccessory: pairing.accessoryPairingID) == file else {
+                    throw .corruptFile(
+                        file: path(of: file),
+                        reason: "its accessoryPairingID \(pairing.accessoryPairingID) belongs in \(Self.fileName(forAccessory: pairing.accessoryPairingID))")
+                }
+                pairings.append(pairing)
             } catch {
                 problems.append(error)
             }
@@ -143,7 +151,10 @@ public struct PairingStore: Sendable {
             return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
         case .dataCorrupted(let context):
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return field.isEmpty ? "not JSON" : "\"\(field)\": \(context.debugDescription)"
+            guard field.isEmpty else { return "\"\(field)\": \(context.debugDescription)" }
+            // JSONDecoder reports a number too large for its field (a port of 70000) without the field.
+            let text = context.debugDescription.lowercased()
+            return text.contains("fit") || text.contains("representable") ? "a number is out of range" : "not JSON"
         @unknown default: return "unreadable"
         }
     }

@@ -82,6 +82,8 @@ actor PairingWatcher {
             await store.removeProvider(id: HAPAccessoryProvider.providerID(for: pairing))
         }
         for (id, pairing) in current.sorted(by: { $0.key < $1.key }) {
+            // A damaged file leaves its provider as it is until the file can be read again.
+            if unreadable.contains(PairingStore.fileName(forAccessory: id)), known[id] != nil { continue }
             guard let old = known[id] else {
                 logger.notice("new pairing with \(pairing.displayName) (\(id)) at \(pairing.host):\(pairing.port); connecting")
                 await store.add(makeProvider(pairing))

@@ -35,7 +35,8 @@ enum RunCommandRunner {
 
         let store = HomeStore.shared
         await store.configure(configuration.homeStoreConfiguration)
-        let made = await AccessoryProviders.make(configuration, stateDirectory: stateDirectory)
+        let file = context.options.configPath
+        let made = await AccessoryProviders.make(configuration, stateDirectory: stateDirectory, configurationFile: file)
         for provider in made.providers { await store.add(provider) }
         let watcher = PairingWatcher(store: store, stateDirectory: stateDirectory, pairings: made.pairings, makeProvider: made.make)
 
