@@ -57,4 +57,32 @@ struct LivePairingChangeTests {
         #expect(result.payloadString == #"{"status":"ok","value":true}"#)
         await live.stop()
     }
+
+    @Test("started with a damaged pairing file: its accessories show offline with the reason; repaired, they come online")
+    func damagedAtStart() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        await live.gateway.stop()
+        let pairingID = try await live.accessory.status().pairingID
+        let file = live.gateway.stateDirectory.appendingPathComponent("pairing-\(pairingID.replacingOccurrences(of: ":", with: "-")).json")
+        let good = try Data(contentsOf: file)
+        try (good + Data("garbage{".utf8)).write(to: file)
+
+        await live.observer.clear()
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "offline") }
+        #expect(live.gateway.log.contains("is damaged"))
+        try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
+        let refused = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
+        #expect(refused.payloadString?.contains("pairing file cannot be read") == true, "\(refused.payloadString ?? "")")
+
+        await live.observer.clear()
+        try good.write(to: file)
+        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(15)) }
+        try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
+        let ok = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
+        #expect(ok.payloadString == #"{"status":"ok","value":true}"#)
+        await live.stop()
+    }
 }

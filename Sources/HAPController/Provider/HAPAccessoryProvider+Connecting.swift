@@ -16,6 +16,11 @@ extension HAPAccessoryProvider {
     /// Connects, syncs and watches the connection; after a drop or a failed attempt waits the back-off
     /// delay and tries again, until `stop()` or a rejection.
     func run() async {
+        if let unreadableReason {
+            disconnectReason = unreadableReason
+            reportFirstSyncFromCache(unreadableReason)
+            return
+        }
         var backoff = settings.backoff
         while !stopped {
             switch await connectAndSync() {
@@ -169,7 +174,7 @@ extension HAPAccessoryProvider {
 
     /// The first sync when the accessory cannot be reached: the cached accessories, unreachable, or
     /// `.syncFailed` without a cache.
-    private func reportFirstSyncFromCache(_ reason: String) {
+    func reportFirstSyncFromCache(_ reason: String) {
         firstSyncReported = true
         let cached: [Accessory]?
         do {

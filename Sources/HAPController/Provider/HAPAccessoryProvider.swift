@@ -54,6 +54,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// Failed connection attempts since the last good sync, for the log.
     var failuresInARow = 0
     var stopped = false
+    /// Why the pairing cannot be used (its file is damaged); such a provider never connects.
+    let unreadableReason: String?
     private var runner: Task<Void, Never>?
 
     /// A provider for `pairing`, connecting through `controller` (whose state directory also keeps the
@@ -62,6 +64,13 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         controller: HAPController, pairing: Pairing, settings: HAPProviderSettings = HAPProviderSettings(),
         logger: Logger = Logger(label: "hap")
     ) {
+        self.init(controller: controller, pairing: pairing, settings: settings, logger: logger, unreadableReason: nil)
+    }
+
+    private init(
+        controller: HAPController, pairing: Pairing, settings: HAPProviderSettings, logger: Logger, unreadableReason: String?
+    ) {
+        self.unreadableReason = unreadableReason
         self.id = Self.providerID(for: pairing)
         self.controller = controller
         self.pairing = pairing
@@ -69,6 +78,20 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         self.cache = AccessoryCache(directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID)
         self.logger = logger.with(["pairing": pairing.accessoryPairingID])
         (events, continuation) = AsyncStream.makeStream(of: ProviderEvent.self)
+    }
+
+    /// A provider for a pairing whose file cannot be read (`reason`, e.g. "…json is damaged (not JSON)"):
+    /// it never connects, and reports the accessories cached at the last connection as unreachable with
+    /// that reason, so that their topics say `offline` instead of keeping the last run's `online`. Its
+    /// `id` is the real provider's, which takes its place once the file is repaired.
+    public init(
+        controller: HAPController, unreadablePairingID accessoryPairingID: String, reason: String,
+        settings: HAPProviderSettings = HAPProviderSettings(), logger: Logger = Logger(label: "hap")
+    ) {
+        let placeholder = Pairing(
+            accessoryPairingID: accessoryPairingID, accessoryLTPK: [], controllerPairingID: "", host: "", port: 0,
+            name: nil)
+        self.init(controller: controller, pairing: placeholder, settings: settings, logger: logger, unreadableReason: reason)
     }
 
     /// Starts connecting; the first sync is reported through `events`.

@@ -10,24 +10,48 @@ enum AccessoryProviders {
     /// - Parameter configurationFile: the `--config` file `run` was started with, for the commands the
     ///   log suggests; nil for the default file.
     static func make(_ configuration: Configuration, stateDirectory: StateDirectory, configurationFile: String? = nil) async
-        -> (providers: [any AccessoryProvider], pairings: [Pairing], make: @Sendable (Pairing) -> any AccessoryProvider)
+        -> (providers: [any AccessoryProvider], pairings: [Pairing], problems: Set<String>,
+            make: @Sendable (Pairing) -> any AccessoryProvider)
     {
         let controller = HAPController(stateDirectory: stateDirectory)
-        let pairings = await controller.pairings()
+        let contents = controller.store.loadPairings()
         let logger = Logger(label: "hap")
-        if pairings.isEmpty {
+        for problem in contents.problems { logger.warning("skipped a pairing file: \(problem)") }
+        if contents.pairings.isEmpty && contents.problems.isEmpty {
             logger.notice("no paired accessories in \(stateDirectory.path); pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX")
         }
         let homekit = configuration.homekit
-        let make: @Sendable (Pairing) -> any AccessoryProvider = { pairing in
-            let serverID = AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID
+        let settings: @Sendable (String) -> HAPProviderSettings = { accessoryPairingID in
+            let serverID = AccessoryID(serverID: accessoryPairingID, aid: 0).serverID
             let excluded = homekit.accessories.filter { $0.key.serverID == serverID && $0.value.exclude }.map(\.key.aid)
             var settings = HAPProviderSettings(
                 pollInterval: homekit.pollInterval, keepaliveInterval: homekit.keepaliveInterval, excludedAIDs: Set(excluded))
             if let configurationFile { settings.commandOptions = " --config \(Self.shellQuoted(configurationFile))" }
-            return HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: logger)
+            return settings
         }
-        return (pairings.map(make), pairings, make)
+        let make: @Sendable (Pairing) -> any AccessoryProvider = { pairing in
+            HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings(pairing.accessoryPairingID), logger: logger)
+        }
+        var providers = contents.pairings.map(make)
+        // A damaged pairing file: its accessories, from the cache of the last connection, are shown offline
+        // with the reason, rather than left on the broker as the last run published them.
+        let readable = Set(contents.pairings.map { PairingStore.fileName(forAccessory: $0.accessoryPairingID) })
+        for problem in contents.problems {
+            guard let file = PairingWatcher.file(of: problem), !readable.contains(file), let id = accessoryPairingID(fromFile: file)
+            else { continue }
+            providers.append(HAPAccessoryProvider(
+                controller: controller, unreadablePairingID: id, reason: "its pairing file cannot be read: \(problem)",
+                settings: settings(id), logger: logger))
+        }
+        return (providers, contents.pairings, Set(contents.problems.map(\.description)), make)
+    }
+
+    /// `AA:BB:CC:DD:EE:FF` for `pairing-AA-BB-CC-DD-EE-FF.json` (the form HAP pairing ids take), or nil.
+    static func accessoryPairingID(fromFile file: String) -> String? {
+        guard file.hasPrefix(PairingStore.pairingFilePrefix), file.hasSuffix(PairingStore.pairingFileSuffix) else { return nil }
+        let id = String(file.dropFirst(PairingStore.pairingFilePrefix.count).dropLast(PairingStore.pairingFileSuffix.count))
+            .replacingOccurrences(of: "-", with: ":")
+        return PairingStore.fileName(forAccessory: id) == file && !id.isEmpty ? id : nil
     }
 
     /// `text` as one shell word: as it is when it has only safe characters, else in single quotes.

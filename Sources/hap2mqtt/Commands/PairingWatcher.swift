@@ -34,11 +34,13 @@ actor PairingWatcher {
     private let logger = Logger(label: "hap2mqtt")
     /// The pairings with providers in the store, by accessory pairing id.
     private var known: [String: Pairing]
-    private var reportedProblems: Set<String> = []
+    private var reportedProblems: Set<String>
 
     /// A watcher of `stateDirectory` for `store`, which has a provider for each of `pairings`.
-    init(store: HomeStore, stateDirectory: StateDirectory, pairings: [Pairing],
+    /// - Parameter problems: the pairing files already reported as unreadable (not reported again).
+    init(store: HomeStore, stateDirectory: StateDirectory, pairings: [Pairing], problems: Set<String> = [],
          makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider) {
+        self.reportedProblems = problems
         self.store = store
         self.stateDirectory = stateDirectory
         self.pairingStore = PairingStore(directory: stateDirectory)
@@ -86,7 +88,12 @@ actor PairingWatcher {
             if unreadable.contains(PairingStore.fileName(forAccessory: id)), known[id] != nil { continue }
             guard let old = known[id] else {
                 logger.notice("new pairing with \(pairing.displayName) (\(id)) at \(pairing.host):\(pairing.port); connecting")
-                await store.add(makeProvider(pairing))
+                // A provider with that id exists when the file was unreadable at start: the new one takes
+                // its place and its accessories.
+                let provider = makeProvider(pairing)
+                if !(await store.replaceProvider(id: HAPAccessoryProvider.providerID(for: pairing), with: provider)) {
+                    await store.add(provider)
+                }
                 continue
             }
             let stamp = Self.stamp(stateDirectory, id)
@@ -104,7 +111,8 @@ actor PairingWatcher {
         }
     }
 
-    private static func file(of problem: PairingStoreError) -> String? {
+    /// The file name a problem is about, e.g. `pairing-AA-BB-CC-DD-EE-FF.json`.
+    static func file(of problem: PairingStoreError) -> String? {
         switch problem {
         case .io(let file, _), .corruptFile(let file, _): return file.split(separator: "/").last.map(String.init)
         case .crypto: return nil

@@ -38,7 +38,8 @@ enum RunCommandRunner {
         let file = context.options.configPath
         let made = await AccessoryProviders.make(configuration, stateDirectory: stateDirectory, configurationFile: file)
         for provider in made.providers { await store.add(provider) }
-        let watcher = PairingWatcher(store: store, stateDirectory: stateDirectory, pairings: made.pairings, makeProvider: made.make)
+        let watcher = PairingWatcher(
+            store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems, makeProvider: made.make)
 
         let mqtt: MQTTClient
         do {
