@@ -247,8 +247,7 @@ extension Gateway {
     /// does not hold.
     func flush() {
         guard isReady else { return }
-        for hs in pendingHS { publishHS(hs) }
-        pendingHS = []
+        publishPendingHS()
         guard !outbox.isEmpty else { return }
         slugs.saveIfChanged()
         // Not `removeAll(keepingCapacity:)`: with `messages` sharing the buffer, that allocates another
@@ -256,6 +255,12 @@ extension Gateway {
         var messages: [MQTTMessage] = []
         swap(&messages, &outbox)
         send(messages)
+    }
+
+    /// Publishes the combined hue+saturation topics whose values changed in this step.
+    func publishPendingHS() {
+        for hs in pendingHS { publishHS(hs) }
+        pendingHS = []
     }
 
     func send(_ messages: [MQTTMessage]) {

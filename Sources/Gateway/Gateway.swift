@@ -111,6 +111,7 @@ public actor Gateway {
         publishRetained(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         publishBridgeDiscovery()
         await publishAccessoryList()
+        publishPendingHS()
         // Last, so that `online` tells a consumer every retained topic is there.
         publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         flush()

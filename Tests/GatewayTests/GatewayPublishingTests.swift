@@ -79,6 +79,17 @@ struct GatewayPublishingTests {
         await h.stop()
     }
 
+    @Test("bridge/state online is the last message of the first batch, after every value and the hs topic")
+    func onlineLast() async throws {
+        let h = try await GatewayHarness()
+        try await h.waitUntilOnline()
+        try await Task.sleep(for: .milliseconds(300))
+        let topics = await h.observer.allMessages.map(\.topic)
+        #expect(topics.contains("hap2mqtt/kitchen_lamp/lightbulb/hs"))
+        #expect(topics.last == "hap2mqtt/bridge/state", "after online: \(topics.drop { $0 != "hap2mqtt/bridge/state" })")
+        await h.stop()
+    }
+
     @Test("bridge/info says the version, the base topic and the configured homes with their rooms")
     func bridgeInfo() async throws {
         let homes = [

@@ -63,23 +63,29 @@ public final class GatewayProcess: Sendable {
 
     /// Runs `hap2mqtt <arguments> --config <file>` (default `run`); returns at once.
     public func start(_ arguments: [String] = ["run"]) throws {
+        let p = try launch(arguments, output: logFile)
+        process.withLock { $0 = p }
+    }
+
+    /// Starts `hap2mqtt <arguments> --config <file>` in the folder, its output appended to `output`.
+    private func launch(_ arguments: [String], output: URL) throws -> Process {
         let p = Process()
         p.executableURL = try GatewayProcess.binary()
         p.arguments = arguments + ["--config", configurationFile.path]
         p.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
             .merging(environment) { _, new in new }
         p.currentDirectoryURL = directory
-        if !FileManager.default.fileExists(atPath: logFile.path) {
-            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        if !FileManager.default.fileExists(atPath: output.path) {
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         }
-        let log = try FileHandle(forWritingTo: logFile)
-        log.seekToEndOfFile()
-        p.standardOutput = log
-        p.standardError = log
+        let handle = try FileHandle(forWritingTo: output)
+        handle.seekToEndOfFile()
+        p.standardOutput = handle
+        p.standardError = handle
         p.standardInput = FileHandle.nullDevice
         try ExternalTool.start(p)
-        try? log.close()
-        process.withLock { $0 = p }
+        try? handle.close()
+        return p
     }
 
     /// Runs another `hap2mqtt <arguments> --config <file>` beside the running one (`pair`, `unpair`, …), in
@@ -87,20 +93,8 @@ public final class GatewayProcess: Sendable {
     /// - Returns: its exit status and everything it wrote to standard output and standard error.
     /// - Throws: `TestSupportError.timedOut` when it has not ended within `timeout` (it is killed).
     public func runCommand(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = try GatewayProcess.binary()
-        p.arguments = arguments + ["--config", configurationFile.path]
-        p.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
-            .merging(environment) { _, new in new }
-        p.currentDirectoryURL = directory
         let output = directory.appendingPathComponent("command-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        p.standardOutput = handle
-        p.standardError = handle
-        p.standardInput = FileHandle.nullDevice
-        try ExternalTool.start(p)
-        try? handle.close()
+        let p = try launch(arguments, output: output)
         let deadline = ContinuousClock.now + timeout
         while p.isRunning {
             if ContinuousClock.now > deadline {

@@ -29,9 +29,14 @@ struct LivePairingChangeTests {
         let pair = try await live.gateway.runCommand(["pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode])
         #expect(pair.status == 0, "\(pair.output)")
         for topic in availability { try await live.waitFor(topic, "online", timeout: .seconds(15)) }
-        try await eventually("the same retained state as before", timeout: .seconds(10)) {
-            let now = (try? await live.retainedSnapshot()) ?? [:]
-            return Set(now.keys) == Set(before.keys)
+        do {
+            try await eventually("the same retained topics as before", timeout: .seconds(10)) {
+                let now = (try? await live.retainedSnapshot()) ?? [:]
+                return Set(now.keys) == Set(before.keys)
+            }
+        } catch {
+            let now = try await live.retainedSnapshot()
+            Issue.record("missing: \(Set(before.keys).subtracting(now.keys).sorted()); new: \(Set(now.keys).subtracting(before.keys).sorted())\n\(live.gateway.log.suffix(3000))")
         }
         await live.stop()
     }
