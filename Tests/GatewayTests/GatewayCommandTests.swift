@@ -198,6 +198,11 @@ struct GatewayCommandTests {
         #expect(h.provider.writes.count == 1)
         let garbage = try await h.set("kitchen_lamp", "not json")
         #expect(jsonObject(garbage)?["status"] as? String == "error")
+        let truncated = try await h.set("kitchen_lamp", #"{"lightbulb":{"on":true}"#)
+        #expect((jsonObject(truncated)?["error"] as? String)?.hasPrefix("the payload is not valid JSON") == true, "\(truncated.payloadString ?? "")")
+        let array = try await h.set("kitchen_lamp", "[1,2]")
+        #expect((jsonObject(array)?["error"] as? String)?.hasPrefix("the payload must be a JSON object") == true, "\(array.payloadString ?? "")")
+        #expect(h.provider.writes.count == 1)
         await h.stop()
     }
 
@@ -245,6 +250,15 @@ struct GatewayCommandTests {
         #expect(try await h.observer.retained("hap2mqtt/kitchen_lamp/lightbulb/on") == nil)
         #expect(try await h.observer.retained("hap2mqtt/kitchen_lamp/availability") == nil)
         #expect(try await h.set("lamp/lightbulb/on", "1").payloadString == #"{"status":"ok","value":true}"#)
+
+        // To the name it has: ok, and nothing moves or is announced.
+        await h.observer.clear()
+        try await h.observer.publish("hap2mqtt/bridge/request/rename", #"{"accessory":"lamp","to":"lamp"}"#)
+        let same = try await h.observer.waitFor(topic: "hap2mqtt/bridge/response/rename")
+        #expect(jsonObject(same)?["status"] as? String == "ok")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await h.observer.messages(on: "hap2mqtt/bridge/event").isEmpty)
+        #expect(await h.observer.messages(on: "hap2mqtt/lamp/#").isEmpty, "nothing republished")
         await h.stop()
     }
 }

@@ -101,6 +101,8 @@ struct CommandLineParserTests {
         #expect(failure("pair --host= --port 1 --code 1") == "--host: must not be empty; see hap2mqtt pair --help")
         #expect(failure("pair --host h --port 1 --code=") == "--code: must not be empty; see hap2mqtt pair --help")
         #expect(failure("unpair --") == "missing NAME|ID for unpair; see hap2mqtt unpair --help")
+        #expect(failure("pair --host h --port 1 --code 1 --name Desk\nLamp")
+            == "--name: must not contain line breaks or other control characters; see hap2mqtt pair --help")
         let invocation = try? parse("pair --host h --port 1 --code 031-45-154")
         #expect(invocation != nil)
         #expect(!String(describing: invocation).contains("031-45-154"))

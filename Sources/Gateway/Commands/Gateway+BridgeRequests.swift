@@ -75,6 +75,8 @@ extension Gateway {
             return .failure(.invalidPayload("accessory \(id) is gone"))
         }
         let old = entry.layout.slug
+        // Nothing to move, and no rename event for subscribers to act on.
+        guard to != old else { return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}") }
         do {
             try slugs.rename(id, to: to)
         } catch {

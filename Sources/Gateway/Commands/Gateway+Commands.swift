@@ -121,11 +121,18 @@ extension Gateway {
             respond(.failure(GatewayError.unknownTopic(topics.accessory(slug)).description), on: resultTopic, to: message)
             return
         }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any],
-            let object = Gateway.serviceValues(parsed)
-        else {
+        let shape = #"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: Data(message.payload))
+        } catch {
+            logger.info("refused \(message.topic): the payload is not valid JSON")
+            respond(.failure("the payload is not valid JSON; \(shape)"), on: resultTopic, to: message)
+            return
+        }
+        guard let parsed = json as? [String: Any], let object = Gateway.serviceValues(parsed) else {
             logger.info("refused \(message.topic): the payload is not a JSON object of services")
-            respond(.failure(#"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#), on: resultTopic, to: message)
+            respond(.failure(shape), on: resultTopic, to: message)
             return
         }
         var writes: [(CharacteristicAddress, CharacteristicValue)] = []

@@ -49,7 +49,9 @@ enum RunCommandRunner {
             return 1
         }
         guard await connect(mqtt, url: configuration.mqtt.url.description, logger: logger, until: stopRequested) else {
+            logger.notice("received a signal before the broker could be reached; stopping")
             await store.stop()
+            logger.info("stopped")
             return 0
         }
 

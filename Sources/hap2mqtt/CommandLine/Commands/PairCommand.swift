@@ -49,5 +49,9 @@ struct PairCommand: Subcommand {
         }
         guard !code.reveal.trimmingSpaces.isEmpty else { throw Self.invalid("--code", "must not be empty") }
         if let name, name.trimmingSpaces.isEmpty { throw Self.invalid("--name", "must not be empty") }
+        // A name is printed in lists and logs, one per line.
+        if let name, name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw Self.invalid("--name", "must not contain line breaks or other control characters")
+        }
     }
 }
