@@ -78,10 +78,13 @@ extension HomeStore {
     /// Fails every write still waiting in a queue (the store stops). Writes in flight get the provider's
     /// answer, or time out.
     func failWaitingWrites(_ error: HomeStoreError) {
-        for id in writeQueues.keys {
-            while let item = writeQueues[id]?.popFirst() { item.fail(error) }
-        }
+        for id in writeQueues.keys { failWaitingWrites(of: id, error) }
         if writeQueues.values.allSatisfy({ $0.inFlight == nil }) { stopWatchdog() }
+    }
+
+    /// Fails the writes still waiting in one accessory's queue (its provider was removed).
+    func failWaitingWrites(of id: AccessoryID, _ error: HomeStoreError) {
+        while let item = writeQueues[id]?.popFirst() { item.fail(error) }
     }
 
     // MARK: The watchdog

@@ -135,7 +135,7 @@ public actor HomeStore {
         for accessoryID in entries.filter({ $0.value.provider == index }).keys.sorted() {
             guard let entry = entries.removeValue(forKey: accessoryID) else { continue }
             emit(.accessoryRemoved(entry.accessory))
-            while let item = writeQueues[accessoryID]?.popFirst() { item.fail(.failed("the accessory's pairing was removed")) }
+            failWaitingWrites(of: accessoryID, .failed("the accessory's pairing was removed"))
         }
         earlyUnreachable = earlyUnreachable.filter { $0.value.provider != index }
         finishFirstSync(index)

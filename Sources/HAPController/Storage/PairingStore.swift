@@ -106,6 +106,16 @@ public struct PairingStore: Sendable {
         return pairingFilePrefix + String(safe) + pairingFileSuffix
     }
 
+    /// The accessory pairing id a pairing file is named for, `AA:BB:CC:DD:EE:FF` for
+    /// `pairing-AA-BB-CC-DD-EE-FF.json` (the inverse of `fileName(forAccessory:)` for HAP's ids); nil for
+    /// any other name.
+    public static func accessoryPairingID(fromFileName file: String) -> String? {
+        guard file.hasPrefix(pairingFilePrefix), file.hasSuffix(pairingFileSuffix) else { return nil }
+        let id = String(file.dropFirst(pairingFilePrefix.count).dropLast(pairingFileSuffix.count))
+            .replacingOccurrences(of: "-", with: ":")
+        return !id.isEmpty && fileName(forAccessory: id) == file ? id : nil
+    }
+
     /// The full path of a file in the store, for messages.
     public func path(of file: String) -> String { directory.url(file).path }
 

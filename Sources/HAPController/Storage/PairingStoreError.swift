@@ -21,6 +21,14 @@ public enum PairingStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         }
     }
 
+    /// The name of the file the error is about (`pairing-AA-BB-CC-DD-EE-FF.json`); nil for `.crypto`.
+    public var fileName: String? {
+        switch self {
+        case .io(let file, _), .corruptFile(let file, _): return file.split(separator: "/").last.map(String.init)
+        case .crypto: return nil
+        }
+    }
+
     /// The store's error for a state-directory failure.
     init(_ error: StateDirectoryError) {
         switch error {

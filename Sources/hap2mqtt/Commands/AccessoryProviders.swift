@@ -37,21 +37,13 @@ enum AccessoryProviders {
         // with the reason, rather than left on the broker as the last run published them.
         let readable = Set(contents.pairings.map { PairingStore.fileName(forAccessory: $0.accessoryPairingID) })
         for problem in contents.problems {
-            guard let file = PairingWatcher.file(of: problem), !readable.contains(file), let id = accessoryPairingID(fromFile: file)
+            guard let file = problem.fileName, !readable.contains(file), let id = PairingStore.accessoryPairingID(fromFileName: file)
             else { continue }
             providers.append(HAPAccessoryProvider(
                 controller: controller, unreadablePairingID: id, reason: "its pairing file cannot be read: \(problem)",
                 settings: settings(id), logger: logger))
         }
         return (providers, contents.pairings, Set(contents.problems.map(\.description)), make)
-    }
-
-    /// `AA:BB:CC:DD:EE:FF` for `pairing-AA-BB-CC-DD-EE-FF.json` (the form HAP pairing ids take), or nil.
-    static func accessoryPairingID(fromFile file: String) -> String? {
-        guard file.hasPrefix(PairingStore.pairingFilePrefix), file.hasSuffix(PairingStore.pairingFileSuffix) else { return nil }
-        let id = String(file.dropFirst(PairingStore.pairingFilePrefix.count).dropLast(PairingStore.pairingFileSuffix.count))
-            .replacingOccurrences(of: "-", with: ":")
-        return PairingStore.fileName(forAccessory: id) == file && !id.isEmpty ? id : nil
     }
 
     /// `text` as one shell word: as it is when it has only safe characters, else in single quotes.

@@ -73,7 +73,7 @@ actor PairingWatcher {
         let problems = Set(contents.problems.map(\.description))
         for problem in problems.subtracting(reportedProblems).sorted() { logger.warning("skipped a pairing file: \(problem)") }
         reportedProblems = problems
-        let unreadable = Set(contents.problems.compactMap(Self.file(of:)))
+        let unreadable = Set(contents.problems.compactMap(\.fileName))
 
         var current = Dictionary(contents.pairings.map { ($0.accessoryPairingID, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, pairing) in known where current[id] == nil && unreadable.contains(PairingStore.fileName(forAccessory: id)) {
@@ -108,14 +108,6 @@ actor PairingWatcher {
         stamps = stamps.filter { current[$0.key] != nil }
         for id in current.keys where !unreadable.contains(PairingStore.fileName(forAccessory: id)) {
             stamps[id] = Self.stamp(stateDirectory, id)
-        }
-    }
-
-    /// The file name a problem is about, e.g. `pairing-AA-BB-CC-DD-EE-FF.json`.
-    static func file(of problem: PairingStoreError) -> String? {
-        switch problem {
-        case .io(let file, _), .corruptFile(let file, _): return file.split(separator: "/").last.map(String.init)
-        case .crypto: return nil
         }
     }
 }

@@ -43,6 +43,9 @@ struct PairingStoreTests {
         try store.remove(accessoryPairingID: "AA:BB:CC:DD:EE:01")
         #expect(store.loadPairings().pairings == [unnamed, attic])
         #expect(PairingStore.fileName(forAccessory: "../x/ü") == "pairing----X--.json")
+        #expect(PairingStore.accessoryPairingID(fromFileName: "pairing-AA-BB-CC-DD-EE-01.json") == "AA:BB:CC:DD:EE:01")
+        #expect(PairingStore.accessoryPairingID(fromFileName: "accessories-AA-BB-CC-DD-EE-01.json") == nil)
+        #expect(PairingStore.accessoryPairingID(fromFileName: "pairing-.json") == nil)
     }
 
     @Test("a damaged pairing file is reported, skipped and left as it is; the others load")
