@@ -127,6 +127,8 @@ extension Gateway {
                 publishValue(CharacteristicAddress(accessory: accessory.id, iid: c.iid), c.value, source: .sync)
             }
         }
+        // Its values are all in: the hs topic goes with them, before the accessory JSON.
+        publishPendingHS()
         publishAccessoryJSON(accessory.id)
         publishDiscovery(accessory, layout)
         logger.debug("accessory \(accessory.name) is at \(topics.accessory(slug))", ["accessory": accessory.id.description])

@@ -108,10 +108,10 @@ public actor Gateway {
         isReady = true
         for batch in earlyBatches { apply(batch) }
         earlyBatches = []
+        publishPendingHS()
         publishRetained(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         publishBridgeDiscovery()
         await publishAccessoryList()
-        publishPendingHS()
         // Last, so that `online` tells a consumer every retained topic is there.
         publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         flush()

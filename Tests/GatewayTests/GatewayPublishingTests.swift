@@ -79,13 +79,15 @@ struct GatewayPublishingTests {
         await h.stop()
     }
 
-    @Test("bridge/state online is the last message of the first batch, after every value and the hs topic")
+    @Test("bridge/state online is the last message of the first batch; an hs topic goes with its light's values")
     func onlineLast() async throws {
         let h = try await GatewayHarness()
         try await h.waitUntilOnline()
         try await Task.sleep(for: .milliseconds(300))
         let topics = await h.observer.allMessages.map(\.topic)
-        #expect(topics.contains("hap2mqtt/kitchen_lamp/lightbulb/hs"))
+        let hs = try #require(topics.firstIndex(of: "hap2mqtt/kitchen_lamp/lightbulb/hs"))
+        let json = try #require(topics.firstIndex(of: "hap2mqtt/kitchen_lamp"))
+        #expect(hs < json, "the hs topic goes with the lamp's values, before its JSON and bridge/accessories")
         #expect(topics.last == "hap2mqtt/bridge/state", "after online: \(topics.drop { $0 != "hap2mqtt/bridge/state" })")
         await h.stop()
     }
