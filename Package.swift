@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // hap2mqtt: a HomeKit (HAP over IP) controller that maps accessories to MQTT.
-// The module graph follows DESIGN.md "Parts"; arrows point down that table only.
+// The module graph follows docs/DESIGN.md "Parts"; arrows point down that table only.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -28,7 +28,7 @@ let package = Package(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
 
-        // The parts of DESIGN.md.
+        // The parts of docs/DESIGN.md.
         .target(name: "HomeModel"),
         .target(name: "HomeStore", dependencies: ["HomeModel"]),
         .target(name: "MQTT", dependencies: ["CMosquitto"]),

@@ -2,7 +2,7 @@ import HomeModel
 public import HomeStore
 public import MQTT
 
-/// The MQTT side of hap2mqtt: maps the home store to the topics of DESIGN.md and `/set` commands back to
+/// The MQTT side of hap2mqtt: maps the home store to the topics of docs/DESIGN.md and `/set` commands back to
 /// awaited accessory writes.
 ///
 /// It publishes nothing and takes no command before the store has finished its first sync (lesson 1);

@@ -3,7 +3,7 @@ public import MQTT
 
 /// What the gateway needs to know besides the store and the MQTT client.
 public struct GatewayConfiguration: Sendable {
-    /// The base topic (DESIGN.md "Topics"), default `hap2mqtt`.
+    /// The base topic (docs/DESIGN.md "Topics"), default `hap2mqtt`.
     public var baseTopic: String
     /// QoS of state, JSON and result messages; availability and `bridge/state` are always QoS 1.
     public var stateQoS: MQTTQoS

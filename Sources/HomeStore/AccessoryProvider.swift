@@ -2,7 +2,7 @@ public import HomeModel
 
 /// A backend that supplies accessories to the `HomeStore`: the HAP controller over IP, or the in-memory
 /// provider of the tests. A second backend (BLE, Thread) fits behind this protocol without touching the
-/// `Gateway` (DESIGN.md "Parts").
+/// `Gateway` (docs/DESIGN.md "Parts").
 ///
 /// Life cycle: the store reads `events`, then calls `start()`. The provider reports its first full sync
 /// with `.synced` (or `.syncFailed` when its accessory server cannot be reached at all), then reports
@@ -61,7 +61,7 @@ public struct CharacteristicWrite: Sendable, Hashable {
 }
 
 /// Where a value came from. The Gateway fires Home Assistant `event` entities only for `.event` values of
-/// stateless characteristics, never for a poll or a reconnect (hap-controller.md §4.8).
+/// stateless characteristics, never for a poll or a reconnect (docs/hap-notes.md §4.8).
 public enum ValueSource: String, Sendable, Hashable {
     /// An unsolicited notification from the accessory (HAP `EVENT/1.0`).
     case event

@@ -1,7 +1,7 @@
 import HomeModel
 
 /// Applying what providers report: syncs are reconciled with what the store holds, values and
-/// reachability become changes only when they differ (DESIGN.md "Availability and recovery").
+/// reachability become changes only when they differ (docs/DESIGN.md "Availability and recovery").
 extension HomeStore {
     func handle(_ event: ProviderEvent, from provider: Int) {
         switch event {

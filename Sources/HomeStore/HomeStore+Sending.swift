@@ -1,6 +1,6 @@
 import HomeModel
 
-/// Sending queued writes (DESIGN.md "Writes"): one drain task per accessory with writes waiting sends
+/// Sending queued writes (docs/DESIGN.md "Writes"): one drain task per accessory with writes waiting sends
 /// them one request at a time; one watchdog task per store fails a write that takes longer than
 /// `writeTimeout`, cancels its provider call and lets the queue go on, so a hanging accessory never
 /// blocks later writes. A write that the accessory answers at once is done within the call that queued

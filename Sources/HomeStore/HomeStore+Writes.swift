@@ -1,6 +1,6 @@
 public import HomeModel
 
-/// Writes (DESIGN.md "Writes"): checked and validated here, then awaited and serialised per accessory;
+/// Writes (docs/DESIGN.md "Writes"): checked and validated here, then awaited and serialised per accessory;
 /// rapid writes to one characteristic collapse to the last value; the confirmed value is published only
 /// after the provider accepted it.
 extension HomeStore {

@@ -1,6 +1,6 @@
 public import HomeModel
 
-/// The one home store (DESIGN.md lesson 5): every accessory of every provider, their values and
+/// The one home store (docs/DESIGN.md lesson 5): every accessory of every provider, their values and
 /// reachability, readiness, change streams, and the routing of reads and writes to the owning provider.
 ///
 /// Readiness (lesson 1): until every provider added before `start()` has finished its first sync

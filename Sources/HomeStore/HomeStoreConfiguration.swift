@@ -1,7 +1,7 @@
 public import HomeModel
 
 /// Name, room and home that the configuration gives one accessory (`homekit.accessories` in the YAML
-/// file, DESIGN.md "Configuration and files"). A nil field leaves the accessory's own.
+/// file, docs/DESIGN.md "Configuration and files"). A nil field leaves the accessory's own.
 public struct AccessoryOverride: Sendable, Hashable {
     /// Shown instead of the Name characteristic; becomes `Accessory.configuredName`.
     public var name: String?
@@ -25,7 +25,7 @@ public struct HomeStoreConfiguration: Sendable {
     /// Name, room and home per accessory id.
     public var overrides: [AccessoryID: AccessoryOverride]
     /// How long a write, read or identify may take before it fails with `HomeStoreError.timedOut`
-    /// (DESIGN.md "Writes": default 10 s).
+    /// (docs/DESIGN.md "Writes": default 10 s).
     public var writeTimeout: Duration
 
     /// A configuration; the defaults are one home called "Home", no overrides and a 10 s time-out.

@@ -2,7 +2,7 @@ public import HomeModel
 
 /// Why a read, write or identify through the store failed. Prints as one line a user can act on.
 public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The store has not finished its first sync; commands are not accepted yet (DESIGN.md lesson 1).
+    /// The store has not finished its first sync; commands are not accepted yet (docs/DESIGN.md lesson 1).
     case notReady
     /// No accessory with this id.
     case unknownAccessory(AccessoryID)

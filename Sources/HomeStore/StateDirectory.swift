@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// The gateway's state directory (default `./data`): controller identity, pairings, the slug map
-/// (DESIGN.md "Configuration and files").
+/// (docs/DESIGN.md "Configuration and files").
 ///
 /// Every file is written atomically: a temporary file in the same directory, `fsync`, `rename`, then an
 /// `fsync` of the directory, with mode 0600, so a crash leaves either the old or the new file and never

@@ -1,6 +1,6 @@
 import HomeModel
 
-/// The writes waiting for one accessory, first in first out (DESIGN.md "Writes": serialised per accessory).
+/// The writes waiting for one accessory, first in first out (docs/DESIGN.md "Writes": serialised per accessory).
 ///
 /// A single write to a characteristic that already has a single write waiting replaces that write's value
 /// in its place in the queue; both callers then get the outcome of the one write that is sent. Writes in

@@ -16,7 +16,7 @@ struct ConfigurationTests {
         return try Configuration.load(path: files.write(yaml, to: "c.yaml"), environment: environment)
     }
 
-    @Test("the defaults are the ones DESIGN.md gives")
+    @Test("the defaults are the ones docs/DESIGN.md gives")
     func defaults() {
         let c = Configuration()
         #expect(c.mqtt.url.description == "mqtt://127.0.0.1:1883")

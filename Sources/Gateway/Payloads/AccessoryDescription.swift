@@ -1,7 +1,7 @@
 public import HomeModel
 internal import Foundation
 
-/// One entry of `<base>/bridge/accessories` (DESIGN.md "Topics"): what a user or a tool needs to find an
+/// One entry of `<base>/bridge/accessories` (docs/DESIGN.md "Topics"): what a user or a tool needs to find an
 /// accessory's topics and know what each characteristic takes.
 public struct AccessoryDescription: Encodable, Sendable {
     public struct CharacteristicEntry: Encodable, Sendable {

@@ -1,4 +1,4 @@
-/// The accessory's JSON message (`<base>/<accessory>`, DESIGN.md "Topics"): its fixed parts, built once
+/// The accessory's JSON message (`<base>/<accessory>`, docs/DESIGN.md "Topics"): its fixed parts, built once
 /// per layout, and the JSON text of each value published so far. Every value change republishes the
 /// message; escaping the slugs anew each time cost more than the rest of it (hap2mqtt-bench latency).
 struct AccessoryJSON: Sendable {

@@ -1,6 +1,6 @@
 public import HomeModel
 
-/// A message on `<base>/bridge/event` (not retained): `{"type":"…","data":{…}}` (DESIGN.md "Topics").
+/// A message on `<base>/bridge/event` (not retained): `{"type":"…","data":{…}}` (docs/DESIGN.md "Topics").
 public enum BridgeEvent: Sendable, Hashable {
     case accessoryAdded(id: AccessoryID, slug: String, name: String)
     case accessoryRemoved(id: AccessoryID, slug: String, name: String)

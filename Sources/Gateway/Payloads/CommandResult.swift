@@ -2,7 +2,7 @@ public import HomeModel
 public import HomeStore
 
 /// The answer to a `/set`, published on `…/set/result` and, for MQTT 5 requests, on the response topic
-/// (DESIGN.md "Topics"): `{"status":"ok","value":…}` or
+/// (docs/DESIGN.md "Topics"): `{"status":"ok","value":…}` or
 /// `{"status":"error","error":"…","hap_status":-70410}`. Never retained.
 public struct CommandResult: Sendable, Hashable {
     public var ok: Bool

@@ -19,7 +19,7 @@ public struct CharacteristicTopic: Sendable, Hashable {
 }
 
 /// The topics of one accessory: its slug, its services' and characteristics' slugs and state topics
-/// (DESIGN.md "Identity and names").
+/// (docs/DESIGN.md "Identity and names").
 ///
 /// A service slug is its type name (`lightbulb`); when a type repeats in the accessory, the later ones
 /// take their Name/ConfiguredName when they have one, else `_2`, `_3`. A characteristic slug is its type

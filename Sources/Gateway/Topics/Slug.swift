@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// Topic-safe names (DESIGN.md "Identity and names"): lower-case `[a-z0-9_-]`, made from a human name.
+/// Topic-safe names (docs/DESIGN.md "Identity and names"): lower-case `[a-z0-9_-]`, made from a human name.
 ///
 /// Letters with diacritics lose them (`Küche` → `kuche`); every run of other characters becomes one `_`;
 /// `+`, `#`, `/`, NUL and control characters therefore never reach a topic.

@@ -3,7 +3,7 @@ public import HomeStore
 internal import Foundation
 
 /// The accessory slugs, unique within the gateway and kept stable in the state directory (`slugs.json`),
-/// so a rename in the Home app does not move an accessory's topics (DESIGN.md "Identity and names").
+/// so a rename in the Home app does not move an accessory's topics (docs/DESIGN.md "Identity and names").
 ///
 /// A slug, once given, stays with its accessory id even while the accessory is gone, so an accessory that
 /// comes back (a bridge restarted, a reconnect) gets its old topics again.

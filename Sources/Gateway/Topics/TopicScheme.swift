@@ -1,4 +1,4 @@
-/// The topic names of DESIGN.md "Topics", under one base topic (default `hap2mqtt`).
+/// The topic names of docs/DESIGN.md "Topics", under one base topic (default `hap2mqtt`).
 public struct TopicScheme: Sendable, Hashable {
     /// The base topic, without a trailing `/`.
     public let base: String

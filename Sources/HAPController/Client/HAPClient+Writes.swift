@@ -5,7 +5,7 @@ extension HAPClient {
     /// each characteristic's status and, for items with `wantsResponse` (`"r":true`, characteristics with
     /// `wr`), the write response in `value`.
     ///
-    /// With `timed`, the write is a timed write (HAP spec §6.7.2.4; hap-controller.md §4.5), which
+    /// With `timed`, the write is a timed write (HAP spec §6.7.2.4; docs/hap-notes.md §4.5), which
     /// characteristics with `tw` (locks, garage doors) need: `PUT /prepare` with `ttl` and a random `pid`
     /// first, then the write carrying the same `pid`. When the accessory refuses the prepare, nothing is
     /// written and every result carries its status.
@@ -40,7 +40,7 @@ extension HAPClient {
     }
 
     /// Makes a paired accessory identify itself (blink, beep) by writing `true` to the Identify
-    /// characteristic (type `14`) of its AccessoryInformation service (hap-controller.md §4.7; aiohomekit
+    /// characteristic (type `14`) of its AccessoryInformation service (docs/hap-notes.md §4.7; aiohomekit
     /// does the same). The characteristic's iid comes from `GET /accessories`.
     /// - Parameter aid: the accessory; 1 is the accessory server itself (or the bridge).
     /// - Throws: `.refused` with the accessory's status when it refuses the write (`-70409` when the

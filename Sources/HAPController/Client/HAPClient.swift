@@ -1,8 +1,8 @@
 import HomeModel
 
-/// The HAP requests of a paired controller (HAP spec §6.7; hap-controller.md §4), on a pair-verified
+/// The HAP requests of a paired controller (HAP spec §6.7; docs/hap-notes.md §4), on a pair-verified
 /// `HAPConnection` to the accessory server of `pairing`. All requests share that one connection, in
-/// order (embedded accessories allow few connections, hap-controller.md §7.11).
+/// order (embedded accessories allow few connections, docs/hap-notes.md §7.11).
 ///
 /// Get one from `HAPController.connect(to:)`, or wrap a connection you verified yourself. Every method
 /// throws `HAPConnectionError`; per-characteristic failures are not errors but results with a HAP status.
@@ -75,7 +75,7 @@ public struct HAPClient: Sendable {
     }
 
     /// Turns events on or off for characteristics (HAP spec §6.8), one `PUT /characteristics` per aid as
-    /// iOS sends them (hap-controller.md §7.5). Subscriptions end with the connection.
+    /// iOS sends them (docs/hap-notes.md §7.5). Subscriptions end with the connection.
     /// - Returns: one result per id; `-70406` for a characteristic without events.
     /// - Throws: `.invalidResponse`, or why the connection closed.
     @discardableResult

@@ -5,9 +5,9 @@ extension HAPConnection {
     /// allows 30 s per request).
     public static let pairSetupStepTimeout: Duration = .seconds(30)
 
-    /// Runs pair-setup M1–M6 (HAP spec §5.6; hap-controller.md §1.3) over `POST /pair-setup` on this
+    /// Runs pair-setup M1–M6 (HAP spec §5.6; docs/hap-notes.md §1.3) over `POST /pair-setup` on this
     /// cleartext connection and returns the accessory's long-term identity. Save it at once
-    /// (hap-controller.md §7.16); the connection stays in cleartext and can run `verify` next.
+    /// (docs/hap-notes.md §7.16); the connection stays in cleartext and can run `verify` next.
     ///
     /// A code the specification forbids (`SetupCode.isForbiddenBySpecification`) is used anyway, with a
     /// warning in the log that does not show it.
@@ -63,7 +63,7 @@ extension HAPConnection {
         throw PairSetupFailure(error: .pairing(.outOfOrder("pair-setup did not finish after M6")), answered: true)
     }
 
-    /// Runs pair-verify M1–M4 (HAP spec §5.7; hap-controller.md §2) as `controller` with the accessory of
+    /// Runs pair-verify M1–M4 (HAP spec §5.7; docs/hap-notes.md §2) as `controller` with the accessory of
     /// `pairing`, then encrypts everything after M4 with the session keys. Runs once per connection.
     /// - Throws: `HAPConnectionError.pairing` (`.authenticationFailed` when the accessory no longer knows
     ///   this controller, `.wrongAccessory` when another accessory answers at the address, …), after
@@ -96,7 +96,7 @@ extension HAPConnection {
         logger.debug("pair-verified", ["hap.accessory": pairing.accessoryPairingID])
     }
 
-    /// Asks an accessory that is not paired yet to identify itself (`POST /identify`, hap-controller.md
+    /// Asks an accessory that is not paired yet to identify itself (`POST /identify`, docs/hap-notes.md
     /// §4.7). Paired accessories refuse it; use `HAPClient.identify` for them.
     /// - Throws: `HAPConnectionError.refused` with the accessory's HAP status (-70401 when it is paired),
     ///   `.invalidResponse`, or why the connection closed.

@@ -1,6 +1,6 @@
 public import HomeModel
 
-/// One TCP connection to a HAP accessory server (hap-controller.md §0, §3, §4.8).
+/// One TCP connection to a HAP accessory server (docs/hap-notes.md §0, §3, §4.8).
 ///
 /// It starts in cleartext, for `/pair-setup`, `/pair-verify` and `/identify`. `verify(controller:pairing:)`
 /// runs pair-verify M1–M4 and switches the same connection to the encrypted framing (`HAPSessionCipher`),

@@ -2,7 +2,7 @@ import HomeModel
 
 extension HAPController {
     /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
-    /// before anything else happens (hap-controller.md §7.16). `pairSetup(host:port:setupCode:name:featureFlags:)`
+    /// before anything else happens (docs/hap-notes.md §7.16). `pairSetup(host:port:setupCode:name:featureFlags:)`
     /// with only the pairing as the result.
     public func pair(
         host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
@@ -11,7 +11,7 @@ extension HAPController {
     }
 
     /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
-    /// before anything else happens (hap-controller.md §7.16).
+    /// before anything else happens (docs/hap-notes.md §7.16).
     ///
     /// When this controller has a pairing with the same accessory (same accessory pairing id: the
     /// accessory was reset or forgot this controller, or pair-setup would have refused), the new pairing

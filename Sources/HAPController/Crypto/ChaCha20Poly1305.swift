@@ -47,7 +47,7 @@ public enum ChaCha20Poly1305 {
     }
 
     /// The 12-byte nonce HAP builds from an 8-byte ASCII label such as "PS-Msg05": four zero bytes, then the
-    /// label (hap-controller.md §1.3). Longer labels are cut to 8 bytes, shorter ones padded with zeros.
+    /// label (docs/hap-notes.md §1.3). Longer labels are cut to 8 bytes, shorter ones padded with zeros.
     public static func nonce(label: String) -> [UInt8] {
         let bytes = Array(label.utf8.prefix(8))
         return [0, 0, 0, 0] + bytes + [UInt8](repeating: 0, count: 8 - bytes.count)

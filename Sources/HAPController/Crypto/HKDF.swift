@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// HKDF (RFC 5869) with SHA-512, the key derivation of every HAP key (HAP spec §5.6, §5.7;
-/// hap-controller.md §1.3, §2).
+/// docs/hap-notes.md §1.3, §2).
 public enum HKDF {
     /// Extract-then-expand HKDF-SHA512 of `key` (the input keying material) with `salt` and `info`, giving
     /// `length` bytes (1…16320, i.e. 255 × 64). An empty salt means the RFC's default of 64 zero bytes.

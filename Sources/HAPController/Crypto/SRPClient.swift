@@ -1,5 +1,5 @@
 /// The client side of SRP-6a as HAP pair-setup uses it (HAP spec §5.6.2–§5.6.4, RFC 5054 with the 3072-bit
-/// group, g = 5, SHA-512; formulas in hap-controller.md §1.4):
+/// group, g = 5, SHA-512; formulas in docs/hap-notes.md §1.4):
 ///
 /// - k = H(N ‖ PAD(g)), x = H(s ‖ H(I ‖ ":" ‖ P)), A = g^a mod N, u = H(PAD(A) ‖ PAD(B))
 /// - S = (B − k·g^x)^(a + u·x) mod N, K = H(PAD(S))

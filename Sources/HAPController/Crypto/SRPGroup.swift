@@ -1,5 +1,5 @@
 /// The SRP group HAP uses: the 3072-bit group of RFC 5054 Appendix A with generator 5 and SHA-512
-/// (HAP spec §5.6; hap-controller.md §1.4).
+/// (HAP spec §5.6; docs/hap-notes.md §1.4).
 enum SRPGroup {
     /// Length in bytes of N, and of every padded value (PAD(x) in RFC 5054).
     static let length = 384

@@ -1,5 +1,5 @@
 /// One complete message from an accessory: a response to the oldest request in flight, or an
-/// unsolicited `EVENT/1.0` notification (hap-controller.md §4.8).
+/// unsolicited `EVENT/1.0` notification (docs/hap-notes.md §4.8).
 ///
 /// Which one it is comes from the status line alone (`HTTP/1.1 200 OK` or `EVENT/1.0 200 OK`): an event
 /// taken for a response would shift every later response by one (HA core#24094).

@@ -5,7 +5,7 @@ public enum HTTPMethod: String, Sendable, Hashable {
     case put = "PUT"
 }
 
-/// The content types of HAP bodies (hap-controller.md §0).
+/// The content types of HAP bodies (docs/hap-notes.md §0).
 public enum HAPContentType {
     /// JSON bodies: `/accessories`, `/characteristics`, `/prepare`.
     public static let json = "application/hap+json"
@@ -13,7 +13,7 @@ public enum HAPContentType {
     public static let pairingTLV8 = "application/pairing+tlv8"
 }
 
-/// A request to an accessory, written as HTTP/1.1 the way accessories accept it (hap-controller.md §0):
+/// A request to an accessory, written as HTTP/1.1 the way accessories accept it (docs/hap-notes.md §0):
 /// `\r\n` line endings (a bare `\n` breaks some, homekit_python#13), a `Host` header always, and the whole
 /// request as one buffer so that it goes out in one write (some accessories break when a request spans
 /// TCP segments, homekit_python#12/#16).

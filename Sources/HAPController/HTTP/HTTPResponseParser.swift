@@ -1,5 +1,5 @@
 /// An incremental parser for what an accessory sends: HTTP/1.1 responses and `EVENT/1.0` notifications
-/// (HAP spec §6.8; hap-controller.md §4.8), fed byte chunks as they arrive from the connection, split
+/// (HAP spec §6.8; docs/hap-notes.md §4.8), fed byte chunks as they arrive from the connection, split
 /// anywhere.
 ///
 /// Framing follows RFC 9112 §6: `Transfer-Encoding: chunked` wins over `Content-Length`; 1xx, 204 and

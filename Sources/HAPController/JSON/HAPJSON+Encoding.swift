@@ -3,7 +3,7 @@ import HomeModel
 extension HAPJSON: CustomStringConvertible {
     /// The value as compact JSON: no white space between tokens, members in their order, strings as UTF-8
     /// with only `"`, `\` and control characters escaped. Tado bridges accept only this form
-    /// (aiohomekit hkjson.py `dump_bytes`; hap-controller.md §4.1), e.g.
+    /// (aiohomekit hkjson.py `dump_bytes`; docs/hap-notes.md §4.1), e.g.
     /// `{"characteristics":[{"aid":2,"iid":15,"ev":true}]}`.
     ///
     /// Doubles are written in the shortest form that reads back exactly (`21.5`, `21` for whole values);

@@ -5,7 +5,7 @@ extension HAPJSON {
 
     /// Parses one JSON value (RFC 8259) from UTF-8 bytes, with one tolerance: a trailing comma before
     /// `]` or `}` is accepted, because Netatmo and other accessories send it (aiohomekit PR #46,
-    /// hap-controller.md §7.13).
+    /// docs/hap-notes.md §7.13).
     ///
     /// Integers become `.int` or `.uint` without rounding; a lone UTF-16 surrogate in a `\u` escape
     /// (valid JSON grammar, but not Unicode text) becomes U+FFFD.

@@ -2,7 +2,7 @@
 ///
 /// Integers are kept exact: `int` for every integer that fits `Int64`, `uint` for the integers between
 /// `Int64.max + 1` and `UInt64.max` (uint64 characteristic values and iids can exceed 2^53, where a
-/// `Double` would round them; hap-controller.md §4.1). Numbers with a fraction or an exponent are `double`.
+/// `Double` would round them; docs/hap-notes.md §4.1). Numbers with a fraction or an exponent are `double`.
 /// Objects keep their members in the order they were read or built.
 ///
 /// Parse with `HAPJSON(parsing:)`; write compact JSON with `encoded()` (HAPJSON+Encoding.swift).

@@ -1,7 +1,7 @@
 import HomeModel
 
 extension Characteristic {
-    /// Reads one characteristic object of `GET /accessories` (HAP spec §6.3.3; hap-controller.md §4.1).
+    /// Reads one characteristic object of `GET /accessories` (HAP spec §6.3.3; docs/hap-notes.md §4.1).
     ///
     /// `iid` and `type` are required: without them the characteristic is skipped (nil, with a problem).
     /// Everything else is read best-effort and odd parts are reported as `adjusted` problems: an unknown

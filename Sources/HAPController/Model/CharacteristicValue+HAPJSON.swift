@@ -2,7 +2,7 @@ public import HomeModel
 
 extension CharacteristicValue {
     /// Reads a characteristic value from HAP JSON according to the characteristic's format (HAP spec
-    /// §6.3.3 Table 6-5; hap-controller.md §4.1). Accessories are loose about types, so the reading is
+    /// §6.3.3 Table 6-5; docs/hap-notes.md §4.1). Accessories are loose about types, so the reading is
     /// too: bools may come as `0`/`1`, integers as `21.0` (a fraction is rounded to the nearest integer),
     /// numbers as numeric strings, and `tlv8`/`data` as base64 strings. `array` and `dict` values keep
     /// their compact JSON text.

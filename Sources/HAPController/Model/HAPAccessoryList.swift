@@ -1,7 +1,7 @@
 public import HomeModel
 
 /// The accessories of one accessory server, read from its `GET /accessories` body (HAP spec §6.7.3;
-/// hap-controller.md §4.1):
+/// docs/hap-notes.md §4.1):
 /// `{"accessories":[{"aid":1,"services":[{"iid":1,"type":"3E","characteristics":[…]}]}]}`.
 ///
 /// Reading is forgiving below the top level: an accessory, service or characteristic that lacks its id

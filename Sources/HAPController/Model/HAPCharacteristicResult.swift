@@ -1,7 +1,7 @@
 public import HomeModel
 
 /// The outcome for one characteristic of a `GET` or `PUT /characteristics` (HAP spec §6.7.2, §6.7.4;
-/// hap-controller.md §4.2–§4.4): a HAP status, and the value when the accessory sent one (a read, or a
+/// docs/hap-notes.md §4.2–§4.4): a HAP status, and the value when the accessory sent one (a read, or a
 /// write with `"r":true`).
 public struct HAPCharacteristicResult: Sendable, Hashable {
     /// The characteristic, `aid.iid`.
@@ -34,7 +34,7 @@ public struct HAPCharacteristicResult: Sendable, Hashable {
     /// - 204 No Content: every requested characteristic succeeded, without values.
     /// - 200 or 207 with `{"characteristics":[…]}`: each item's `status` (0 when absent) and `value`.
     ///   Items for characteristics that were not requested are returned too.
-    /// - a body `{"status":<code>}` (with any HTTP status; hap-controller.md §4.2): that status for every
+    /// - a body `{"status":<code>}` (with any HTTP status; docs/hap-notes.md §4.2): that status for every
     ///   requested characteristic.
     ///
     /// A requested characteristic the accessory did not list gets `-70409` (resource does not exist).

@@ -1,4 +1,4 @@
-/// One value of an `EVENT/1.0` notification (hap-controller.md §4.8).
+/// One value of an `EVENT/1.0` notification (docs/hap-notes.md §4.8).
 public struct HAPEventValue: Sendable, Hashable {
     /// The characteristic that changed, `aid.iid`.
     public var id: HAPCharacteristicID
@@ -14,7 +14,7 @@ public struct HAPEventValue: Sendable, Hashable {
     /// into the values in the order they happened, one per characteristic, each the newest.
     ///
     /// HAP-NodeJS lists a coalesced event's items newest first ("Apple backend processes events in reverse
-    /// order", HAP-NodeJS PR #964; hap-controller.md §4.8, §7.7), so the items are taken from last to
+    /// order", HAP-NodeJS PR #964; docs/hap-notes.md §4.8, §7.7), so the items are taken from last to
     /// first, and when a characteristic appears more than once the first item (the newest) wins. Items
     /// without `aid`, `iid` or `value` are left out.
     /// - Throws: `HAPModelError.invalidJSON`, or `.unexpectedBody` when there is no `characteristics`

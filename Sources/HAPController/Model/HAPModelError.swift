@@ -8,7 +8,7 @@ public enum HAPModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body is JSON but not the shape HAP defines for it; the text says what was expected.
     case unexpectedBody(String)
     /// The accessory answered the whole request with one HAP status, e.g. `{"status":-70401}` with
-    /// HTTP 401 (hap-controller.md §4.2, §4.4).
+    /// HTTP 401 (docs/hap-notes.md §4.2, §4.4).
     case status(HAPStatus, httpStatus: Int)
     /// The accessory answered with an HTTP error status and no HAP status in the body (e.g. 470
     /// Connection Authorization Required, 503 when it has too many connections).

@@ -23,14 +23,14 @@ public struct HAPCharacteristicWriteItem: Sendable, Hashable {
     }
 }
 
-/// The HAP requests a controller sends after pair-verify, with bodies in compact JSON (hap-controller.md
+/// The HAP requests a controller sends after pair-verify, with bodies in compact JSON (docs/hap-notes.md
 /// §4.1–§4.7).
 public enum HAPRequests {
     /// `GET /accessories`.
     public static func accessories() -> HTTPRequest { .get("/accessories") }
 
     /// `GET /characteristics?id=1.10,1.11[&meta=1][&perms=1][&type=1][&ev=1]`, the ids in the given order
-    /// (HAP spec §6.7.4; hap-controller.md §4.2). `meta` adds format, unit and constraints to each item,
+    /// (HAP spec §6.7.4; docs/hap-notes.md §4.2). `meta` adds format, unit and constraints to each item,
     /// `perms` the permissions, `type` the type, `events` whether this connection is subscribed.
     public static func readCharacteristics(
         _ ids: [HAPCharacteristicID], meta: Bool = false, perms: Bool = false, type: Bool = false, events: Bool = false
@@ -42,7 +42,7 @@ public enum HAPRequests {
 
     /// `PUT /characteristics` writing values: `{"characteristics":[{"aid":1,"iid":10,"value":true}]}`, with
     /// `"r":true` on items that want a write response, and the top-level `"pid"` of a timed write prepared
-    /// with `prepare(ttlMilliseconds:pid:)` (hap-controller.md §4.3, §4.5).
+    /// with `prepare(ttlMilliseconds:pid:)` (docs/hap-notes.md §4.3, §4.5).
     public static func writeCharacteristics(_ writes: [HAPCharacteristicWriteItem], pid: UInt64? = nil) -> HTTPRequest {
         let items: [HAPJSON] = writes.map { w in
             var item: HAPJSONObject = ["aid": HAPJSON(w.id.aid), "iid": HAPJSON(w.id.iid), "value": w.value]
@@ -67,13 +67,13 @@ public enum HAPRequests {
     }
 
     /// `PUT /prepare` with `{"ttl":<ms>,"pid":<id>}`, the first step of a timed write (HAP spec §6.7.2.4;
-    /// hap-controller.md §4.5). The accessory answers `{"status":0}`; read it with
+    /// docs/hap-notes.md §4.5). The accessory answers `{"status":0}`; read it with
     /// `HAPCharacteristicResult.status(httpStatus:body:)`.
     public static func prepare(ttlMilliseconds: Int, pid: UInt64) -> HTTPRequest {
         .put("/prepare", json: HAPJSON.object(["ttl": HAPJSON(ttlMilliseconds), "pid": HAPJSON(pid)]).encoded())
     }
 
-    /// `POST /identify` without a body, for an accessory that is not paired yet (hap-controller.md §4.7):
+    /// `POST /identify` without a body, for an accessory that is not paired yet (docs/hap-notes.md §4.7):
     /// 204 when it identifies itself; 400 with `{"status":-70401}` when it is paired.
     public static func identifyUnpaired() -> HTTPRequest { HTTPRequest(method: .post, path: "/identify") }
 }

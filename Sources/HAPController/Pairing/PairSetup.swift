@@ -1,4 +1,4 @@
-/// The controller side of pair-setup, M1 to M6 (HAP spec §5.6; hap-controller.md §1.3), as a state machine
+/// The controller side of pair-setup, M1 to M6 (HAP spec §5.6; docs/hap-notes.md §1.3), as a state machine
 /// without I/O: `start()` gives the M1 body, each `receive(_:)` takes the accessory's response body and gives
 /// the next request body, until it returns `.paired` with the accessory's long-term identity. The caller
 /// POSTs the bodies to `/pair-setup` as `application/pairing+tlv8`.
@@ -20,7 +20,7 @@ public struct PairSetup: Sendable {
     public enum Step: Sendable, Hashable {
         /// POST this body next.
         case send([UInt8])
-        /// Pair-setup succeeded: persist the result at once (hap-controller.md §7.16).
+        /// Pair-setup succeeded: persist the result at once (docs/hap-notes.md §7.16).
         case paired(PairSetupResult)
     }
 
@@ -41,7 +41,7 @@ public struct PairSetup: Sendable {
     ///
     /// - Parameter featureFlags: the accessory's `ff` TXT value; only when bit 0x01 (Apple authentication
     ///   coprocessor) is set does M1 ask for `Method=1` (PairSetupWithAuth), as other accessories then answer
-    ///   `Error=1` (hap-controller.md §7.3).
+    ///   `Error=1` (docs/hap-notes.md §7.3).
     public init(setupCode: SetupCode, controller: ControllerIdentity, featureFlags: Int = 0) {
         self.setupCode = setupCode
         self.controller = controller

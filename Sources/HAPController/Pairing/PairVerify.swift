@@ -1,4 +1,4 @@
-/// The controller side of pair-verify, M1 to M4 (HAP spec §5.7; hap-controller.md §2), as a state machine
+/// The controller side of pair-verify, M1 to M4 (HAP spec §5.7; docs/hap-notes.md §2), as a state machine
 /// without I/O: `start()` gives the M1 body, `receive(_:)` takes M2 and gives M3, then takes M4 and returns
 /// `.verified` with the session keys. The caller POSTs the bodies to `/pair-verify` and, after M4, switches
 /// the same connection to `HAPSessionCipher` with those keys.

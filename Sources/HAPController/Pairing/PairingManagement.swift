@@ -1,4 +1,4 @@
-/// The bodies of `POST /pairings` (HAP spec §5.10–§5.12; hap-controller.md §4.6): add, remove and list the
+/// The bodies of `POST /pairings` (HAP spec §5.10–§5.12; docs/hap-notes.md §4.6): add, remove and list the
 /// controllers paired with an accessory, and reading the answers. Sent over the encrypted session as
 /// `application/pairing+tlv8`; only admin controllers may use them.
 public enum PairingManagement {

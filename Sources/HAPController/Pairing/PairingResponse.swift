@@ -1,5 +1,5 @@
 /// Reading a pairing response (pair-setup, pair-verify, `/pairings`): TLV8 decoding, the `Error` item, and
-/// the `State` item. A missing State is taken as the expected one (hap-controller.md §1.2: Heatmiser Neohub
+/// the `State` item. A missing State is taken as the expected one (docs/hap-notes.md §1.2: Heatmiser Neohub
 /// omits it).
 enum PairingResponse {
     /// The decoded response to `step`, after checking it carries no `Error` and, if it has a `State`, that it

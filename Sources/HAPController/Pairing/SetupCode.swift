@@ -1,7 +1,7 @@
 import Foundation
 
 /// An accessory's 8-digit setup code, kept as `XXX-XX-XXX` (the form SRP hashes as the password, HAP spec
-/// §5.6.2; hap-controller.md §1.5). `description` never shows the digits: codes do not belong in logs.
+/// §5.6.2; docs/hap-notes.md §1.5). `description` never shows the digits: codes do not belong in logs.
 public struct SetupCode: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The code as `XXX-XX-XXX`.
     public let dashed: String

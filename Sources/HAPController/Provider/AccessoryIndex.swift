@@ -5,7 +5,7 @@ import HomeModel
 /// what is read at sync, subscribed, polled, kept alive and identified.
 ///
 /// It keeps no copy of the accessories themselves: the home store holds the one copy of the home
-/// (DESIGN.md lesson 5), and with ten bridges of 1,500 characteristics a second one here was 9 MB of the
+/// (docs/DESIGN.md lesson 5), and with ten bridges of 1,500 characteristics a second one here was 9 MB of the
 /// gateway's peak memory (Benchmarks/README.md, scenario `scale`).
 struct AccessoryIndex: Sendable {
     /// The accessory ids (excluded accessories left out), in the server's order.

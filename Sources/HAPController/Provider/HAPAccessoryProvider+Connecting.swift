@@ -1,7 +1,7 @@
 import HomeModel
 import HomeStore
 
-/// Connecting, syncing and reconnecting (DESIGN.md "Availability and recovery").
+/// Connecting, syncing and reconnecting (docs/DESIGN.md "Availability and recovery").
 extension HAPAccessoryProvider {
     /// How one connection attempt ended.
     enum Attempt {

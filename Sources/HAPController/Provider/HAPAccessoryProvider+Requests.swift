@@ -1,7 +1,7 @@
 public import HomeModel
 public import HomeStore
 
-/// Reads, writes and identify from the store, over the live connection (DESIGN.md "Writes").
+/// Reads, writes and identify from the store, over the live connection (docs/DESIGN.md "Writes").
 extension HAPAccessoryProvider {
     /// Reads characteristics in one `GET /characteristics` (split when long). Fails fast with
     /// `.unreachable` while there is no connection; `.unknown` for an address this provider does not have;

@@ -3,7 +3,7 @@ public import HomeStore
 
 /// The HAP `AccessoryProvider`: keeps one paired accessory server in sync with the `HomeStore` over one
 /// persistent, pair-verified connection that reads, writes and events share (embedded accessories allow
-/// only a few connections, hap-controller.md §7.11).
+/// only a few connections, docs/hap-notes.md §7.11).
 ///
 /// Each (re)connection pair-verifies, fetches `/accessories` (cached in the state directory), reads every
 /// readable value, subscribes to events for every characteristic with `ev` (one request per aid) and only

@@ -1,5 +1,5 @@
 /// The delays between reconnection attempts to an accessory server: exponential back-off with jitter
-/// (DESIGN.md "Availability and recovery": 0.5 s growing to 60 s).
+/// (docs/DESIGN.md "Availability and recovery": 0.5 s growing to 60 s).
 ///
 /// The n-th failure in a row waits `initial · 2^(n-1)`, capped at `maximum`, multiplied by a random factor
 /// in `1 ± jitter` so that many controllers (or many accessories behind one restarted router) do not retry
@@ -17,7 +17,7 @@ public struct ReconnectBackoff: Sendable, Hashable {
     /// Failed attempts since the last `reset()`.
     public private(set) var failures = 0
 
-    /// A schedule; the defaults are DESIGN.md's 0.5 s to 60 s, with ±20 % jitter.
+    /// A schedule; the defaults are docs/DESIGN.md's 0.5 s to 60 s, with ±20 % jitter.
     public init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(60), jitter: Double = 0.2) {
         self.initial = initial
         self.maximum = max(maximum, initial)

@@ -1,4 +1,4 @@
-/// The encrypted framing of a HAP session after pair-verify (HAP spec §6.5.2; hap-controller.md §3).
+/// The encrypted framing of a HAP session after pair-verify (HAP spec §6.5.2; docs/hap-notes.md §3).
 ///
 /// Each frame is `length(2, little-endian) ‖ ciphertext(length) ‖ tag(16)` with at most 1024 plaintext bytes,
 /// sealed with ChaCha20-Poly1305, the two length bytes as AAD, and the nonce `0000 0000 ‖ counter`

@@ -1,5 +1,5 @@
 /// The two ChaCha20-Poly1305 keys of an encrypted HAP session, derived at the end of pair-verify
-/// (HAP spec §5.7.2 and §6.5.2; hap-controller.md §2). `description` never shows them.
+/// (HAP spec §5.7.2 and §6.5.2; docs/hap-notes.md §2). `description` never shows them.
 public struct SessionKeys: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The controller→accessory key: the controller encrypts with it ("Control-Write-Encryption-Key").
     public let controllerToAccessory: [UInt8]

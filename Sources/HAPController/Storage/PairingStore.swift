@@ -1,7 +1,7 @@
 import Foundation
 public import HomeStore
 
-/// The controller's identity and its pairings, as files in the state directory (DESIGN.md
+/// The controller's identity and its pairings, as files in the state directory (docs/DESIGN.md
 /// "Configuration and files"), each written atomically with mode 0600 by `StateDirectory`:
 ///
 /// - `controller.json`: this controller's pairing id and Ed25519 seed (`ControllerIdentity`), created once

@@ -1,5 +1,5 @@
 /// A TLV8 message: an ordered list of (type, value) items, as HAP pairing bodies carry them
-/// (HAP spec §14.1; hap-controller.md §1.2).
+/// (HAP spec §14.1; docs/hap-notes.md §1.2).
 ///
 /// Encoding writes each item as type(1) ‖ length(1) ‖ value, splitting values over 255 bytes into
 /// consecutive items of the same type (255 bytes each, the last one shorter) and writing an empty value as
@@ -105,7 +105,7 @@ public struct TLV8: Sendable, Hashable, CustomStringConvertible, ExpressibleByAr
     }
 
     /// Splits a list into records: a separator ends a record, and so does a new item of `leading` type
-    /// when the current record already has one (for servers that omit separators, hap-controller.md §4.6).
+    /// when the current record already has one (for servers that omit separators, docs/hap-notes.md §4.6).
     /// Separators are dropped and empty records skipped.
     public func records(startingWith leading: TLV8Type) -> [TLV8] {
         var records: [TLV8] = []

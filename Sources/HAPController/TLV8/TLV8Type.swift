@@ -1,4 +1,4 @@
-/// The type byte of a TLV8 item in HAP pairing messages (HAP spec §5.15 table 5-6; hap-controller.md §1.1).
+/// The type byte of a TLV8 item in HAP pairing messages (HAP spec §5.15 table 5-6; docs/hap-notes.md §1.1).
 /// Unknown types are kept as their raw value.
 public struct TLV8Type: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// The type byte.

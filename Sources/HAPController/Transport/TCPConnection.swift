@@ -11,7 +11,7 @@ import Synchronization
 /// Received data is held up to 4 MiB; beyond that the reader pauses until `receive()` takes it, so a
 /// peer cannot grow memory without bound.
 ///
-/// The socket has TCP_NODELAY and SO_KEEPALIVE (hap-controller.md §0). One task at a time should call
+/// The socket has TCP_NODELAY and SO_KEEPALIVE (docs/hap-notes.md §0). One task at a time should call
 /// `receive()`; several may, and are served in order. `close()` (or dropping the last reference) ends the
 /// connection; the descriptor is closed once the reader thread and any send in progress have let go of
 /// it, so it is never reused under them.
@@ -86,7 +86,7 @@ public final class TCPConnection: Sendable {
     }
 
     /// Writes all of `bytes`, in one `send` when the kernel takes them (a HAP request must go out in one
-    /// write, hap-controller.md §0). Sends from several tasks go out one after another, never interleaved.
+    /// write, docs/hap-notes.md §0). Sends from several tasks go out one after another, never interleaved.
     ///
     /// The bytes are written from the calling thread with a non-blocking `send` when no earlier send waits
     /// in the queue; a hand-off to the queue's thread and back cost 20 µs of a 150 µs read

@@ -3,10 +3,11 @@
 //   valid values (`valid=Name:int,...`; a name may itself hold commas, so each pair ends at its last colon).
 // Trailing empty columns are left out.
 //
-// Sources (facts, not code): the first 149 rows are HAP-python 5.0 `pyhap/resources/characteristics.json`
-// as gathered in /work/shared/reference/hap-characteristics.tsv (Apache-2.0 data; names and valid-value
-// names kept as HAP-python spells them). The last five rows (54, 57, 74, 126, 220) are types controllers meet that
-// HAP-python lacks, from HAP-NodeJS `src/lib/definitions/CharacteristicDefinitions.ts` (Apache-2.0).
+// Sources (facts, not code): the first 149 rows are every entry of HAP-python 5.0
+// `pyhap/resources/characteristics.json` (github.com/ikalchev/HAP-python, Apache-2.0 data; names and
+// valid-value names kept as HAP-python spells them; docs/hap-notes.md §6). The last five rows (54, 57, 74,
+// 126, 220) are types controllers meet that HAP-python lacks, from HAP-NodeJS
+// `src/lib/definitions/CharacteristicDefinitions.ts` (github.com/homebridge/HAP-NodeJS, Apache-2.0).
 
 extension HAPCatalog {
     static let characteristicTable = """

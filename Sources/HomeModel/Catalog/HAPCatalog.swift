@@ -29,7 +29,7 @@ public enum HAPCatalog {
     public static var services: [ServiceTypeInfo] { table.services }
 
     /// The topic name of a characteristic type: the catalog slug (`color_temperature`), or the lower-case
-    /// full UUID for a type the catalog does not know (DESIGN.md "Identity and names").
+    /// full UUID for a type the catalog does not know (docs/DESIGN.md "Identity and names").
     public static func characteristicSlug(_ type: HAPType) -> String {
         characteristic(type)?.slug ?? type.uuid.lowercased()
     }
@@ -39,7 +39,7 @@ public enum HAPCatalog {
     public static func serviceSlug(_ type: HAPType) -> String { service(type)?.slug ?? type.uuid.lowercased() }
 
     /// Whether a characteristic type only reports events and holds no state, so that every event counts,
-    /// even one equal to the last (ProgrammableSwitchEvent `73`, ButtonEvent `126`; hap-controller.md §4.8).
+    /// even one equal to the last (ProgrammableSwitchEvent `73`, ButtonEvent `126`; docs/hap-notes.md §4.8).
     public static func isStateless(_ type: HAPType) -> Bool { statelessTypes.contains(type) }
 
     private static let statelessTypes: Set<HAPType> = Set(["73", "126"].compactMap(HAPType.init))

@@ -1,5 +1,5 @@
 /// An accessory's stable id: the accessory server's pairing id (its mDNS `id`, e.g. `AA:BB:CC:DD:EE:FF`)
-/// and the accessory's `aid` on that server, written `AA:BB:CC:DD:EE:FF/2` (DESIGN.md "Identity and names").
+/// and the accessory's `aid` on that server, written `AA:BB:CC:DD:EE:FF/2` (docs/DESIGN.md "Identity and names").
 ///
 /// The pairing id is compared case-insensitively and stored upper-case; it does not change with the
 /// accessory's IP address or name.

@@ -1,4 +1,4 @@
-/// The HAP types the code refers to by name (HAP spec §8 and §9; hap-controller.md §6). The catalog holds
+/// The HAP types the code refers to by name (HAP spec §8 and §9; docs/hap-notes.md §6). The catalog holds
 /// them all as data; these constants exist so that code finds services and characteristics by type.
 extension HAPType {
     private static func apple(_ short: String) -> HAPType { HAPType(short)! }

@@ -1,4 +1,4 @@
-/// Reading MQTT command payloads into values (DESIGN.md "Values"). Parsing only turns text into a value
+/// Reading MQTT command payloads into values (docs/DESIGN.md "Values"). Parsing only turns text into a value
 /// of the characteristic's format; `validate(_:name:)` then checks range, step and valid values.
 extension Characteristic {
     /// Parses the payload of a `/set` message for this characteristic.

@@ -1,4 +1,4 @@
-/// Checking a value against a characteristic's rules before a write (DESIGN.md "Values": nothing is
+/// Checking a value against a characteristic's rules before a write (docs/DESIGN.md "Values": nothing is
 /// clamped; a value that breaks a rule is refused and never written).
 extension Characteristic {
     /// Checks `value` for a write to this characteristic and returns it in the format's normal form:
@@ -89,7 +89,7 @@ extension Characteristic {
     /// `true` for `bool`, `21` becomes `21.0` for `float`, `21.0` becomes `21` for integer formats, and
     /// base64 text becomes bytes for `tlv8`/`data`. A value that does not convert is returned as it is.
     ///
-    /// Accessories send booleans as 0/1 and floats as integers (hap-controller.md §4.1); the store keeps
+    /// Accessories send booleans as 0/1 and floats as integers (docs/hap-notes.md §4.1); the store keeps
     /// the normal form so that equal values compare equal and MQTT payloads look alike.
     public func normalized(_ value: CharacteristicValue) -> CharacteristicValue {
         switch (format, value) {

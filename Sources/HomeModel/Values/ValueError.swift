@@ -1,4 +1,4 @@
-/// Why a value was refused for a characteristic (DESIGN.md "Values"). It names the characteristic, the
+/// Why a value was refused for a characteristic (docs/DESIGN.md "Values"). It names the characteristic, the
 /// value and the rule it broke, and prints as one line, e.g.
 /// `brightness: 150 is above the maximum 100`.
 public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -8,7 +8,7 @@ import HomeStore
 ///
 /// - a new pairing gets a provider, and its accessories appear;
 /// - a pairing removed from the directory has its provider removed, and every topic its accessories had
-///   is cleared (as DESIGN.md says for an accessory that goes away);
+///   is cleared (as docs/DESIGN.md says for an accessory that goes away);
 /// - a pairing that changed (made again after an accessory reset, or a new host or port) gets a new
 ///   provider in the old one's place; its accessories keep their topics. A pairing file written again
 ///   counts as changed even when its contents are the same: pairing again with a reset accessory gives

@@ -1,5 +1,5 @@
 extension Configuration: CustomStringConvertible {
-    /// Every setting under its YAML key, for `bridge/info` (DESIGN.md "Topics") and for logs. The
+    /// Every setting under its YAML key, for `bridge/info` (docs/DESIGN.md "Topics") and for logs. The
     /// password shows as `***` when one is set (from `mqtt.password` or `mqtt.password_file`); the
     /// paths of files are shown, never what secret files hold. Times are in seconds.
     var redactedSummary: ConfigurationSummary {

@@ -2,7 +2,7 @@ import HomeModel
 
 /// The program's settings: the YAML file (default `Config/hap2mqtt.yaml`, or `--config PATH`), then
 /// `HAP2MQTT_<SECTION>_<KEY>` environment variables over it; every key has a default
-/// (DESIGN.md "Configuration and files"). `Config/hap2mqtt.example.yaml` documents every key.
+/// (docs/DESIGN.md "Configuration and files"). `Config/hap2mqtt.example.yaml` documents every key.
 ///
 /// Paths in the file (`homekit.state_dir`, `mqtt.password_file`, TLS files) are relative to the
 /// working directory, as a command line would take them.

@@ -2,7 +2,7 @@ import Testing
 @testable import HAPController
 
 /// The accessory side of pair-setup and pair-verify, written for tests from HAP spec §5.6–§5.7 and
-/// hap-controller.md §1–§2 with the library's primitives, so the controller state machines run against a
+/// docs/hap-notes.md §1–§2 with the library's primitives, so the controller state machines run against a
 /// peer that checks everything they send. Switches make it misbehave the ways real accessories do.
 struct TestAccessory {
     let pairingID: String

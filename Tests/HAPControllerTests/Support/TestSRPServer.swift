@@ -1,6 +1,6 @@
 @testable import HAPController
 
-/// The accessory (server) side of HAP's SRP-6a, written for tests from RFC 5054 §2.5–2.6 and hap-controller.md
+/// The accessory (server) side of HAP's SRP-6a, written for tests from RFC 5054 §2.5–2.6 and docs/hap-notes.md
 /// §1.4 with the library's BIGNUM and hash primitives:
 /// v = g^x, B = (k·v + g^b) mod N, u = H(PAD(A) ‖ PAD(B)), S = (A·v^u)^b mod N.
 ///

@@ -1,7 +1,7 @@
 import HomeModel
 
 /// The `homekit` section: where the controller keeps its state, how often it polls and how long it
-/// waits, and per-accessory overrides (DESIGN.md "Writes", "Availability and recovery").
+/// waits, and per-accessory overrides (docs/DESIGN.md "Writes", "Availability and recovery").
 struct HomeKitSettings: Sendable, Hashable {
     /// `homekit.state_dir`: controller identity, pairings and the slug map, relative to the working
     /// directory unless absolute.

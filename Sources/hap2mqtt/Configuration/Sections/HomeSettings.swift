@@ -1,6 +1,6 @@
 import HomeModel
 
-/// The `home` section: the home's name and its rooms (HomeKit's `HMHome` and `HMRoom`; DESIGN.md
+/// The `home` section: the home's name and its rooms (HomeKit's `HMHome` and `HMRoom`; docs/DESIGN.md
 /// "Topics", `bridge/info`).
 struct HomeSettings: Sendable, Hashable {
     /// `home.name`.

@@ -1,7 +1,7 @@
 import MQTT
 
 /// The `mqtt` section: the broker, the client's identity and credentials, TLS files, and the base
-/// topic every hap2mqtt topic starts with (DESIGN.md "Topics", "Configuration and files").
+/// topic every hap2mqtt topic starts with (docs/DESIGN.md "Topics", "Configuration and files").
 struct MQTTSettings: Sendable, Hashable {
     /// The MQTT protocol version to speak.
     enum ProtocolVersion: String, Sendable, Hashable {
