@@ -12,17 +12,29 @@ struct TransportConnectStarvationTests {
         defer { blackHole.close() }
         var fillers: [TCPConnection] = []
         for _ in 0..<2 { if let c = try? await TCPConnection.connect(host: "127.0.0.1", port: blackHole.port, timeout: .seconds(1)) { fillers.append(c) } }
+        defer { for c in fillers { c.close() } }
         let good = try LoopbackListener.open()
         defer { good.close() }
-        let started = ContinuousClock.now
-        let hanging = (0..<8).map { _ in
-            Task { try? await TCPConnection.connect(host: "127.0.0.1", port: blackHole.port, timeout: .seconds(6)) }
+
+        // The hanging connects outlast any wait below by far, so the order of completion tells whether
+        // the good connect had to wait for them; no clock is read.
+        let started = Recorder<Int>()
+        let finished = Recorder<Int>()
+        let hanging = (0..<8).map { n in
+            Task {
+                started.append(n)
+                _ = try? await TCPConnection.connect(host: "127.0.0.1", port: blackHole.port, timeout: .seconds(120))
+                finished.append(n)
+            }
         }
-        try await Task.sleep(for: .milliseconds(300))
-        let connection = try await TCPConnection.connect(host: "127.0.0.1", port: good.port, timeout: .seconds(10))
-        #expect(ContinuousClock.now - started < .seconds(3), "a reachable accessory waited for the unreachable ones")
+        defer { for task in hanging { task.cancel() } }
+        try await eventually("the hanging connects started", timeout: .seconds(60)) { started.elements.count == hanging.count }
+
+        let connection = try await TCPConnection.connect(host: "127.0.0.1", port: good.port, timeout: .seconds(60))
         connection.close()
+        #expect(finished.elements.isEmpty, "a hanging connect ended before the good one: \(finished.elements)")
         for task in hanging { task.cancel() }
-        for c in fillers { c.close() }
+        for task in hanging { await task.value }
+        #expect(finished.elements.count == hanging.count, "every hanging connect ends when cancelled")
     }
 }
