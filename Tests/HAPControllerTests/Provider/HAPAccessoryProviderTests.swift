@@ -196,7 +196,10 @@ struct HAPAccessoryProviderTests {
     func pollAndKeepAlive() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory, requestTimeout: .seconds(2))
+        // The unanswered keep-alive is noticed by its request time-out, so the test waits that long once.
+        // Every other answer comes from this test, which a busy machine can hold up for seconds: a short
+        // time-out would close the connection under an answer on its way (ScriptedAccessoryError.closed).
+        let controller = HAPController(stateDirectory: directory.stateDirectory, requestTimeout: .seconds(15))
         let scripted = try ScriptedAccessory()
         let pairing = try await scripted.pair(try await controller.identity())
         let settings = HAPProviderSettings(pollInterval: .milliseconds(300), keepaliveInterval: .milliseconds(1000))
