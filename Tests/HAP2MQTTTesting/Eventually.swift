@@ -3,7 +3,7 @@ import Synchronization
 /// Waits until `condition` holds, checking every 20 ms, for at most `timeout`.
 /// - Throws: `TestSupportError.timedOut("<what> did not happen within …")`, or what `condition` throws.
 public func eventually(
-    _ what: String, timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation,
+    _ what: String, timeout: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation,
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout

@@ -94,7 +94,7 @@ extension ExternalTool {
 
     /// Waits until `file` contains `text` (a child's "ready" line), up to `timeout`.
     /// - Throws: `TestSupportError.timedOut` with what the file does contain.
-    public static func waitFor(_ text: String, in file: URL, timeout: Duration = .seconds(10)) async throws {
+    public static func waitFor(_ text: String, in file: URL, timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while true {
             let content = (try? String(contentsOf: file, encoding: .utf8)) ?? ""

@@ -216,7 +216,7 @@ public final class HAPPythonAccessory: Sendable {
 
     /// Waits until at least `count` setter calls have been recorded and returns them all.
     /// - Throws: `.timedOut` with what was recorded.
-    public func waitForSetterCalls(count: Int, timeout: Duration = .seconds(10)) async throws(HAPPythonAccessoryError) -> [SetterCall] {
+    public func waitForSetterCalls(count: Int, timeout: Duration = .seconds(30)) async throws(HAPPythonAccessoryError) -> [SetterCall] {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {

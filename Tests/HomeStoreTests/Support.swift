@@ -36,9 +36,9 @@ actor Recorder<Element: Sendable> {
 
     private func finish() { finished = true }
 
-    /// Waits until `condition` holds for everything seen so far; false when 10 s pass first.
+    /// Waits until `condition` holds for everything seen so far; false when 30 s pass first.
     func waitUntil(_ condition: ([Element]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !condition(items) {
             if ContinuousClock.now > deadline { return false }
             try? await Task.sleep(for: .milliseconds(5))
@@ -46,9 +46,9 @@ actor Recorder<Element: Sendable> {
         return true
     }
 
-    /// Waits until the stream has finished; false when 10 s pass first.
+    /// Waits until the stream has finished; false when 30 s pass first.
     func waitUntilFinished() async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !finished {
             if ContinuousClock.now > deadline { return false }
             try? await Task.sleep(for: .milliseconds(5))
@@ -57,9 +57,9 @@ actor Recorder<Element: Sendable> {
     }
 }
 
-/// Waits until `condition` holds, polling; false when 10 s pass first.
+/// Waits until `condition` holds, polling; false when 30 s pass first.
 func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(30)
     while await !condition() {
         if ContinuousClock.now > deadline { return false }
         try? await Task.sleep(for: .milliseconds(5))

@@ -90,7 +90,7 @@ public actor MQTTTestClient {
     /// - Throws: `TestSupportError.timedOut`, listing the events seen.
     @discardableResult
     public func waitForEvent(
-        timeout: Duration = .seconds(10), where predicate: @Sendable (MQTTConnectionEvent) -> Bool
+        timeout: Duration = .seconds(30), where predicate: @Sendable (MQTTConnectionEvent) -> Bool
     ) async throws -> MQTTConnectionEvent {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -128,7 +128,7 @@ public actor MQTTTestClient {
     /// and satisfying `predicate`, waiting for it up to `timeout`.
     /// - Throws: `TestSupportError.timedOut`, listing what did arrive.
     public func waitFor(
-        topic filter: String, timeout: Duration = .seconds(10),
+        topic filter: String, timeout: Duration = .seconds(30),
         where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
     ) async throws -> MQTTMessage {
         if let message = await firstMessage(on: filter, within: timeout, where: predicate) { return message }
@@ -173,7 +173,7 @@ public actor MQTTTestClient {
     /// Reads it with a fresh client: it subscribes, then publishes a marker to itself; retained messages
     /// arrive before the marker, so no fixed wait is needed.
     /// - Throws: `MQTTError` or `TestSupportError.timedOut` when the broker does not answer.
-    public func retained(_ topic: String, timeout: Duration = .seconds(10)) async throws -> MQTTMessage? {
+    public func retained(_ topic: String, timeout: Duration = .seconds(30)) async throws -> MQTTMessage? {
         let configuration = self.configuration
         let probe = try await MQTTTestClient.connect(
             to: configuration.url, clientID: "probe-\(UUID().uuidString.prefix(8))", subscribe: []

@@ -50,7 +50,7 @@ public final class MosquittoBroker: Sendable {
 
     /// Writes the configuration and starts the broker; returns when its ports accept connections.
     /// - Throws: `TestSupportError.toolMissing` when mosquitto is not installed, `.notReady` with the
-    ///   broker's log when it does not start listening within 10 s.
+    ///   broker's log when it does not start listening within 30 s (a busy machine can take seconds).
     public init(options: Options = Options()) async throws {
         executable = try ExternalTool.require("mosquitto")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mosquitto-\(UUID().uuidString)")
@@ -126,7 +126,7 @@ public final class MosquittoBroker: Sendable {
         try? output.close()
         self.process.withLock { $0 = process }
         let ports = [port] + (tlsPort.map { [$0] } ?? [])
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         // Another process may listen on the port; only this broker's own log line proves it is ours.
         func listensItself() -> Bool {
             let fresh = String(decoding: log.utf8.dropFirst(logStart), as: UTF8.self)
@@ -140,7 +140,7 @@ public final class MosquittoBroker: Sendable {
             }
             guard ContinuousClock.now < deadline else {
                 await end(signal: SIGKILL)
-                throw TestSupportError.notReady("mosquitto does not listen on \(ports) after 10 s: \(output)\(log)")
+                throw TestSupportError.notReady("mosquitto does not listen on \(ports) after 30 s: \(output)\(log)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

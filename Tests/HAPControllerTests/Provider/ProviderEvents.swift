@@ -16,7 +16,7 @@ actor ProviderEvents {
     }
 
     /// Waits up to `timeout` until at least `count` events arrived; returns them all.
-    func wait(count: Int, timeout: Duration = .seconds(10)) async throws -> [ProviderEvent] {
+    func wait(count: Int, timeout: Duration = .seconds(30)) async throws -> [ProviderEvent] {
         try await eventuallyHere("\(count) provider events (have \(items.map(Self.summary)))", timeout: timeout) { items.count >= count }
         return items
     }
