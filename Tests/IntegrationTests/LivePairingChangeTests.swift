@@ -17,7 +17,7 @@ struct LivePairingChangeTests {
 
         let unpair = try await live.gateway.runCommand(["unpair", pairingID])
         #expect(unpair.status == 0, "\(unpair.output)")
-        try await eventually("every accessory topic cleared", timeout: .seconds(10)) {
+        try await eventually("every accessory topic cleared", timeout: .seconds(30)) {
             let now = (try? await live.retainedSnapshot()) ?? [:]
             return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") } && now["hap2mqtt/bridge/accessories"] == "[]"
         }
@@ -30,7 +30,7 @@ struct LivePairingChangeTests {
         #expect(pair.status == 0, "\(pair.output)")
         for topic in availability { try await live.waitFor(topic, "online", timeout: .seconds(15)) }
         do {
-            try await eventually("the same retained topics as before", timeout: .seconds(10)) {
+            try await eventually("the same retained topics as before", timeout: .seconds(30)) {
                 let now = (try? await live.retainedSnapshot()) ?? [:]
                 return Set(now.keys) == Set(before.keys)
             }
@@ -46,7 +46,7 @@ struct LivePairingChangeTests {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
         try await live.accessory.resetPairings()
-        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "offline", timeout: .seconds(10)) }
+        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "offline") }
         try await eventually("the refusal in the log", timeout: .seconds(10)) { live.gateway.log.contains("no longer accepts this controller") }
         #expect(live.gateway.log.contains("--code XXX-XX-XXX --config \(live.gateway.configurationFile.path) "),
                 "the suggested command uses the gateway's own configuration")
@@ -56,7 +56,7 @@ struct LivePairingChangeTests {
         let pair = try await live.gateway.runCommand(["pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode])
         #expect(pair.status == 0, "\(pair.output)")
         #expect(pair.output.contains("again"), "\(pair.output)")
-        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(15)) }
+        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(30)) }
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
         let result = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
         #expect(result.payloadString == #"{"status":"ok","value":true}"#)
@@ -84,7 +84,7 @@ struct LivePairingChangeTests {
 
         await live.observer.clear()
         try good.write(to: file)
-        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(15)) }
+        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(30)) }
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
         let ok = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
         #expect(ok.payloadString == #"{"status":"ok","value":true}"#)

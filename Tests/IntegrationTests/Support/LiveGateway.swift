@@ -43,7 +43,7 @@ struct LiveGateway {
 
     /// Waits until `bridge/state` is online (the first sync is done).
     @discardableResult
-    func waitUntilOnline(timeout: Duration = .seconds(20)) async throws -> MQTTMessage {
+    func waitUntilOnline(timeout: Duration = .seconds(60)) async throws -> MQTTMessage {
         try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: timeout) { $0.payloadString == Self.online }
     }
 
@@ -77,13 +77,13 @@ struct LiveGateway {
     /// Waits until the observer sees `payload` on `topic` (retained or not); returns the message.
     /// - Throws: the time-out, with the end of the gateway's log.
     @discardableResult
-    func waitFor(_ topic: String, _ payload: String, timeout: Duration = .seconds(10)) async throws -> MQTTMessage {
+    func waitFor(_ topic: String, _ payload: String, timeout: Duration = .seconds(30)) async throws -> MQTTMessage {
         try await withLog { try await observer.waitFor(topic: topic, timeout: timeout) { $0.payloadString == payload } }
     }
 
     /// Waits until the observer sees any message on `topic`.
     /// - Throws: the time-out, with the end of the gateway's log.
-    func next(on topic: String, timeout: Duration = .seconds(10)) async throws -> MQTTMessage {
+    func next(on topic: String, timeout: Duration = .seconds(30)) async throws -> MQTTMessage {
         try await withLog { try await observer.waitFor(topic: topic, timeout: timeout) }
     }
 
