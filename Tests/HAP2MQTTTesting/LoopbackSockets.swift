@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -83,12 +83,17 @@ public enum LoopbackSocketError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Blocking socket calls for tests, run on Dispatch's threads so that they never block Swift's
+/// Blocking socket calls for tests, each on a thread of its own so that they never block Swift's
 /// cooperative pool.
 extension LoopbackSocket {
-    /// Runs blocking work away from the cooperative pool.
+    /// Runs blocking work on a new thread.
+    ///
+    /// Not on Dispatch's global queue: on Linux, Swift's default executor runs its jobs on those threads
+    /// too, and each `accept` or `read` parked there holds one until the pool grows, about one thread a
+    /// second. With a dozen tests waiting for a peer at the start of a run, every task of the test
+    /// process stalled for minutes (a 10 ms Task.sleep took 6 s with eight such waits, 25 s with 32).
     public static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { c in DispatchQueue.global().async { c.resume(returning: work()) } }
+        await withCheckedContinuation { c in Thread { c.resume(returning: work()) }.start() }
     }
 
     /// Connects to `127.0.0.1:port`; the descriptor, or nil when refused.
