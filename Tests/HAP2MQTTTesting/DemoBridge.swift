@@ -45,7 +45,7 @@ public final class DemoBridge: Sendable {
 
     /// Starts a fresh, unpaired demo bridge on a free loopback port and waits until it listens.
     /// - Throws: `HAPPythonAccessoryError.venvMissing` without the venv, `TestSupportError.notReady` with
-    ///   the bridge's output when it does not come up within 60 s.
+    ///   the bridge's output when it does not come up within 120 s.
     public static func start() async throws -> DemoBridge {
         let bridge = try DemoBridge(port: try LoopbackListener.freePort(), python: try HAPPythonAccessory.python())
         try await bridge.start(reset: true)
@@ -54,8 +54,13 @@ public final class DemoBridge: Sendable {
 
     /// Starts the bridge again on the same port with the same state file (still paired), or with `reset`
     /// unpaired; waits until it listens.
-    /// - Throws: `TestSupportError.notReady` with the bridge's output when it exits or is not ready in 60 s.
+    /// - Throws: `TestSupportError.notReady` with the bridge's output when it exits or is not ready in 120 s
+    ///   (counted once a `StartupSlots` slot is free).
     public func start(reset: Bool = false) async throws {
+        try await withStartupSlot { try await launch(reset: reset) }
+    }
+
+    private func launch(reset: Bool) async throws {
         let run = state.withLock { s in
             s.run += 1
             s.ready = nil
@@ -71,7 +76,7 @@ public final class DemoBridge: Sendable {
         if reset { arguments.append("--reset") }
         let process = try ExternalTool.launch(python, arguments, output: logFile)
         state.withLock { $0.process = process }
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         while true {
             if let data = FileManager.default.contents(atPath: readyFile.path),
                 let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],

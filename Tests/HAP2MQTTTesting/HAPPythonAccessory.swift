@@ -156,15 +156,19 @@ public final class HAPPythonAccessory: Sendable {
     /// Starts the accessory again on the same port with the same state file (so it is still paired with
     /// whoever paired before), or, with `reset`, unpaired and with the original accessories.
     /// - Throws: `.alreadyRunning`, `.portInUse`, `.startFailed` (with the end of the fixture's log), or
-    ///   `.timedOut` after 60 s without the ready line.
+    ///   `.timedOut` after 120 s without the ready line (counted once a `StartupSlots` slot is free).
     public func start(reset: Bool = false) async throws(HAPPythonAccessoryError) {
+        try await withStartupSlot { () async throws(HAPPythonAccessoryError) in try await launch(reset: reset) }
+    }
+
+    private func launch(reset: Bool) async throws(HAPPythonAccessoryError) {
         var arguments = [script, "--port", String(port), "--state", directory.appendingPathComponent("accessory.state").path, "--code", setupCode]
         if let fixedPairingID { arguments += ["--pairing-id", fixedPairingID] }
         if let lights { arguments += ["--lights", String(lights)] }
         if reset { arguments.append("--reset") }
         try shared.launch(python: python, arguments: arguments)
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(60))
+        let deadline = clock.now.advanced(by: .seconds(120))
         while clock.now < deadline {
             switch shared.startOutcome() {
             case .ready: return
@@ -175,7 +179,7 @@ public final class HAPPythonAccessory: Sendable {
             }
         }
         shared.killNow()
-        throw .timedOut("the fixture did not report ready within 60 s\n\(shared.logTail())")
+        throw .timedOut("the fixture did not report ready within 120 s\n\(shared.logTail())")
     }
 
     /// Stops the accessory like a power-off with notice (SIGTERM; SIGKILL after 10 s). Connections close.

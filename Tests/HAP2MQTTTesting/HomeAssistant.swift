@@ -86,8 +86,13 @@ public final class HomeAssistant: Sendable {
     ///   - discoveryPrefix: the MQTT discovery prefix it listens on.
     ///   - timeout: how long to wait for RUNNING, the MQTT entry and the birth message.
     /// - Throws: `TestSupportError.toolMissing` without the venv, `.commandFailed` when the configuration
-    ///   cannot be prepared, `.notReady` with the end of its log when it does not come up in time.
-    public static func start(brokerPort: Int, discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(90)) async throws -> HomeAssistant {
+    ///   cannot be prepared, `.notReady` with the end of its log when it does not come up in time (counted
+    ///   once a `StartupSlots` slot is free).
+    public static func start(brokerPort: Int, discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(180)) async throws -> HomeAssistant {
+        try await withStartupSlot { try await launch(brokerPort: brokerPort, discoveryPrefix: discoveryPrefix, timeout: timeout) }
+    }
+
+    private static func launch(brokerPort: Int, discoveryPrefix: String, timeout: Duration) async throws -> HomeAssistant {
         let python = try python()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-homeassistant-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
