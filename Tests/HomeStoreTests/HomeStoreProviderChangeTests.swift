@@ -16,11 +16,13 @@ struct HomeStoreProviderChangeTests {
         let store = await readyStore(kept, gone)
         let changes = Recorder.following(batches: await store.subscribe().changes)
         let on = try Fixture.address(Fixture.lamp(), .Characteristic.on)
-        gone.setWriteBehavior(.delay(.seconds(1)))
+        // One write held at the accessory and one queued behind it when the provider goes: waited for,
+        // not slept for, so a busy machine cannot let the first finish before the second is queued.
+        gone.setWriteBehavior(.hold)
         let slow = Task { await writeResult(store, on, .bool(true)) }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually { gone.writes.count == 1 })
         let queued = Task { await writeResult(store, on, .bool(false)) }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually { await store.waitingWrites(on.accessory) == 1 })
 
         #expect(await store.removeProvider(id: "gone"))
         #expect(await changes.waitUntil { $0.count >= 2 })
@@ -32,6 +34,7 @@ struct HomeStoreProviderChangeTests {
         } else {
             Issue.record("the queued write should fail")
         }
+        gone.releaseHeldWrites()
         _ = await slow.value
 
         gone.changeValue(on, to: .bool(true))

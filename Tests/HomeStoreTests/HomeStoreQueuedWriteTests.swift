@@ -142,8 +142,8 @@ struct HomeStoreWriteTimeoutTests {
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         let hue = try Fixture.address(lamp, .Characteristic.hue)
         // The in-memory provider finishes a delayed write when its call is cancelled, as an accessory
-        // that applied the value late would.
-        provider.setWriteBehavior(.delay(.seconds(2)), for: brightness)
+        // that applied the value late would; the delay itself outlasts any stall of a busy machine.
+        provider.setWriteBehavior(.delay(.seconds(3600)), for: brightness)
         #expect(await writeResult(store, brightness, .int(70)) == .failure(.timedOut(seconds: 0.2)))
         #expect(await eventually { provider.value(at: brightness) == .int(70) })
         provider.changeValue(hue, to: .float(5))

@@ -115,9 +115,13 @@ enum Fixture {
     }
 }
 
+/// The configuration of test stores: writes never time out by themselves. A test that holds writes must
+/// not race the 10 s default on a busy machine; tests of the time-out set their own.
+let untimedWrites = HomeStoreConfiguration(writeTimeout: .seconds(24 * 3600))
+
 /// A started store with these providers, ready.
 func readyStore(
-    _ providers: InMemoryAccessoryProvider..., configuration: HomeStoreConfiguration = .init()
+    _ providers: InMemoryAccessoryProvider..., configuration: HomeStoreConfiguration = untimedWrites
 ) async -> HomeStore {
     let store = HomeStore(configuration: configuration)
     for provider in providers { await store.add(provider) }
@@ -139,7 +143,7 @@ func writeResult(_ store: HomeStore, _ address: CharacteristicAddress, _ value: 
 
 /// The common scene: one lamp (aid 2) on an in-memory provider, a ready store, and a recorder following
 /// the store's changes from now on.
-func lampScene(configuration: HomeStoreConfiguration = .init()) async
+func lampScene(configuration: HomeStoreConfiguration = untimedWrites) async
     -> (lamp: Accessory, provider: InMemoryAccessoryProvider, store: HomeStore, changes: Recorder<HomeChange>)
 {
     let lamp = Fixture.lamp()
