@@ -1,3 +1,4 @@
+import HAP2MQTTTesting
 import HAPController
 import Testing
 
@@ -25,9 +26,11 @@ struct HTTPFuzzTests {
     }
 
     @Test("thousands of random byte streams never crash or hang the parser")
-    func randomStreams() {
+    func randomStreams() async {
         var g = SeededGenerator(seed: 0x4854_5450)
+        var share = FairShare()
         for _ in 0..<3000 {
+            await share.turn()
             var stream = Mutation.randomBytes(count: Int.random(in: 0...300, using: &g), using: &g)
             if Bool.random(using: &g) { stream = Array("HTTP/1.1 200 OK\r\n".utf8) + stream }
             check(stream, using: &g)
@@ -35,10 +38,14 @@ struct HTTPFuzzTests {
     }
 
     @Test("mutated and truncated message streams never crash or hang the parser")
-    func mutatedStreams() {
+    func mutatedStreams() async {
         var g = SeededGenerator(seed: 0x5354_524D)
         let valid = S.event + S.okJSON + S.noContent + S.chunked + S.unauthorizedChunkedEmpty + S.event
-        for _ in 0..<3000 { check(Mutation.mutate(valid, using: &g), using: &g) }
+        var share = FairShare()
+        for _ in 0..<3000 {
+            await share.turn()
+            check(Mutation.mutate(valid, using: &g), using: &g)
+        }
     }
 
     @Test("oversized declarations fail fast instead of waiting or allocating")

@@ -1,3 +1,4 @@
+import HAP2MQTTTesting
 import HAPController
 import HomeModel
 import Testing
@@ -45,23 +46,33 @@ struct JSONFuzzTests {
     }
 
     @Test("thousands of random byte strings never crash the JSON reader")
-    func randomBytes() {
+    func randomBytes() async {
         var g = SeededGenerator(seed: 0x4A53_4F4E)
-        for _ in 0..<5000 { check(Mutation.randomBytes(count: Int.random(in: 0...120, using: &g), using: &g)) }
+        var share = FairShare()
+        for _ in 0..<5000 {
+            await share.turn()
+            check(Mutation.randomBytes(count: Int.random(in: 0...120, using: &g), using: &g))
+        }
     }
 
     @Test("mutations and truncations of a real /accessories body never crash the JSON reader")
-    func mutatedBodies() throws {
+    func mutatedBodies() async throws {
         let body = try FixtureFiles.hapPythonAccessories()
         var g = SeededGenerator(seed: 0xB0D1)
-        for _ in 0..<3000 { check(Mutation.mutate(body, using: &g)) }
+        var share = FairShare()
+        for _ in 0..<3000 {
+            await share.turn()
+            check(Mutation.mutate(body, using: &g))
+        }
         for cut in stride(from: 0, through: body.count, by: 7) { check(Array(body[..<cut])) }
     }
 
     @Test("random deep and wide nesting never overflows the stack")
-    func nesting() {
+    func nesting() async {
         var g = SeededGenerator(seed: 0xDEE9)
+        var share = FairShare(rounds: 10)
         for _ in 0..<200 {
+            await share.turn()
             var text = ""
             for _ in 0..<Int.random(in: 1...400, using: &g) { text += ["[", "{\"k\":", "[1,", "{\"a\":[", " "].randomElement(using: &g) ?? "[" }
             check(Array(text.utf8))

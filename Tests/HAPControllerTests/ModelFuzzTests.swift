@@ -1,3 +1,4 @@
+import HAP2MQTTTesting
 import HAPController
 import HomeModel
 import Testing
@@ -27,11 +28,13 @@ struct ModelFuzzTests {
     }
 
     @Test("mutations of the real /accessories body map without crashing")
-    func mutatedBodies() throws {
+    func mutatedBodies() async throws {
         let body = try FixtureFiles.hapPythonAccessories()
         var g = SeededGenerator(seed: 0xACC5)
         var parsed = 0
+        var share = FairShare()
         for _ in 0..<3000 {
+            await share.turn()
             guard let json = try? HAPJSON(parsing: Mutation.mutate(body, using: &g)) else { continue }
             parsed += 1
             check(json)
@@ -40,9 +43,13 @@ struct ModelFuzzTests {
     }
 
     @Test("random HAP-shaped JSON maps without crashing")
-    func randomTrees() {
+    func randomTrees() async {
         var g = SeededGenerator(seed: 0x7EE5)
-        for _ in 0..<2000 { check(Self.tree(depth: 0, using: &g)) }
+        var share = FairShare()
+        for _ in 0..<2000 {
+            await share.turn()
+            check(Self.tree(depth: 0, using: &g))
+        }
     }
 
     static let keys = ["accessories", "aid", "services", "iid", "type", "characteristics", "format", "perms", "value", "status",

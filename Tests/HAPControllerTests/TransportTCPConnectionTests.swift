@@ -139,7 +139,12 @@ struct TransportTCPConnectionTests {
         let peer = try await TestPeer.connect()
         defer { peer.close() }
         let (connection, server) = (peer.connection, peer.server)
-        let payload = (0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+        // Filled in place: a closure per byte (map) held one of the test run's two cooperative threads for
+        // seconds in a debug build, stalling every other test meanwhile.
+        let payload = [UInt8](unsafeUninitializedCapacity: 6 << 20) { bytes, count in
+            for i in 0..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: i &* 31 &+ i >> 12) }
+            count = bytes.count
+        }
         let writer = Task { await LoopbackSocket.write(server, payload) }
         try await Task.sleep(for: .milliseconds(300))  // let more than the 4 MiB buffer arrive unread
         let received = try await receive(connection, count: payload.count)

@@ -1,12 +1,15 @@
+import HAP2MQTTTesting
 import Testing
 import HAPController
 
 @Suite("TLV8 against random input")
 struct TLV8FuzzTests {
     @Test("random, truncated and oversized inputs decode or fail with TLV8Error, never crash", arguments: [1, 2, 3, 4])
-    func randomInput(seed: UInt64) {
+    func randomInput(seed: UInt64) async {
         var random = SeededGenerator(seed: seed)
+        var share = FairShare()
         for round in 0..<2_500 {
+            await share.turn()
             let count = round % 10 == 0 ? Int.random(in: 1_000...70_000, using: &random) : Int.random(in: 0...600, using: &random)
             let bytes = random.bytes(count)
             do {
@@ -38,9 +41,11 @@ struct TLV8FuzzTests {
     }
 
     @Test("random messages survive encode and decode when no two neighbours share a type", arguments: [21, 22])
-    func roundTrips(seed: UInt64) throws {
+    func roundTrips(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
+        var share = FairShare()
         for round in 0..<500 {
+            await share.turn()
             var message = TLV8()
             for _ in 0..<Int.random(in: 0...8, using: &random) {
                 var type = TLV8Type(rawValue: UInt8.random(in: 0...0xFE, using: &random))
