@@ -157,7 +157,7 @@ struct HAPAccessoryProviderTests {
         let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
         let events = ProviderEvents(provider.events)
         await provider.start()
-        try await eventually("four connection attempts", timeout: .seconds(30)) { attempts.withLock { $0.count } >= 4 }
+        try await eventually("four connection attempts", timeout: .seconds(120)) { attempts.withLock { $0.count } >= 4 }
         await provider.stop()
         // Each wait is at least its back-off step less the jitter: 0.2 s doubling, -20 %. A loop without
         // back-off would retry at once; a busy machine only makes the waits longer.
