@@ -29,35 +29,41 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
 
         // The parts of docs/DESIGN.md.
+        // What every part may use: atomic state files, deadlines, system calls (the toolchain only).
+        .target(name: "SystemSupport"),
         .target(name: "HomeModel"),
-        .target(name: "HomeStore", dependencies: ["HomeModel"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto"]),
-        .target(name: "HAPController", dependencies: ["HomeModel", "HomeStore", "COpenSSL"]),
-        .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT"]),
+        .target(name: "HomeStore", dependencies: ["HomeModel", "SystemSupport"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "SystemSupport"]),
+        .target(name: "HAPController", dependencies: ["HomeModel", "HomeStore", "SystemSupport", "COpenSSL"]),
+        .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT", "SystemSupport"]),
         .executableTarget(
             name: "hap2mqtt",
-            dependencies: ["HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "CYAML", "CMalloc"]),
+            dependencies: [
+                "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "SystemSupport", "CYAML", "CMalloc",
+            ]),
 
         // Test support: fakes and process launchers. Never linked into the hap2mqtt executable.
         .target(
             name: "HAP2MQTTTesting",
-            dependencies: ["HomeModel", "HomeStore", "MQTT"],
+            dependencies: ["HomeModel", "HomeStore", "MQTT", "SystemSupport"],
             path: "Tests/HAP2MQTTTesting"),
 
         // Benchmarks (Benchmarks/README.md): not part of the hap2mqtt product.
         .executableTarget(
             name: "hap2mqtt-bench",
             dependencies: [
-                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "CMosquitto", "CMalloc", "HAP2MQTTTesting",
+                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "SystemSupport", "CMosquitto", "CMalloc",
+                "HAP2MQTTTesting",
             ],
             path: "Benchmarks/Sources/hap2mqtt-bench"),
 
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "HomeModelTests", dependencies: ["HomeModel"]),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "HAP2MQTTTesting"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "HAP2MQTTTesting"]),
-        .testTarget(name: "HAPControllerTests", dependencies: ["HAPController", "HAP2MQTTTesting"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HAP2MQTTTesting"]),
-        .testTarget(name: "hap2mqttTests", dependencies: ["hap2mqtt", "HAP2MQTTTesting"]),
+        .testTarget(name: "HAPControllerTests", dependencies: ["HAPController", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(name: "hap2mqttTests", dependencies: ["hap2mqtt", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HAP2MQTTTesting", "MQTT", "HomeModel"]),

@@ -1,6 +1,7 @@
 import HomeModel
 public import HomeStore
 public import MQTT
+import SystemSupport
 
 /// The MQTT side of hap2mqtt: maps the home store to the topics of docs/DESIGN.md and `/set` commands back to
 /// awaited accessory writes.

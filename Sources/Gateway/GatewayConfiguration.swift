@@ -1,5 +1,5 @@
-public import HomeStore
 public import MQTT
+public import SystemSupport
 
 /// What the gateway needs to know besides the store and the MQTT client.
 public struct GatewayConfiguration: Sendable {

@@ -1,4 +1,5 @@
 public import HomeModel
+import SystemSupport
 
 /// Reads and identify, routed to the owning provider.
 extension HomeStore {
@@ -41,7 +42,7 @@ extension HomeStore {
                     results[address] = .failure(HomeStoreError(reading: error, accessory: address.accessory, timeout: timeout))
                 case nil:
                     results[address] = .failure(
-                        answer == nil ? .timedOut(seconds: timeout.seconds) : .failed("the accessory sent no value for \(address)"))
+                        answer == nil ? .timedOut(seconds: timeout.inSeconds) : .failed("the accessory sent no value for \(address)"))
                 }
             }
         }
@@ -73,7 +74,7 @@ extension HomeStore {
             }
         }
         switch outcome {
-        case nil: throw .timedOut(seconds: timeout.seconds)
+        case nil: throw .timedOut(seconds: timeout.inSeconds)
         case .some(nil): return
         case .some(let error?): throw HomeStoreError(error, accessory: id, timeout: timeout)
         }

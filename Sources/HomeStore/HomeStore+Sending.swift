@@ -1,4 +1,5 @@
 import HomeModel
+import SystemSupport
 
 /// Sending queued writes (docs/DESIGN.md "Writes"): one drain task per accessory with writes waiting sends
 /// them one request at a time; one watchdog task per store fails a write that takes longer than
@@ -145,7 +146,7 @@ extension HomeStore {
             writeQueues[id]?.inFlight = nil
             writeQueues[id]?.drain = nil
             writeQueues[id]?.drainTask = nil
-            inFlight.item.fail(.timedOut(seconds: inFlight.timeout.seconds))
+            inFlight.item.fail(.timedOut(seconds: inFlight.timeout.inSeconds))
             if queue.isEmpty {
                 writeQueues[id] = nil
             } else {

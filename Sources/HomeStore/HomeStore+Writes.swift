@@ -1,4 +1,5 @@
 public import HomeModel
+import SystemSupport
 
 /// Writes (docs/DESIGN.md "Writes"): checked and validated here, then awaited and serialised per accessory;
 /// rapid writes to one characteristic collapse to the last value; the confirmed value is published only
@@ -162,7 +163,7 @@ extension HomeStoreError {
         switch error {
         case .status(let status): self = .status(status)
         case .unreachable(let why): self = .unreachable(accessory, why)
-        case .timedOut: self = .timedOut(seconds: timeout.seconds)
+        case .timedOut: self = .timedOut(seconds: timeout.inSeconds)
         case .unknown, .failed: self = .failed(error.description)
         }
     }
@@ -175,9 +176,4 @@ extension HomeStoreError {
             self.init(error, accessory: accessory, timeout: timeout)
         }
     }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -4,6 +4,7 @@ import HAP2MQTTTesting
 import HomeModel
 import HomeStore
 import MQTT
+import SystemSupport
 
 /// A gateway wired to a real mosquitto and the in-memory provider, with an observer client subscribed to
 /// everything under the base topic.

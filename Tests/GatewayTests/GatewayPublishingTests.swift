@@ -4,6 +4,7 @@ import HAP2MQTTTesting
 import HomeModel
 import HomeStore
 import MQTT
+import SystemSupport
 import Testing
 
 @Suite("Gateway: what it publishes")

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import HomeModel
 import HomeStore
+import SystemSupport
 import Testing
 
 @Suite("Slug registry")

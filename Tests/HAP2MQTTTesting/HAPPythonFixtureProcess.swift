@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemSupport
 
 /// The fixture's child process and what it printed, shared between `HAPPythonAccessory`, the thread that
 /// reads the child's stdout and the process's termination handler.
@@ -62,8 +63,9 @@ final class FixtureProcess: Sendable {
             // Plain read(2): it returns what has arrived, where FileHandle.read(upToCount:) waits for all.
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                let n = buffer.withUnsafeMutableBytes { raw in raw.baseAddress.map { Foundation.read(reader.fileDescriptor, $0, raw.count) } ?? -1 }
-                if n < 0, errno == EINTR { continue }
+                let n = buffer.withUnsafeMutableBytes { raw in
+                    (try? SystemCall.retryingInterrupts("read") { Foundation.read(reader.fileDescriptor, raw.baseAddress, raw.count) }) ?? -1
+                }
                 guard n > 0 else { break }
                 consume(buffer[0..<n])
             }

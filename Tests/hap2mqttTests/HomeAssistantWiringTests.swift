@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HomeStore
+import SystemSupport
 import Testing
 @testable import hap2mqtt
 

@@ -4,6 +4,7 @@ import HAPController
 import HomeModel
 import HomeStore
 import Synchronization
+import SystemSupport
 import Testing
 @testable import hap2mqtt
 

@@ -1,6 +1,7 @@
 import HomeModel
 import HomeStore
 import MQTT
+import SystemSupport
 
 extension Gateway {
     /// Publishes the discovery configs of a newly registered accessory (retained, QoS 1, in the
@@ -42,7 +43,7 @@ extension Gateway {
         else { return }
         isBirthPending = true
         let range = configuration.homeAssistant.birthDelay
-        let seconds = Double.random(in: range.lowerBound.seconds...range.upperBound.seconds)
+        let seconds = Double.random(in: range.lowerBound.inSeconds...range.upperBound.inSeconds)
         logger.info("Home Assistant is online; publishing discovery and state again in \(CharacteristicValue.format((seconds * 10).rounded() / 10)) s")
         tasks.append(Task { [weak self] in
             try? await Task.sleep(for: .seconds(seconds))
@@ -85,11 +86,6 @@ extension Gateway {
         }
         return state + configs + rest
     }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }
 
 extension String {

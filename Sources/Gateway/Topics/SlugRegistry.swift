@@ -1,6 +1,6 @@
 public import HomeModel
-public import HomeStore
 internal import Foundation
+public import SystemSupport
 
 /// The accessory slugs, unique within the gateway and kept stable in the state directory (`slugs.json`),
 /// so a rename in the Home app does not move an accessory's topics (docs/DESIGN.md "Identity and names").

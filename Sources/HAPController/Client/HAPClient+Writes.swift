@@ -1,4 +1,5 @@
 import HomeModel
+import SystemSupport
 
 extension HAPClient {
     /// Writes values in one `PUT /characteristics` (HAP spec §6.7.2.2): 204 means all succeeded, 207 lists
@@ -30,7 +31,7 @@ extension HAPClient {
 
     /// `PUT /prepare` for a timed write with `pid`, valid for `ttl`; the accessory's status.
     private func prepare(pid: UInt64, ttl: Duration) async throws(HAPConnectionError) -> HAPStatus {
-        let milliseconds = Int(ttl.components.seconds) * 1000 + Int(ttl.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(clamping: ttl.inMilliseconds)
         let response = try await encryptedSend(HAPRequests.prepare(ttlMilliseconds: max(milliseconds, 1), pid: pid))
         do {
             return try HAPCharacteristicResult.status(httpStatus: response.status, body: response.body)

@@ -1,4 +1,5 @@
 public import HomeModel
+import SystemSupport
 
 /// One TCP connection to a HAP accessory server (docs/hap-notes.md §0, §3, §4.8).
 ///
@@ -244,8 +245,7 @@ public actor HAPConnection {
         }
         guard ContinuousClock.now < entry.deadline else {
             watchdog = nil
-            let seconds = Double(entry.limit.components.seconds) + Double(entry.limit.components.attoseconds) / 1e18
-            shutDown(.requestTimedOut(request: entry.summary, seconds: seconds))
+            shutDown(.requestTimedOut(request: entry.summary, seconds: entry.limit.inSeconds))
             return nil
         }
         watchdog?.wake = entry.deadline

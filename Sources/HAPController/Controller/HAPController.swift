@@ -1,5 +1,5 @@
 public import HomeModel
-public import HomeStore
+public import SystemSupport
 
 /// The HAP controller: pairs with accessory servers, keeps the pairings in the state directory and opens
 /// verified connections to them. The command line and the HAP accessory provider use it.

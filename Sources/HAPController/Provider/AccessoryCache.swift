@@ -1,6 +1,7 @@
 import Foundation
 import HomeModel
 import HomeStore
+import SystemSupport
 
 /// The last `GET /accessories` body of one accessory server, kept in the state directory beside its
 /// pairing (`accessories-AA-BB-CC-DD-EE-FF.json`, written atomically by `StateDirectory`), so that when the

@@ -1,5 +1,6 @@
 import HomeModel
 import HomeStore
+import SystemSupport
 
 /// Connecting, syncing and reconnecting (docs/DESIGN.md "Availability and recovery").
 extension HAPAccessoryProvider {
@@ -40,7 +41,7 @@ extension HAPAccessoryProvider {
                 return
             }
             let delay = backoff.nextDelay()
-            logger.debug("reconnecting in \(CharacteristicValue.format((delay.seconds * 100).rounded() / 100)) s")
+            logger.debug("reconnecting in \(CharacteristicValue.format((delay.inSeconds * 100).rounded() / 100)) s")
             try? await Task.sleep(for: delay)
         }
     }

@@ -1,3 +1,4 @@
+import SystemSupport
 /// The delays between reconnection attempts to an accessory server: exponential back-off with jitter
 /// (docs/DESIGN.md "Availability and recovery": 0.5 s growing to 60 s).
 ///
@@ -28,16 +29,16 @@ public struct ReconnectBackoff: Sendable, Hashable {
     /// at most `maximum`.
     public func baseDelay(afterFailures failures: Int) -> Duration {
         let doublings = min(max(failures, 1) - 1, 62)
-        let seconds = initial.seconds * Double(UInt64(1) << UInt64(doublings))
-        return .seconds(min(seconds, maximum.seconds))
+        let seconds = initial.inSeconds * Double(UInt64(1) << UInt64(doublings))
+        return .seconds(min(seconds, maximum.inSeconds))
     }
 
     /// Counts one more failure and returns the delay to wait before the next attempt.
     public mutating func nextDelay<Generator: RandomNumberGenerator>(using generator: inout Generator) -> Duration {
         failures += 1
-        let base = baseDelay(afterFailures: failures).seconds
+        let base = baseDelay(afterFailures: failures).inSeconds
         let factor = jitter > 0 ? Double.random(in: (1 - jitter)...(1 + jitter), using: &generator) : 1
-        return .seconds(min(max(base * factor, initial.seconds), maximum.seconds))
+        return .seconds(min(max(base * factor, initial.inSeconds), maximum.inSeconds))
     }
 
     /// `nextDelay(using:)` with the system's random numbers.
@@ -48,9 +49,4 @@ public struct ReconnectBackoff: Sendable, Hashable {
 
     /// Starts again at `initial` (after a good sync).
     public mutating func reset() { failures = 0 }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

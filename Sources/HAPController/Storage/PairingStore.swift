@@ -1,5 +1,5 @@
 import Foundation
-public import HomeStore
+public import SystemSupport
 
 /// The controller's identity and its pairings, as files in the state directory (docs/DESIGN.md
 /// "Configuration and files"), each written atomically with mode 0600 by `StateDirectory`:

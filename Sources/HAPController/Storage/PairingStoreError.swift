@@ -1,4 +1,5 @@
 import HomeStore
+import SystemSupport
 
 /// Why the pairing store could not read or write a file. Prints as one line naming the file; never shows
 /// the file's contents.

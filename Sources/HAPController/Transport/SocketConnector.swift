@@ -1,3 +1,4 @@
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -182,7 +183,7 @@ enum SocketConnector {
     }
 
     private static func connectTimedOut(host: String, port: UInt16, timeout: Duration) -> TCPError {
-        .connectTimedOut(host: host, port: port, seconds: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        .connectTimedOut(host: host, port: port, seconds: timeout.inSeconds)
     }
 
     private enum Wait { case ready, timedOut, cancelled }
@@ -192,11 +193,13 @@ enum SocketConnector {
             if cancelled() { return .cancelled }
             let left = deadline - clock.now
             guard left > .zero else { return .timedOut }
-            let sliceMS = Int32(min(100, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+            let sliceMS = Int32(min(100, max(1, left.inMilliseconds)))
             var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let n = poll(&entry, 1, sliceMS)
-            if n > 0 { return .ready }
-            if n < 0, errno != EINTR { return .ready }  // SO_ERROR tells what went wrong
+            do throws(SystemCallError) {
+                if try SystemCall.retryingInterrupts("poll", { poll(&entry, 1, sliceMS) }) > 0 { return .ready }
+            } catch {
+                return .ready  // SO_ERROR tells what went wrong
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 internal import Dispatch
 import Synchronization
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -61,14 +62,18 @@ final class SocketState: Sendable {
                 readerWake.wait()
                 continue
             }
-            let n = POSIX.systemReceive(fd, base, Self.readSize)
+            let n: Int
+            do throws(SystemCallError) {
+                n = try SystemCall.retryingInterrupts("recv") { POSIX.systemReceive(fd, base, Self.readSize) }
+            } catch {
+                finish(Self.error(error.code, call: error.call))
+                break
+            }
             if n > 0 {
                 deliver(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])))
                 continue
             }
-            let code = errno
-            if n < 0, code == EINTR { continue }
-            finish(n == 0 ? .closedByPeer : Self.error(code, call: "recv"))
+            finish(.closedByPeer)
             break
         }
         state.withLock { s in

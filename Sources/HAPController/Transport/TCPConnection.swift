@@ -1,6 +1,7 @@
 internal import Dispatch
 internal import Foundation
 import Synchronization
+import SystemSupport
 
 /// One TCP connection to an accessory server, on POSIX sockets (SwiftNIO cannot be fetched here).
 ///
@@ -162,18 +163,17 @@ public final class TCPConnection: Sendable {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count, let base = raw.baseAddress {
-                let n = blocking
-                    ? POSIX.systemSend(fd, base + offset, raw.count - offset)
-                    : POSIX.systemSendWithoutBlocking(fd, base + offset, raw.count - offset)
-                if n >= 0 {
-                    offset += n
-                    continue
-                }
-                let code = errno
-                switch code {
-                case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return blocking ? .failure(.sendTimedOut) : .success(offset)
-                default: return .failure(SocketState.error(code, call: "send"))
+                do throws(SystemCallError) {
+                    offset += try SystemCall.retryingInterrupts("send") {
+                        blocking
+                            ? POSIX.systemSend(fd, base + offset, raw.count - offset)
+                            : POSIX.systemSendWithoutBlocking(fd, base + offset, raw.count - offset)
+                    }
+                } catch {
+                    switch error.code {
+                    case EAGAIN, EWOULDBLOCK: return blocking ? .failure(.sendTimedOut) : .success(offset)
+                    default: return .failure(SocketState.error(error.code, call: error.call))
+                    }
                 }
             }
             return .success(offset)

@@ -2,6 +2,7 @@ import CMosquitto
 import Dispatch
 import Foundation
 import Synchronization
+import SystemSupport
 
 /// How one connection attempt ended.
 private struct AttemptOutcome {
@@ -203,8 +204,7 @@ extension MQTTConnection {
 extension Duration {
     /// "0.5 s", "30 s": for log lines and error texts.
     var formattedSeconds: String {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        let rounded = (seconds * 10).rounded() / 10
+        let rounded = (inSeconds * 10).rounded() / 10
         return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
     }
 }

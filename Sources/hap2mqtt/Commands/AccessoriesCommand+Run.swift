@@ -1,6 +1,7 @@
 import HAPController
 import HomeModel
 import HomeStore
+import SystemSupport
 
 extension AccessoriesCommand {
     /// Connects to every paired accessory server in turn and renders its accessories with their live

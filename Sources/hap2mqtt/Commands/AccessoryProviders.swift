@@ -1,6 +1,7 @@
 import HAPController
 import HomeModel
 import HomeStore
+import SystemSupport
 
 /// The accessory providers `run` starts: one per paired accessory server in the state directory.
 enum AccessoryProviders {

@@ -2,6 +2,7 @@ import Gateway
 import HomeModel
 import HomeStore
 import MQTT
+import SystemSupport
 
 /// How the configuration becomes the settings of each part.
 extension Configuration {

@@ -1,5 +1,6 @@
 import HAPController
 import HomeStore
+import SystemSupport
 
 extension PairCommand {
     /// Pairs with the accessory and saves the pairing in the configured state directory; prints what was

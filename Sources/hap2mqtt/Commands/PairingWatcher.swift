@@ -2,6 +2,7 @@ import Glibc
 import HAPController
 import HomeModel
 import HomeStore
+import SystemSupport
 
 /// Follows the state directory's pairings while `hap2mqtt run` runs, so that `hap2mqtt pair`, `hap2mqtt
 /// unpair` and a pairing file corrected by hand take effect without a restart:

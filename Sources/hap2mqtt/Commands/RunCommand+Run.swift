@@ -4,6 +4,7 @@ import HomeModel
 import HomeStore
 import MQTT
 import Synchronization
+import SystemSupport
 
 /// `hap2mqtt run`: the gateway in the foreground until SIGINT or SIGTERM.
 ///
@@ -81,7 +82,7 @@ enum RunCommandRunner {
                 try await mqtt.connect()
                 return true
             } catch {
-                logger.error("cannot connect to the MQTT broker at \(url): \(error); retrying in \(delay.seconds) s")
+                logger.error("cannot connect to the MQTT broker at \(url): \(error); retrying in \(delay.inSeconds) s")
             }
             let deadline = ContinuousClock.now + delay
             while ContinuousClock.now < deadline {
@@ -91,8 +92,4 @@ enum RunCommandRunner {
             delay = min(delay * 2, .seconds(30))
         }
     }
-}
-
-extension Duration {
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -1,5 +1,6 @@
 import HAPController
 import HomeStore
+import SystemSupport
 
 extension UnpairCommand {
     /// Removes the pairing on the accessory and from the state directory (see `HAPController.unpair`);

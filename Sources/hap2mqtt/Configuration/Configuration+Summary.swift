@@ -1,3 +1,4 @@
+import SystemSupport
 extension Configuration: CustomStringConvertible {
     /// Every setting under its YAML key, for `bridge/info` (docs/DESIGN.md "Topics") and for logs. The
     /// password shows as `***` when one is set (from `mqtt.password` or `mqtt.password_file`); the

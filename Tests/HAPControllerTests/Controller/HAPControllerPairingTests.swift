@@ -3,6 +3,7 @@ import HAP2MQTTTesting
 @testable import HAPController
 import HomeModel
 import HomeStore
+import SystemSupport
 import Testing
 
 /// Pair-setup, pair-verify, restart and unpair with a real HAP-python accessory (one test needs an accessory

@@ -1,4 +1,5 @@
 @testable import HAPController
+import SystemSupport
 import Testing
 
 @Suite("Reconnect back-off")
@@ -6,15 +7,15 @@ struct ReconnectBackoffTests {
     @Test("0.5 s doubling to 60 s, each delay within ±20 % of its step and never outside 0.5...60 s")
     func schedule() {
         let backoff = ReconnectBackoff()
-        let bases = (1...10).map { backoff.baseDelay(afterFailures: $0).seconds }
+        let bases = (1...10).map { backoff.baseDelay(afterFailures: $0).inSeconds }
         #expect(bases == [0.5, 1, 2, 4, 8, 16, 32, 60, 60, 60])
 
         for seed in 1...50 as ClosedRange<UInt64> {
             var generator = SeededGenerator(seed: seed)
             var jittered = ReconnectBackoff()
             for failure in 1...12 {
-                let delay = jittered.nextDelay(using: &generator).seconds
-                let base = backoff.baseDelay(afterFailures: failure).seconds
+                let delay = jittered.nextDelay(using: &generator).inSeconds
+                let base = backoff.baseDelay(afterFailures: failure).inSeconds
                 #expect(delay >= max(base * 0.8, 0.5) && delay <= min(base * 1.2, 60), "seed \(seed), failure \(failure): \(delay) s")
             }
             #expect(jittered.failures == 12)
@@ -29,7 +30,7 @@ struct ReconnectBackoffTests {
             var backoff = ReconnectBackoff()
             _ = backoff.nextDelay(using: &generator)
             _ = backoff.nextDelay(using: &generator)
-            delays.insert(backoff.nextDelay(using: &generator).seconds)
+            delays.insert(backoff.nextDelay(using: &generator).inSeconds)
         }
         #expect(delays.count > 10, "the third delay differs between controllers: \(delays.sorted())")
 

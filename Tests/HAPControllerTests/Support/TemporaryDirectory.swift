@@ -1,5 +1,6 @@
 import Foundation
 import HomeStore
+import SystemSupport
 
 /// A fresh directory under the system's temporary directory for one test's state; `remove()` deletes it.
 struct TemporaryDirectory: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import HAP2MQTTTesting
 import HAPController
 import HomeStore
+import SystemSupport
 
 /// The HAP-python bridges of scenario 5, started in parallel (each builds its accessories for a second or
 /// more), and a state directory in which hap2mqtt's controller has paired with every one of them; each

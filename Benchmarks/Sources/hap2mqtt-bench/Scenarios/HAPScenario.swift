@@ -2,6 +2,7 @@ import Foundation
 import HAP2MQTTTesting
 import HAPController
 import HomeStore
+import SystemSupport
 
 /// Scenario 4: hap2mqtt's HAP controller against aiohomekit 4.0.1, the same operations on one HAP-python
 /// 5.0.0 bridge on loopback (event coalescing off): pair-verify, `GET /accessories` with parsing, single

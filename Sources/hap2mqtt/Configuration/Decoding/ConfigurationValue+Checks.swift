@@ -1,3 +1,4 @@
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,10 +61,15 @@ enum FileBytes {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(FileReadFailure(errno: errno))
+            let outcome = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try SystemCall.retryingInterrupts("read") { systemRead(fd, raw.baseAddress, raw.count) }
+                }
+            }
+            let count: Int
+            switch outcome {
+            case .success(let read): count = read
+            case .failure(let error): return .failure(FileReadFailure(errno: error.code))
             }
             if count == 0 { return .success(bytes) }
             bytes += chunk[..<count]

@@ -170,11 +170,6 @@ extension String {
 }
 
 extension Duration {
-    /// The duration in seconds, as a Double (`2.5`).
-    var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
     /// `1 second`, `2.5 seconds`: for messages.
     static func describe(_ seconds: Double) -> String {
         "\(CharacteristicValue.format(seconds)) second" + (seconds == 1 ? "" : "s")

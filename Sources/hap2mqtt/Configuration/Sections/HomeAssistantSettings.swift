@@ -1,3 +1,4 @@
+import SystemSupport
 /// The `homeassistant` section: MQTT discovery for Home Assistant (its "MQTT Discovery" and birth
 /// message conventions).
 struct HomeAssistantSettings: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
+import SystemSupport
 import Testing
-import HomeStore
+import SystemSupport
 
 @Suite("State directory")
 struct StateDirectoryTests {

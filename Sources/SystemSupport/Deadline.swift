@@ -2,9 +2,9 @@ import Synchronization
 
 /// Runs `operation` in its own task and returns its result, or nil when `limit` passes first. On time-out
 /// the task is cancelled and abandoned: the caller goes on even if the operation ignores cancellation
-/// (a hanging accessory must not block later writes, docs/DESIGN.md "Writes"). `package`: the gateway's
-/// shutdown uses it too.
-package func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
+/// (a hanging accessory must not block later writes, docs/DESIGN.md "Writes"; a broker that never acknowledges
+/// must not keep the gateway from stopping).
+public func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
     let gate = DeadlineGate<T>()
     return await withCheckedContinuation { continuation in
         gate.arm(continuation)

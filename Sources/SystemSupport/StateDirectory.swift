@@ -51,21 +51,19 @@ public struct StateDirectory: Sendable, Hashable {
         let temp = final + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: temp, reason: String(cString: strerror(errno))) }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
+        var failure: Int32? = data.withUnsafeBytes { raw in
+            do throws(SystemCallError) {
+                try SystemCall.writeAll(raw, to: fd)
+                return nil
+            } catch {
+                return error.code
             }
-            return true
         }
-        let writeErrno = errno
-        ok = ok && fsync(fd) == 0
+        if failure == nil, fsync(fd) != 0 { failure = errno }
         close(fd)
-        guard ok else {
+        if let failure {
             unlink(temp)
-            throw .io(path: final, reason: String(cString: strerror(writeErrno)))
+            throw .io(path: final, reason: String(cString: strerror(failure)))
         }
         guard rename(temp, final) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -92,22 +90,5 @@ public struct StateDirectory: Sendable, Hashable {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.hasSuffix(suffix) && !$0.contains(".tmp-") }
             .sorted()
-    }
-}
-
-#if canImport(Glibc)
-private let Glibc_write = Glibc.write
-#else
-private let Glibc_write = Darwin.write
-#endif
-
-/// A state-directory file could not be read or written.
-public enum StateDirectoryError: Error, Sendable, CustomStringConvertible {
-    case io(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .io(let path, let reason): return "\(path): \(reason)"
-        }
     }
 }
