@@ -31,39 +31,44 @@ let package = Package(
         // The parts of docs/DESIGN.md.
         // What every part may use: atomic state files, deadlines, system calls (the toolchain only).
         .target(name: "SystemSupport"),
+        // The logger every part takes from its caller (the toolchain only).
+        .target(name: "Logging"),
         .target(name: "HomeModel"),
-        .target(name: "HomeStore", dependencies: ["HomeModel", "SystemSupport"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "SystemSupport"]),
-        .target(name: "HAPController", dependencies: ["HomeModel", "HomeStore", "SystemSupport", "COpenSSL"]),
-        .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT", "SystemSupport"]),
+        .target(name: "HomeStore", dependencies: ["HomeModel", "Logging", "SystemSupport"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Logging", "SystemSupport"]),
+        .target(name: "HAPController", dependencies: ["HomeModel", "HomeStore", "Logging", "SystemSupport", "COpenSSL"]),
+        .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"]),
         .executableTarget(
             name: "hap2mqtt",
             dependencies: [
-                "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "SystemSupport", "CYAML", "CMalloc",
+                "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "Logging", "SystemSupport", "CYAML",
+                "CMalloc",
             ]),
 
         // Test support: fakes and process launchers. Never linked into the hap2mqtt executable.
         .target(
             name: "HAP2MQTTTesting",
-            dependencies: ["HomeModel", "HomeStore", "MQTT", "SystemSupport"],
+            dependencies: ["HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"],
             path: "Tests/HAP2MQTTTesting"),
 
         // Benchmarks (Benchmarks/README.md): not part of the hap2mqtt product.
         .executableTarget(
             name: "hap2mqtt-bench",
             dependencies: [
-                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "SystemSupport", "CMosquitto", "CMalloc",
-                "HAP2MQTTTesting",
+                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "Logging", "SystemSupport", "CMosquitto",
+                "CMalloc", "HAP2MQTTTesting",
             ],
             path: "Benchmarks/Sources/hap2mqtt-bench"),
 
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "LoggingTests", dependencies: ["Logging", "HAP2MQTTTesting"]),
         .testTarget(name: "HomeModelTests", dependencies: ["HomeModel"]),
-        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "HAP2MQTTTesting"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "HAP2MQTTTesting"]),
-        .testTarget(name: "HAPControllerTests", dependencies: ["HAPController", "SystemSupport", "HAP2MQTTTesting"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "SystemSupport", "HAP2MQTTTesting"]),
-        .testTarget(name: "hap2mqttTests", dependencies: ["hap2mqtt", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "Logging", "HAP2MQTTTesting"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Logging", "HAP2MQTTTesting"]),
+        .testTarget(
+            name: "HAPControllerTests", dependencies: ["HAPController", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(name: "hap2mqttTests", dependencies: ["hap2mqtt", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HAP2MQTTTesting", "MQTT", "HomeModel"]),

@@ -1,5 +1,6 @@
 import HomeModel
 public import HomeStore
+public import Logging
 public import MQTT
 import SystemSupport
 
@@ -21,7 +22,7 @@ public actor Gateway {
     let mqtt: MQTTClient
     let topics: TopicScheme
     let discovery: HomeAssistantDiscovery
-    let logger = Logger(label: "gateway")
+    let logger: Logger
 
     /// Per-accessory publishing state.
     struct Published {
@@ -76,13 +77,16 @@ public actor Gateway {
     /// The store's executor.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
 
-    public init(configuration: GatewayConfiguration, store: HomeStore, mqtt: MQTTClient) {
+    /// A gateway between `store` and `mqtt` (connected or not), logging through `logger` (its caller's,
+    /// labelled `gateway` in the program).
+    public init(configuration: GatewayConfiguration, store: HomeStore, mqtt: MQTTClient, logger: Logger) {
+        self.logger = logger
         self.configuration = configuration
         self.store = store
         self.mqtt = mqtt
         self.topics = TopicScheme(base: configuration.baseTopic)
         self.discovery = HomeAssistantDiscovery(configuration: configuration.homeAssistant, topics: topics, version: configuration.version)
-        self.slugs = SlugRegistry(directory: configuration.stateDirectory)
+        self.slugs = SlugRegistry(directory: configuration.stateDirectory, logger: logger)
     }
 
     /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.

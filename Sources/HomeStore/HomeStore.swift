@@ -1,4 +1,5 @@
 public import HomeModel
+public import Logging
 
 /// The one home store (docs/DESIGN.md lesson 5): every accessory of every provider, their values and
 /// reachability, readiness, change streams, and the routing of reads and writes to the owning provider.
@@ -8,11 +9,9 @@ public import HomeModel
 /// `.notReady`. Writes (lesson 3) are validated, then awaited and serialised per accessory; the store
 /// publishes the confirmed value only after the provider accepted it.
 ///
-/// The program uses `HomeStore.shared`; tests make their own. A stopped store cannot be started again.
+/// `hap2mqtt run` makes one and hands it to every part; tests make their own. A stopped store cannot be
+/// started again.
 public actor HomeStore {
-    /// The program's store.
-    public static let shared = HomeStore()
-
     struct ProviderSlot {
         var provider: any AccessoryProvider
         var events: AsyncStream<ProviderEvent>
@@ -36,7 +35,7 @@ public actor HomeStore {
         }
     }
 
-    let logger = Logger(label: "homestore")
+    let logger: Logger
     /// The configuration in use (`configure(_:)` replaces it).
     public private(set) var configuration: HomeStoreConfiguration
     var providers: [ProviderSlot] = []
@@ -76,9 +75,11 @@ public actor HomeStore {
     /// not go out as one batch per event.
     static let batchWindow = Duration.milliseconds(2)
 
-    /// A store that has no providers yet and is not started.
-    public init(configuration: HomeStoreConfiguration = .init()) {
+    /// A store that has no providers yet and is not started, logging through `logger` (its caller's,
+    /// labelled `homestore` in the program).
+    public init(configuration: HomeStoreConfiguration = .init(), logger: Logger) {
         self.configuration = configuration
+        self.logger = logger
     }
 
     /// Replaces the configuration. Accessories whose name, room or home change are re-placed and

@@ -1,8 +1,10 @@
+public import Logging
+
 /// An MQTT client over libmosquitto 2.0: MQTT 5 and 3.1.1, TLS, user name and password, last will,
 /// QoS 0/1/2, retained messages, MQTT 5 message properties, and reconnection that never gives up.
 ///
 /// ```swift
-/// let client = try MQTTClient(configuration: .init(url: "mqtt://127.0.0.1", clientID: "hap2mqtt"))
+/// let client = try MQTTClient(configuration: .init(url: "mqtt://127.0.0.1", clientID: "hap2mqtt"), logger: logger)
 /// client.onConnect { [weak client] _ in
 ///     try? client?.publish(MQTTMessage(topic: "hap2mqtt/bridge/state", string: "online", qos: .atLeastOnce, retain: true))
 /// }
@@ -31,18 +33,20 @@ public final class MQTTClient: Sendable {
     /// Creates a client; nothing touches the network until `connect()`.
     /// - Parameters:
     ///   - configuration: the broker URL, identity, credentials, TLS files, will and timing.
-    ///   - log: receives the client's log lines (never the password); nil discards them.
+    ///   - logger: where the client's log lines go (never the password): the connection's life at
+    ///     `info`, recoverable trouble at `warning`, what it cannot repair at `error`, protocol detail at
+    ///     `debug`.
     /// - Throws: `MQTTError.invalidURL` for a URL that is not `mqtt://host[:port]` or
     ///   `mqtts://host[:port]`; `.invalidConfiguration` for unreadable TLS files or out-of-range
     ///   settings; `.invalidTopic`, `.payloadTooLarge` or `.invalidMessage` for a bad will.
-    public init(configuration: MQTTConfiguration, log: (@Sendable (MQTTLogLevel, String) -> Void)? = nil) throws(MQTTError) {
+    public init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
         let (messages, messageContinuation) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .unbounded)
         let (events, eventContinuation) = AsyncStream.makeStream(
             of: MQTTConnectionEvent.self, bufferingPolicy: .bufferingNewest(100))
         self.messages = messages
         self.connectionEvents = events
         self.connection = try MQTTConnection(
-            configuration: configuration, log: log, messages: messageContinuation, events: eventContinuation)
+            configuration: configuration, logger: logger, messages: messageContinuation, events: eventContinuation)
     }
 
     deinit {

@@ -4,25 +4,26 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs the command of `context` and returns the exit status. Logging is set up before it is called.
+/// Runs the command of `context` with the program's `loggers` and returns the exit status. Logging is
+/// set up before it is called.
 ///
 /// `pair`, `unpair` and `accessories` print their result on standard output and each failure as one line
 /// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `run` is the
 /// gateway (`RunCommandRunner`). `discover` (mDNS browsing) is not in this version: it says how to find
 /// accessories instead, with status 1.
-func dispatch(_ context: CommandContext) async -> Int32 {
+func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
     switch context.command {
     case .pair(let command):
-        return finish(await result { () async throws(CommandFailure) in try await command.run(context) })
+        return finish(await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
     case .unpair(let command):
-        return finish(await result { () async throws(CommandFailure) in try await command.run(context) })
+        return finish(await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
     case .accessories(let command):
-        let (output, failures) = await command.run(context)
+        let (output, failures) = await command.run(context, loggers: loggers)
         StandardStream.write(output, to: STDOUT_FILENO)
         for failure in failures { StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO) }
         return failures.isEmpty ? 0 : CommandFailure.failureStatus
     case .run:
-        return await RunCommandRunner.run(context)
+        return await RunCommandRunner.run(context, loggers: loggers)
     case .discover:
         StandardStream.write(
             "hap2mqtt: discover is not available in this version; list HomeKit accessories with "

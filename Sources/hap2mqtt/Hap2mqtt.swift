@@ -1,5 +1,5 @@
 import Foundation
-import HomeModel
+import Logging
 
 /// The program's entry point: parses the command line, loads the configuration, sets up logging to
 /// standard error and runs the command (`dispatch`). Usage and configuration errors print one line
@@ -20,10 +20,10 @@ struct Hap2mqtt {
             exit(status)
         case .command(let context):
             LogSystem.bootstrap(LogLineWriter().sink(minimumLevel: context.logLevel))
-            let logger = Logger(label: "hap2mqtt")
-            for notice in context.notices { logger.notice(notice) }
-            for warning in context.warnings { logger.warning(warning) }
-            exit(await dispatch(context))
+            let loggers = Loggers()
+            for notice in context.notices { loggers.program.notice(notice) }
+            for warning in context.warnings { loggers.program.warning(warning) }
+            exit(await dispatch(context, loggers: loggers))
         }
     }
 }

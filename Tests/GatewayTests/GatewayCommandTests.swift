@@ -3,6 +3,7 @@ import Gateway
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import MQTT
 import Testing
 
@@ -107,12 +108,19 @@ struct GatewayCommandTests {
         await h.stop()
     }
 
-    @Test("a retained /set left on the broker is not carried out when the gateway subscribes")
+    /// The warning README "Commands" promises for a retained command, with the command that clears it.
+    static let retainedWarning = "ignored a retained command on hap2mqtt/kitchen_lamp/lightbulb/on/set: publish commands "
+        + "without the retain flag, and clear it with: mosquitto_pub -r -n -t 'hap2mqtt/kitchen_lamp/lightbulb/on/set'"
+
+    @Test("a retained /set left on the broker is not carried out when the gateway subscribes, with a warning that says how to clear it")
     func retainedCommand() async throws {
         let h = try await GatewayHarness(autoSync: false)
         try await h.observer.publish("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true", retain: true)
         h.provider.completeSync()
         try await h.waitUntilOnline()
+        let warning = try await h.log.waitFor(.warning, containing: "ignored a retained command")
+        #expect(warning.label == "gateway")
+        #expect(warning.message == Self.retainedWarning)
         let result = await h.observer.firstMessage(on: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", within: .milliseconds(700))
         #expect(result == nil)
         #expect(h.provider.writes.isEmpty)
@@ -125,16 +133,19 @@ struct GatewayCommandTests {
         let h = try await GatewayHarness()
         try await h.waitUntilOnline()
         try await h.observer.publish("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true", retain: true)
+        #expect(try await h.log.waitFor(.warning, containing: "ignored a retained command").message == Self.retainedWarning)
         let result = await h.observer.firstMessage(on: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", within: .milliseconds(700))
         #expect(result == nil)
         #expect(h.provider.writes.isEmpty)
-        // The user clears it, as the warning says: no result for the empty payload either.
+        // The user clears it, as the warning says: no result for the empty payload either, and no warning.
         try await h.observer.publish("hap2mqtt/kitchen_lamp/lightbulb/on/set", "", retain: true)
         #expect(await h.observer.firstMessage(on: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", within: .milliseconds(500)) == nil)
         // The same command without the retain flag is carried out.
         let ok = try await h.set("kitchen_lamp/lightbulb/on", "true")
         #expect(ok.payloadString == #"{"status":"ok","value":true}"#)
         #expect(h.provider.writes.count == 1)
+        // Commands are handled in order: the empty one came before this result.
+        #expect(h.log.records(.warning, containing: "ignored a retained command").count == 1)
         await h.stop()
     }
 

@@ -3,6 +3,7 @@ import Gateway
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import MQTT
 import SystemSupport
 
@@ -16,6 +17,8 @@ final class GatewayHarness: Sendable {
     let mqtt: MQTTClient
     let gateway: Gateway
     let observer: MQTTTestClient
+    /// Every log line of the gateway, the store and the gateway's MQTT client.
+    let log = LogCapture()
     let runner: Task<Void, Never>
     let base = "hap2mqtt"
 
@@ -41,19 +44,19 @@ final class GatewayHarness: Sendable {
         var storeConfiguration = HomeStoreConfiguration()
         storeConfiguration.writeTimeout = writeTimeout
         storeConfiguration.homes = homes
-        store = HomeStore(configuration: storeConfiguration)
+        store = HomeStore(configuration: storeConfiguration, logger: log.logger(label: "homestore"))
         await store.add(provider)
         observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#"]) { $0.protocolVersion = protocolVersion }
         var configuration = MQTTConfiguration(url: broker.url, clientID: "gateway-\(UUID().uuidString.prefix(6))")
         configuration.protocolVersion = protocolVersion
         configuration.will = Gateway.lastWill(baseTopic: "hap2mqtt")
         configuration.reconnectDelay = (.milliseconds(100), .milliseconds(500))
-        mqtt = try MQTTClient(configuration: configuration)
+        mqtt = try MQTTClient(configuration: configuration, logger: log.logger(label: "mqtt"))
         try await mqtt.connect()
         gateway = Gateway(
             configuration: GatewayConfiguration(
                 version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": broker.url], homeAssistant: homeAssistant),
-            store: store, mqtt: mqtt)
+            store: store, mqtt: mqtt, logger: log.logger(label: "gateway"))
         await store.start()
         let gateway = self.gateway
         runner = Task { await gateway.run() }

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import HomeModel
 import HomeStore
+import Logging
 import SystemSupport
 import Testing
 
@@ -13,7 +14,7 @@ struct SlugRegistryTests {
 
     @Test("names become unique slugs; bridge is reserved; a slug stays with its accessory")
     func uniqueness() {
-        var registry = SlugRegistry(directory: nil)
+        var registry = SlugRegistry(directory: nil, logger: Logger(label: "gateway"))
         let a = AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2)
         let b = AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 3)
         let c = AccessoryID(serverID: "BB:BB:BB:BB:BB:BB", aid: 2)
@@ -28,7 +29,7 @@ struct SlugRegistryTests {
     func batchedSave() throws {
         let dir = directory()
         defer { try? FileManager.default.removeItem(atPath: dir.path) }
-        var registry = SlugRegistry(directory: dir)
+        var registry = SlugRegistry(directory: dir, logger: Logger(label: "gateway"))
         for aid in 2..<500 {
             _ = registry.slug(for: AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: aid), name: "Light \(aid)")
         }
@@ -36,7 +37,7 @@ struct SlugRegistryTests {
         #expect(try dir.read(SlugRegistry.fileName) == nil, "nothing is written per accessory")
         registry.saveIfChanged()
         #expect(!registry.hasUnsavedChanges)
-        let reloaded = SlugRegistry(directory: dir)
+        let reloaded = SlugRegistry(directory: dir, logger: Logger(label: "gateway"))
         #expect(reloaded.accessory(forSlug: "light_499") == AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 499))
     }
 
@@ -45,7 +46,7 @@ struct SlugRegistryTests {
         let dir = directory()
         defer { try? FileManager.default.removeItem(atPath: dir.path) }
         try dir.write(Data("{ not json".utf8), to: SlugRegistry.fileName)
-        var registry = SlugRegistry(directory: dir)
+        var registry = SlugRegistry(directory: dir, logger: Logger(label: "gateway"))
         #expect(try dir.read(SlugRegistry.fileName + ".corrupt") == Data("{ not json".utf8))
         #expect(registry.slug(for: AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2), name: "Lamp") == "lamp")
     }

@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import Testing
 
 /// A provider that starts from a cached structure reports its accessories unreachable before it syncs
@@ -12,7 +13,7 @@ struct HomeStoreEarlyReachabilityTests {
         let lamp = Fixture.lamp()
         let thermometer = Fixture.thermometer()
         let provider = InMemoryAccessoryProvider(accessories: [lamp, thermometer], autoSync: false)
-        let store = HomeStore()
+        let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(provider)
         let changes = Recorder.following(batches: await store.subscribe().changes)
         await store.start()
@@ -36,7 +37,7 @@ struct HomeStoreEarlyReachabilityTests {
     func reachableAgainBeforeSync() async throws {
         let lamp = Fixture.lamp()
         let provider = InMemoryAccessoryProvider(accessories: [lamp], autoSync: false)
-        let store = HomeStore()
+        let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(provider)
         await store.start()
         provider.send(.reachability([lamp.id], reachable: false, reason: "down"))

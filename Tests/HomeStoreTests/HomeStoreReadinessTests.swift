@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import Testing
 
 @Suite("Home store: readiness, subscriptions and placement")
@@ -9,7 +10,7 @@ struct HomeStoreReadinessTests {
     func notReadyBeforeSync() async throws {
         let lamp = Fixture.lamp()
         let provider = InMemoryAccessoryProvider(accessories: [lamp], autoSync: false)
-        let store = HomeStore()
+        let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(provider)
         await store.start()
         #expect(await !store.isReady)
@@ -38,7 +39,7 @@ struct HomeStoreReadinessTests {
 
     @Test("a store without providers is ready at once")
     func readyWithoutProviders() async {
-        let store = HomeStore()
+        let store = HomeStore(logger: Logger(label: "homestore"))
         await store.waitUntilReady()
         #expect(await store.isReady)
         #expect(await store.accessories().isEmpty)
@@ -51,7 +52,7 @@ struct HomeStoreReadinessTests {
             id: "second", serverID: "00:00:00:00:00:02",
             accessories: [InMemoryAccessoryProvider.accessory(aid: 1, name: "Other", serverID: "00:00:00:00:00:02", services: [.Service.switch])],
             autoSync: false)
-        let store = HomeStore()
+        let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(first)
         await store.add(second)
         await store.start()

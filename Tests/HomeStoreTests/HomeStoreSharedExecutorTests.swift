@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import Testing
 
 /// A subscriber that runs on the store's executor (SE-0392), as the Gateway does: it takes batches and
@@ -54,7 +55,7 @@ struct HomeStoreSharedExecutorTests {
     @Test("a delivering subscriber made before the store is ready gets every accessory when it is")
     func initialBatch() async throws {
         let provider = InMemoryAccessoryProvider(accessories: [Fixture.lamp(), Fixture.thermometer()], autoSync: false)
-        let store = HomeStore()
+        let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(provider)
         await store.start()
         let follower = Follower(store: store)

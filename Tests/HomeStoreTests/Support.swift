@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import Testing
 
 /// Collects what a stream delivers, so a test can wait (with a generous limit) until it has seen enough.
@@ -123,7 +124,7 @@ let untimedWrites = HomeStoreConfiguration(writeTimeout: .seconds(24 * 3600))
 func readyStore(
     _ providers: InMemoryAccessoryProvider..., configuration: HomeStoreConfiguration = untimedWrites
 ) async -> HomeStore {
-    let store = HomeStore(configuration: configuration)
+    let store = HomeStore(configuration: configuration, logger: Logger(label: "homestore"))
     for provider in providers { await store.add(provider) }
     await store.start()
     await store.waitUntilReady()

@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -36,7 +37,7 @@ struct AuthenticationTests {
         configuration.protocolVersion = version
         configuration.username = "gateway"
         configuration.password = "wrong"
-        let client = try MQTTClient(configuration: configuration)
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
 
         let error = await #expect(throws: MQTTError.self) { try await client.connect() }
 
@@ -48,7 +49,7 @@ struct AuthenticationTests {
     @Test("an anonymous client is refused each time it tries, and stays unconnected")
     func anonymousRefused() async throws {
         let broker = try await MosquittoBroker(options: .init(users: Self.users))
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "anonymous"))
+        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "anonymous"), logger: Logger(label: "mqtt"))
 
         for _ in 1...2 {
             await #expect(throws: MQTTError.connectionRefused(code: 0x87, reason: "Not authorized")) {

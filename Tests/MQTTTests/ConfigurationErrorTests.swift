@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -11,7 +12,7 @@ struct ConfigurationErrorTests {
     ])
     func invalidURL(url: String) {
         #expect {
-            try MQTTClient(configuration: MQTTConfiguration(url: url, clientID: "x"))
+            try MQTTClient(configuration: MQTTConfiguration(url: url, clientID: "x"), logger: Logger(label: "mqtt"))
         } throws: { error in
             guard case .invalidURL(let text) = error as? MQTTError else { return false }
             return text.hasPrefix(url)
@@ -22,7 +23,7 @@ struct ConfigurationErrorTests {
         "mqtt://127.0.0.1", "mqtt://127.0.0.1:1883/", "MQTT://broker.local:1884", "mqtt://[::1]:1883", "mqtt://[::1]",
     ])
     func validURL(url: String) throws {
-        _ = try MQTTClient(configuration: MQTTConfiguration(url: url, clientID: "x"))
+        _ = try MQTTClient(configuration: MQTTConfiguration(url: url, clientID: "x"), logger: Logger(label: "mqtt"))
     }
 
     @Test("TLS files must exist and belong to an mqtts:// URL; keep-alive must be 0 or 5...65535 s")
@@ -40,13 +41,13 @@ struct ConfigurationErrorTests {
 
         for configuration in [missingCA, plainWithCA, keyWithoutCertificate, shortKeepAlive] {
             #expect {
-                try MQTTClient(configuration: configuration)
+                try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
             } throws: { error in
                 if case .invalidConfiguration = error as? MQTTError { true } else { false }
             }
         }
         #expect {
-            try MQTTClient(configuration: badWill)
+            try MQTTClient(configuration: badWill, logger: Logger(label: "mqtt"))
         } throws: { error in
             if case .invalidTopic = error as? MQTTError { true } else { false }
         }
@@ -55,7 +56,7 @@ struct ConfigurationErrorTests {
     @Test("publishing to a topic with a wildcard, NUL or nothing is refused; so are malformed filters")
     func invalidTopics() async throws {
         let broker = try await MosquittoBroker()
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "topics"))
+        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "topics"), logger: Logger(label: "mqtt"))
         try await client.connect()
 
         for topic in ["a/+/b", "a/#", "#", "", "a\u{0}b"] {
@@ -83,7 +84,7 @@ struct ConfigurationErrorTests {
     @Test("publish before connect() is notConnected; after disconnect() everything is closed")
     func lifecycleErrors() async throws {
         let broker = try await MosquittoBroker()
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "lifecycle"))
+        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "lifecycle"), logger: Logger(label: "mqtt"))
         #expect(throws: MQTTError.notConnected) { try client.publish(MQTTMessage(topic: "t", string: "x")) }
         await #expect(throws: MQTTError.notConnected) {
             try await client.publishAndWait(MQTTMessage(topic: "t", string: "x", qos: .atLeastOnce))
@@ -104,7 +105,7 @@ struct ConfigurationErrorTests {
     @Test("nothing listening on the port: connect() fails with the system's reason")
     func connectionRefused() async throws {
         let port = try LoopbackSocket.freePort()
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: "mqtt://127.0.0.1:\(port)", clientID: "nobody-home"))
+        let client = try MQTTClient(configuration: MQTTConfiguration(url: "mqtt://127.0.0.1:\(port)", clientID: "nobody-home"), logger: Logger(label: "mqtt"))
 
         let error = await #expect(throws: MQTTError.self) { try await client.connect() }
 
@@ -117,7 +118,7 @@ struct ConfigurationErrorTests {
         let silent = try SilentTCPServer()
         var configuration = MQTTConfiguration(url: silent.url, clientID: "impatient")
         configuration.connectTimeout = .milliseconds(500)
-        let client = try MQTTClient(configuration: configuration)
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
 
         let error = await #expect(throws: MQTTError.self) { try await client.connect() }
 

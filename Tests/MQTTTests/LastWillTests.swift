@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -37,7 +38,7 @@ struct LastWillTests {
         let broker = try await MosquittoBroker()
         let proxy = try TCPProxy(to: broker.port)
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["gateway/#"])
-        let client = try MQTTClient(configuration: willConfiguration(url: proxy.url))
+        let client = try MQTTClient(configuration: willConfiguration(url: proxy.url), logger: Logger(label: "mqtt"))
         try await client.connect()
         try await client.publishAndWait(MQTTMessage(topic: "gateway/state", string: "online", qos: .atLeastOnce, retain: true))
         _ = try await observer.waitFor(topic: "gateway/state") { $0.payloadString == "online" }
@@ -55,7 +56,7 @@ struct LastWillTests {
     func cleanDisconnect() async throws {
         let broker = try await MosquittoBroker()
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["gateway/#"])
-        let client = try MQTTClient(configuration: willConfiguration(url: broker.url))
+        let client = try MQTTClient(configuration: willConfiguration(url: broker.url), logger: Logger(label: "mqtt"))
         try await client.connect()
         try await client.publishAndWait(MQTTMessage(topic: "gateway/state", string: "online", qos: .atLeastOnce, retain: true))
 

@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -37,7 +38,7 @@ struct ProtocolVersionTests {
     @Test("mosquitto_rr, the shell's MQTT 5 request tool, gets its answer through the response topic")
     func mosquittoRR() async throws {
         let broker = try await MosquittoBroker()
-        let responder = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "responder"))
+        let responder = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "responder"), logger: Logger(label: "mqtt"))
         try await responder.subscribe(["rr/request"])
         try await responder.connect()
         let answering = Task {

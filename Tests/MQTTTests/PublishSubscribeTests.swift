@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -78,7 +79,7 @@ struct PublishSubscribeTests {
     func burst() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await MQTTTestClient.connect(to: broker, subscribe: ["burst/#"])
-        let publisher = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "burst-publisher"))
+        let publisher = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "burst-publisher"), logger: Logger(label: "mqtt"))
         try await publisher.connect()
 
         let messages = (0..<2000).map { MQTTMessage(topic: "burst/\($0 % 50)", string: "\($0)", qos: .atLeastOnce) }

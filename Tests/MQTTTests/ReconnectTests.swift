@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -68,7 +69,7 @@ struct ReconnectTests {
         let broker = try await MosquittoBroker()
         var configuration = MQTTTestClient.configuration(url: broker.url)
         configuration.reconnectDelay = (.seconds(20), .seconds(30))
-        let client = try MQTTClient(configuration: configuration)
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
         let drained = Task { for await _ in client.messages {} }
         let events = Task { var seen: [MQTTConnectionEvent] = []; for await event in client.connectionEvents { seen.append(event) }; return seen }
         try await client.connect()

@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -11,7 +12,7 @@ struct RetryAfterRefusalTests {
         await broker.stop()
         var configuration = MQTTConfiguration(url: broker.url, clientID: "late-\(UUID().uuidString.prefix(6))")
         configuration.connectTimeout = .seconds(10)
-        let client = try MQTTClient(configuration: configuration)
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
         await #expect(throws: MQTTError.self) { try await client.connect() }
         await #expect(throws: MQTTError.self) { try await client.connect() }
         try await broker.restart()

@@ -1,6 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 @testable import MQTT
+import Logging
 import Testing
 
 /// `MQTTConfiguration.sendWindowBytes`: what libmosquitto may hold at once. Messages beyond it wait in the
@@ -11,7 +12,7 @@ struct SendWindowTests {
         var configuration = MQTTConfiguration(url: broker.url, clientID: "window-\(UUID().uuidString.prefix(6))")
         configuration.sendWindowBytes = window
         configuration.reconnectDelay = (.milliseconds(100), .milliseconds(300))
-        let client = try MQTTClient(configuration: configuration)
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
         try await client.connect()
         return client
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import Logging
 import MQTT
 import Testing
 
@@ -51,7 +52,7 @@ struct TLSTests {
         let broker = try await MosquittoBroker(options: .init(tls: certificate))
         var configuration = MQTTConfiguration(url: try #require(broker.tlsURL), clientID: "distrustful")
         configuration.caFile = authority.caFile
-        let client = try MQTTClient(configuration: configuration)
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
 
         let error = await #expect(throws: MQTTError.self) { try await client.connect() }
         await client.disconnect()

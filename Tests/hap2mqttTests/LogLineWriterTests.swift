@@ -1,5 +1,5 @@
 import Foundation
-import HomeModel
+import Logging
 import Testing
 @testable import hap2mqtt
 

@@ -3,6 +3,7 @@ import HAP2MQTTTesting
 import HAPController
 import HomeModel
 import HomeStore
+import Logging
 import Synchronization
 import SystemSupport
 import Testing
@@ -30,11 +31,12 @@ struct PairingWatcherTests {
                 id: HAPAccessoryProvider.providerID(for: pairing), serverID: pairing.accessoryPairingID,
                 accessories: [InMemoryAccessoryProvider.accessory(aid: 2, name: "Lamp", serverID: pairing.accessoryPairingID, services: [.Service.lightbulb])])
         }
-        let store = HomeStore()
+        let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(make(pairing()))
         await store.start()
         await store.waitUntilReady()
-        let watcher = PairingWatcher(store: store, stateDirectory: directory, pairings: [pairing()], makeProvider: make)
+        let watcher = PairingWatcher(
+            store: store, stateDirectory: directory, pairings: [pairing()], logger: Logger(label: "hap2mqtt"), makeProvider: make)
         return (store, watcher, made, directory)
     }
 

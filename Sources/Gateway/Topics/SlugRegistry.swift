@@ -1,5 +1,6 @@
 public import HomeModel
 internal import Foundation
+public import Logging
 public import SystemSupport
 
 /// The accessory slugs, unique within the gateway and kept stable in the state directory (`slugs.json`),
@@ -14,12 +15,13 @@ public struct SlugRegistry: Sendable {
     private var slugByID: [AccessoryID: String] = [:]
     private var idBySlug: [String: AccessoryID] = [:]
     private let directory: StateDirectory?
-    private let logger = Logger(label: "gateway")
+    private let logger: Logger
 
     /// Loads the registry from `directory` (nil: in memory only). A corrupt file is moved aside to
-    /// `slugs.json.corrupt` and logged, never overwritten in place.
-    public init(directory: StateDirectory?) {
+    /// `slugs.json.corrupt` and logged to `logger`, never overwritten in place.
+    public init(directory: StateDirectory?, logger: Logger) {
         self.directory = directory
+        self.logger = logger
         guard let directory else { return }
         do {
             guard let data = try directory.read(SlugRegistry.fileName) else { return }

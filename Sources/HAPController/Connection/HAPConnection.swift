@@ -1,4 +1,4 @@
-public import HomeModel
+public import Logging
 import SystemSupport
 
 /// One TCP connection to a HAP accessory server (docs/hap-notes.md §0, §3, §4.8).
@@ -17,7 +17,7 @@ import SystemSupport
 /// one fail with that `HAPConnectionError`, `events` finishes, and `waitUntilClosed()` returns it.
 ///
 /// ```swift
-/// let connection = try await HAPConnection.connect(host: "192.168.1.20", port: 51826)
+/// let connection = try await HAPConnection.connect(host: "192.168.1.20", port: 51826, logger: logger)
 /// try await connection.verify(controller: identity, pairing: pairing)
 /// let answer = try await connection.send(HAPRequests.accessories())
 /// ```
@@ -100,7 +100,7 @@ public actor HAPConnection {
     /// - Throws: `HAPConnectionError.connectFailed` with the `TCPError`.
     public static func connect(
         host: String, port: UInt16, connectTimeout: Duration = TCPConnection.defaultConnectTimeout,
-        requestTimeout: Duration = defaultRequestTimeout, logger: Logger = Logger(label: "hap")
+        requestTimeout: Duration = defaultRequestTimeout, logger: Logger
     ) async throws(HAPConnectionError) -> HAPConnection {
         let tcp: TCPConnection
         do {

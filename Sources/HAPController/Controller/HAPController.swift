@@ -1,11 +1,12 @@
-public import HomeModel
+import HomeModel
+public import Logging
 public import SystemSupport
 
 /// The HAP controller: pairs with accessory servers, keeps the pairings in the state directory and opens
 /// verified connections to them. The command line and the HAP accessory provider use it.
 ///
 /// ```swift
-/// let controller = HAPController(stateDirectory: StateDirectory(path: "./data"))
+/// let controller = HAPController(stateDirectory: StateDirectory(path: "./data"), logger: Logger(label: "hap"))
 /// let pairing = try await controller.pair(host: "192.168.1.20", port: 51826, setupCode: try SetupCode("031-45-154"))
 /// let client = try await controller.connect(to: pairing)
 /// let accessories = try await client.accessories()
@@ -25,7 +26,7 @@ public actor HAPController {
 
     /// A controller keeping its files in `stateDirectory`; nothing is read until it is needed.
     public init(
-        stateDirectory: StateDirectory, logger: Logger = Logger(label: "hap"),
+        stateDirectory: StateDirectory, logger: Logger,
         connectTimeout: Duration = TCPConnection.defaultConnectTimeout,
         requestTimeout: Duration = HAPConnection.defaultRequestTimeout
     ) {

@@ -1,5 +1,6 @@
-public import HomeModel
+import HomeModel
 public import HomeStore
+public import Logging
 
 /// The HAP `AccessoryProvider`: keeps one paired accessory server in sync with the `HomeStore` over one
 /// persistent, pair-verified connection that reads, writes and events share (embedded accessories allow
@@ -62,7 +63,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// cache). Nothing happens until `start()`.
     public init(
         controller: HAPController, pairing: Pairing, settings: HAPProviderSettings = HAPProviderSettings(),
-        logger: Logger = Logger(label: "hap")
+        logger: Logger
     ) {
         self.init(controller: controller, pairing: pairing, settings: settings, logger: logger, unreadableReason: nil)
     }
@@ -86,7 +87,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// `id` is the real provider's, which takes its place once the file is repaired.
     public init(
         controller: HAPController, unreadablePairingID accessoryPairingID: String, reason: String,
-        settings: HAPProviderSettings = HAPProviderSettings(), logger: Logger = Logger(label: "hap")
+        settings: HAPProviderSettings = HAPProviderSettings(), logger: Logger
     ) {
         let placeholder = Pairing(
             accessoryPairingID: accessoryPairingID, accessoryLTPK: [], controllerPairingID: "", host: "", port: 0,

@@ -87,7 +87,6 @@ extension MQTTConnection {
                 if state.attempt.errorLog == nil { state.attempt.errorLog = line }
             }
         }
-        guard logFunction != nil else { return }
         switch level {
         case MOSQ_LOG_ERR: log(.error, "libmosquitto: \(String(cString: text))")
         case MOSQ_LOG_WARNING: log(.warning, "libmosquitto: \(String(cString: text))")

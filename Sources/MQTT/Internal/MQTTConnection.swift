@@ -1,10 +1,8 @@
 import CMosquitto
 import Dispatch
 import Foundation
+import Logging
 import Synchronization
-
-/// A log function as `MQTTClient.init` takes it.
-typealias MQTTLogFunction = @Sendable (MQTTLogLevel, String) -> Void
 
 /// The engine behind `MQTTClient`: one libmosquitto client, the thread that drives it, and the state that
 /// the thread, the libmosquitto callbacks and the callers share.
@@ -15,7 +13,7 @@ final class MQTTConnection: Sendable {
     let handle: MosquittoHandle
     let configuration: MQTTConfiguration
     let endpoint: MQTTEndpoint
-    let logFunction: MQTTLogFunction?
+    let logger: Logger
     let state = Mutex(ConnectionState())
     /// Cuts the wait between reconnect attempts short when `disconnect()` is called.
     let wake = DispatchSemaphore(value: 0)
@@ -23,7 +21,7 @@ final class MQTTConnection: Sendable {
     let eventContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
 
     init(
-        configuration: MQTTConfiguration, log: MQTTLogFunction?,
+        configuration: MQTTConfiguration, logger: Logger,
         messages: AsyncStream<MQTTMessage>.Continuation, events: AsyncStream<MQTTConnectionEvent>.Continuation
     ) throws(MQTTError) {
         try configuration.validate()
@@ -31,7 +29,7 @@ final class MQTTConnection: Sendable {
         self.handle = try MosquittoHandle(configuration: configuration, endpoint: endpoint)
         self.configuration = configuration
         self.endpoint = endpoint
-        self.logFunction = log
+        self.logger = logger
         self.messageContinuation = messages
         self.eventContinuation = events
         installCallbacks()
@@ -42,8 +40,8 @@ final class MQTTConnection: Sendable {
     /// `host:port` for log lines and errors.
     var brokerName: String { "\(endpoint.usesTLS ? "mqtts" : "mqtt")://\(endpoint.host):\(endpoint.port)" }
 
-    func log(_ level: MQTTLogLevel, _ text: @autoclosure () -> String) {
-        logFunction?(level, text())
+    func log(_ level: LogLevel, _ text: @autoclosure () -> String) {
+        logger.log(level, text())
     }
 
     // MARK: Life cycle

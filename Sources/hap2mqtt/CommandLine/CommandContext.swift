@@ -1,4 +1,4 @@
-import HomeModel
+import Logging
 
 /// Everything a command needs to run, decided before it starts: the command with its values, the
 /// global options, the loaded configuration, and the log level in force.

@@ -1,4 +1,4 @@
-import HomeModel
+import Logging
 
 /// The options every command takes, before or after the command's name.
 struct GlobalOptions: Sendable, Hashable {

@@ -7,8 +7,9 @@ extension AccessoriesCommand {
     /// Connects to every paired accessory server in turn and renders its accessories with their live
     /// values (`AccessoryTree`). A server that cannot be reached is reported as a failure and the others
     /// are still listed.
-    func run(_ context: CommandContext) async -> (output: String, failures: [CommandFailure]) {
-        let controller = HAPController(stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory))
+    func run(_ context: CommandContext, loggers: Loggers) async -> (output: String, failures: [CommandFailure]) {
+        let controller = HAPController(
+            stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory), logger: loggers.hap)
         let pairings = await controller.pairings()
         guard !pairings.isEmpty else {
             return ("no paired accessories: pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX\n", [])

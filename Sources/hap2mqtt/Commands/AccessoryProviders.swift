@@ -1,6 +1,7 @@
 import HAPController
 import HomeModel
 import HomeStore
+import Logging
 import SystemSupport
 
 /// The accessory providers `run` starts: one per paired accessory server in the state directory.
@@ -8,15 +9,18 @@ enum AccessoryProviders {
     /// A `HAPAccessoryProvider` per pairing, sharing one controller, with the configuration's poll and
     /// keep-alive intervals and its excluded accessories left out; and the function that makes one for a
     /// pairing made later (`PairingWatcher`).
-    /// - Parameter configurationFile: the `--config` file `run` was started with, for the commands the
-    ///   log suggests; nil for the default file.
-    static func make(_ configuration: Configuration, stateDirectory: StateDirectory, configurationFile: String? = nil) async
+    /// - Parameters:
+    ///   - configurationFile: the `--config` file `run` was started with, for the commands the log
+    ///     suggests; nil for the default file.
+    ///   - logger: the controller's and the providers' (`hap`).
+    static func make(
+        _ configuration: Configuration, stateDirectory: StateDirectory, configurationFile: String? = nil, logger: Logger
+    ) async
         -> (providers: [any AccessoryProvider], pairings: [Pairing], problems: Set<String>,
             make: @Sendable (Pairing) -> any AccessoryProvider)
     {
-        let controller = HAPController(stateDirectory: stateDirectory)
+        let controller = HAPController(stateDirectory: stateDirectory, logger: logger)
         let contents = controller.store.loadPairings()
-        let logger = Logger(label: "hap")
         for problem in contents.problems { logger.warning("skipped a pairing file: \(problem)") }
         if contents.pairings.isEmpty && contents.problems.isEmpty {
             logger.notice("no paired accessories in \(stateDirectory.path); pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX")

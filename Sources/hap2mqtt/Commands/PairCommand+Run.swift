@@ -1,5 +1,4 @@
 import HAPController
-import HomeStore
 import SystemSupport
 
 extension PairCommand {
@@ -7,14 +6,15 @@ extension PairCommand {
     /// paired on standard output, and when it replaced an old pairing with the same accessory (which had
     /// been reset). The setup code is never printed or logged.
     /// - Throws: `CommandFailure`: status 2 for a code that is not 8 digits, 1 when pairing fails.
-    func run(_ context: CommandContext) async throws(CommandFailure) -> String {
+    func run(_ context: CommandContext, loggers: Loggers) async throws(CommandFailure) -> String {
         let setupCode: SetupCode
         do {
             setupCode = try SetupCode(code.reveal)
         } catch {
             throw CommandFailure(message: "--code: \(error); see hap2mqtt pair --help", status: Startup.usageErrorStatus)
         }
-        let controller = HAPController(stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory))
+        let controller = HAPController(
+            stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory), logger: loggers.hap)
         do {
             let outcome = try await controller.pairSetup(host: host, port: UInt16(port), setupCode: setupCode, name: name)
             let pairing = outcome.pairing

@@ -2,6 +2,7 @@ import Glibc
 import HAPController
 import HomeModel
 import HomeStore
+import Logging
 import SystemSupport
 
 /// Follows the state directory's pairings while `hap2mqtt run` runs, so that `hap2mqtt pair`, `hap2mqtt
@@ -32,15 +33,18 @@ actor PairingWatcher {
     private let stateDirectory: StateDirectory
     private let pairingStore: PairingStore
     private let makeProvider: @Sendable (Pairing) -> any AccessoryProvider
-    private let logger = Logger(label: "hap2mqtt")
+    private let logger: Logger
     /// The pairings with providers in the store, by accessory pairing id.
     private var known: [String: Pairing]
     private var reportedProblems: Set<String>
 
     /// A watcher of `stateDirectory` for `store`, which has a provider for each of `pairings`.
-    /// - Parameter problems: the pairing files already reported as unreadable (not reported again).
+    /// - Parameters:
+    ///   - problems: the pairing files already reported as unreadable (not reported again).
+    ///   - logger: where the changes it takes up are reported.
     init(store: HomeStore, stateDirectory: StateDirectory, pairings: [Pairing], problems: Set<String> = [],
-         makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider) {
+         logger: Logger, makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider) {
+        self.logger = logger
         self.reportedProblems = problems
         self.store = store
         self.stateDirectory = stateDirectory

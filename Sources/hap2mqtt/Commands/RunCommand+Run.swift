@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import HomeModel
 import HomeStore
+import Logging
 import MQTT
 import Synchronization
 import SystemSupport
@@ -13,9 +14,9 @@ import SystemSupport
 /// paired accessory server, and runs the `Gateway`. A signal publishes `bridge/state` offline, closes the
 /// connections and returns 0.
 enum RunCommandRunner {
-    static func run(_ context: CommandContext) async -> Int32 {
+    static func run(_ context: CommandContext, loggers: Loggers) async -> Int32 {
         let configuration = context.configuration
-        let logger = Logger(label: "hap2mqtt")
+        let logger = loggers.program
         let stateDirectory = StateDirectory(path: configuration.homekit.stateDirectory)
         do {
             try stateDirectory.create()
@@ -34,17 +35,18 @@ enum RunCommandRunner {
             return nil
         }
 
-        let store = HomeStore.shared
-        await store.configure(configuration.homeStoreConfiguration)
+        let store = HomeStore(configuration: configuration.homeStoreConfiguration, logger: loggers.homeStore)
         let file = context.options.configPath
-        let made = await AccessoryProviders.make(configuration, stateDirectory: stateDirectory, configurationFile: file)
+        let made = await AccessoryProviders.make(
+            configuration, stateDirectory: stateDirectory, configurationFile: file, logger: loggers.hap)
         for provider in made.providers { await store.add(provider) }
         let watcher = PairingWatcher(
-            store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems, makeProvider: made.make)
+            store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems,
+            logger: loggers.program, makeProvider: made.make)
 
         let mqtt: MQTTClient
         do {
-            mqtt = try MQTTClient(configuration: configuration.mqttClientConfiguration, log: MQTTLog.handler())
+            mqtt = try MQTTClient(configuration: configuration.mqttClientConfiguration, logger: loggers.mqtt)
         } catch {
             StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
             return 1
@@ -56,7 +58,8 @@ enum RunCommandRunner {
             return 0
         }
 
-        let gateway = Gateway(configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt)
+        let gateway = Gateway(configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
+            logger: loggers.gateway)
         await store.start()
         let running = Task { await gateway.run() }
         let watching = Task { await watcher.run() }

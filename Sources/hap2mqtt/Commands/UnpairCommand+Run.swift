@@ -1,5 +1,4 @@
 import HAPController
-import HomeStore
 import SystemSupport
 
 extension UnpairCommand {
@@ -7,8 +6,9 @@ extension UnpairCommand {
     /// returns what was done, for standard output.
     /// - Throws: `CommandFailure` when the pairing is unknown, or the accessory could not remove it and
     ///   `--force` was not given (the pairing is then kept).
-    func run(_ context: CommandContext) async throws(CommandFailure) -> String {
-        let controller = HAPController(stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory))
+    func run(_ context: CommandContext, loggers: Loggers) async throws(CommandFailure) -> String {
+        let controller = HAPController(
+            stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory), logger: loggers.hap)
         do {
             let name = try await controller.pairing(named: pairing).displayName.jsonQuoted
             switch try await controller.unpair(pairing, force: force) {

@@ -1,4 +1,4 @@
-import HomeModel
+import Logging
 
 /// The program's settings: the YAML file (default `Config/hap2mqtt.yaml`, or `--config PATH`), then
 /// `HAP2MQTT_<SECTION>_<KEY>` environment variables over it; every key has a default

@@ -1,5 +1,5 @@
 import Foundation
-import HomeModel
+import Logging
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 public import MQTT
 
 /// An MQTT client for tests: connects to a broker, collects every message it receives, and waits for
@@ -29,7 +30,7 @@ public actor MQTTTestClient {
     /// - Throws: `MQTTError` for a bad configuration.
     public init(configuration: MQTTConfiguration) throws {
         self.configuration = configuration
-        self.client = try MQTTClient(configuration: configuration)
+        self.client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
     }
 
     /// A configuration for `url` with a unique `test-…` client ID (unless given) and quick reconnects

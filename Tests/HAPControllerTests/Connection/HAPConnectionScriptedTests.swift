@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 @testable import HAPController
 import HomeModel
+import Logging
 import Testing
 
 /// A controller connected and pair-verified to a scripted accessory.
@@ -182,7 +183,7 @@ struct HAPConnectionScriptedTests {
         let accessory = try ScriptedAccessory()
         let pairing = try await accessory.pair(try ControllerIdentity.generate())
         async let accepted: Void = accessory.accept()
-        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port)
+        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port, logger: Logger(label: "hap"))
         await accepted
         let client = HAPClient(connection: connection, pairing: pairing)
         await #expect(throws: HAPConnectionError.notVerified) { try await client.accessories() }
@@ -196,7 +197,7 @@ struct HAPConnectionScriptedTests {
     func identifyUnpaired() async throws {
         let accessory = try ScriptedAccessory()
         async let accepted: Void = accessory.accept()
-        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port)
+        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port, logger: Logger(label: "hap"))
         await accepted
         let first = Task { try await connection.identifyUnpaired() }
         #expect(try await accessory.readRequest().line == "POST /identify HTTP/1.1")
@@ -213,7 +214,7 @@ struct HAPConnectionScriptedTests {
     @Test("no log line, down to trace, shows the session keys")
     func logsKeepSessionKeys() async throws {
         let capture = LogCapture()
-        let session = try await ScriptedSession.start(logger: capture.logger())
+        let session = try await ScriptedSession.start(logger: capture.logger(label: "hap"))
         let keys = try #require(await session.accessory.sessionKeys())
         let answer = Task { try await session.connection.send(HAPRequests.accessories()) }
         _ = try await session.accessory.readRequest()

@@ -2,6 +2,7 @@ import HAP2MQTTTesting
 import HAPController
 import HomeModel
 import HomeStore
+import Logging
 import Testing
 
 /// The accessory whose `name` is one of the fixture's (`Light`, `Lock`, …), and the id of its
@@ -190,7 +191,7 @@ struct HAPClientFixtureTests {
         let client = try await fixture.client()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let guest = HAPController(stateDirectory: directory.stateDirectory)
+        let guest = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let guestIdentity = try await guest.identity()
         try await client.addPairing(pairingID: guestIdentity.pairingID, publicKey: guestIdentity.publicKey, admin: false)
         let records = try await client.listPairings()

@@ -1,7 +1,6 @@
 import HAP2MQTTTesting
 @testable import HAPController
-import HomeModel
-import HomeStore
+import Logging
 import Testing
 
 /// Pair-setup with an address where something other than a HAP accessory listens.
@@ -17,7 +16,7 @@ struct HAPControllerNotAnAccessoryTests {
     private func pairingError(port: UInt16) async throws -> HAPControllerError {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let error = await #expect(throws: HAPControllerError.self) {
             try await controller.pair(host: "127.0.0.1", port: port, setupCode: try SetupCode("031-45-154"))
         }

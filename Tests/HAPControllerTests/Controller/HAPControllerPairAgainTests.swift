@@ -1,7 +1,6 @@
 import HAP2MQTTTesting
 @testable import HAPController
-import HomeModel
-import HomeStore
+import Logging
 import Testing
 
 /// Pairing again with an accessory that was reset (HAP-python), and a name that another accessory's
@@ -13,7 +12,7 @@ struct HAPControllerPairAgainTests {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let code = try SetupCode(accessory.setupCode)
         let first = try await controller.pairSetup(host: "127.0.0.1", port: accessory.port, setupCode: code, name: "Demo Bridge")
         #expect(first.replaced == nil)
@@ -44,7 +43,7 @@ struct HAPControllerPairAgainTests {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let code = try SetupCode(accessory.setupCode)
         let kitchen = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: code, name: "Kitchen")
         await accessory.stop()
@@ -68,7 +67,7 @@ struct HAPControllerPairAgainTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let capture = LogCapture()
-        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger())
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
         let identity = try await controller.identity()
         let kitchen = Pairing(accessoryPairingID: "11:22:33:44:55:66", accessoryLTPK: Array(repeating: 7, count: 32),
                               controllerPairingID: identity.pairingID, host: "127.0.0.1", port: accessory.port, name: "Kitchen")

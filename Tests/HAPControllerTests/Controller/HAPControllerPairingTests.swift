@@ -3,6 +3,7 @@ import HAP2MQTTTesting
 @testable import HAPController
 import HomeModel
 import HomeStore
+import Logging
 import SystemSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct HAPControllerPairingTests {
         for attempt in 1...30 {
             try await accessory.resetPairings()
             // A new controller each time: a new identity, so a new SRP exchange and new keys.
-            let controller = HAPController(stateDirectory: StateDirectory(path: directory.path + "/\(attempt)"))
+            let controller = HAPController(stateDirectory: StateDirectory(path: directory.path + "/\(attempt)"), logger: Logger(label: "hap"))
             let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: code, name: "Bridge")
             controllerIDs.insert(pairing.controllerPairingID)
             #expect(try await accessory.status().paired, "attempt \(attempt)")
@@ -34,7 +35,7 @@ struct HAPControllerPairingTests {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let wrong = accessory.setupCode == "111-22-333" ? "111-22-334" : "111-22-333"
         await #expect(throws: HAPControllerError.connection(.pairing(.wrongSetupCode))) {
             try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(wrong))
@@ -54,12 +55,12 @@ struct HAPControllerPairingTests {
         let first = try TemporaryDirectory(), second = try TemporaryDirectory()
         defer { first.remove(); second.remove() }
         let code = try SetupCode(accessory.setupCode)
-        let owner = HAPController(stateDirectory: first.stateDirectory)
+        let owner = HAPController(stateDirectory: first.stateDirectory, logger: Logger(label: "hap"))
         _ = try await owner.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
         await #expect(throws: HAPControllerError.alreadyPairedHere(name: "hap2mqtt Test Bridge"), "the owner is told it has the pairing") {
             try await owner.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
         }
-        let other = HAPController(stateDirectory: second.stateDirectory)
+        let other = HAPController(stateDirectory: second.stateDirectory, logger: Logger(label: "hap"))
         let error = await #expect(throws: HAPControllerError.self) {
             try await other.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
         }
@@ -74,7 +75,7 @@ struct HAPControllerPairingTests {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let pairing = try await HAPController(stateDirectory: directory.stateDirectory)
+        let pairing = try await HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
             .pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
         #expect(pairing.name == "hap2mqtt Test Bridge")
         #expect(pairing.host == "127.0.0.1" && pairing.port == accessory.port)
@@ -86,7 +87,7 @@ struct HAPControllerPairingTests {
         // The accessory restarts too (it keeps its pairings); the controller is a new one on the same files.
         await accessory.stop()
         try await accessory.start()
-        let restarted = HAPController(stateDirectory: directory.stateDirectory)
+        let restarted = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         #expect(await restarted.pairings() == [pairing])
         let client = try await restarted.connect(to: try await restarted.pairing(named: "HAP2MQTT test bridge"))
         let records = try await client.listPairings()
@@ -102,7 +103,7 @@ struct HAPControllerPairingTests {
         let second = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let kitchen = try await controller.pair(host: "127.0.0.1", port: first.port, setupCode: try SetupCode(first.setupCode), name: "Kitchen")
         #expect(kitchen.name == "Kitchen")
         await #expect(throws: HAPControllerError.nameInUse("Kitchen")) {
@@ -129,7 +130,7 @@ struct HAPControllerPairingTests {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode), name: "Hall")
         #expect(try await controller.unpair("hall") == .removed)
         #expect(await controller.pairings().isEmpty)
@@ -148,7 +149,7 @@ struct HAPControllerPairingTests {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let code = try SetupCode(accessory.setupCode)
         _ = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: code, name: "Reset")
         try await accessory.resetPairings()
@@ -173,7 +174,7 @@ struct HAPControllerPairingTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let capture = LogCapture()
-        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger())
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
         let pairing = try await controller.pair(host: "127.0.0.1", port: weak.port, setupCode: try SetupCode("12345678"))
         let client = try await controller.connect(to: pairing)
         _ = try await client.read([HAPCharacteristicID(aid: 2, iid: 9)])
@@ -199,7 +200,7 @@ struct HAPControllerPairingTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let capture = LogCapture()
-        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger())
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
         let server = Task {
             await accessory.accept()
             try await accessory.answerPairSetup()

@@ -3,6 +3,7 @@ import HAP2MQTTTesting
 @testable import HAPController
 import HomeModel
 import HomeStore
+import Logging
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -32,7 +33,7 @@ struct HAPAccessoryProviderTests {
     /// A controller in a fresh state directory, paired with a scripted accessory.
     static func paired() async throws -> (TemporaryDirectory, HAPController, ScriptedAccessory, Pairing) {
         let directory = try TemporaryDirectory()
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let scripted = try ScriptedAccessory()
         return (directory, controller, scripted, try await scripted.pair(try await controller.identity()))
     }
@@ -41,7 +42,7 @@ struct HAPAccessoryProviderTests {
     func bridgedAccessoryUnreachable() async throws {
         let (directory, controller, scripted, pairing) = try await Self.paired()
         defer { directory.remove() }
-        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: Self.quiet)
+        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: Self.quiet, logger: Logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
 
@@ -91,7 +92,7 @@ struct HAPAccessoryProviderTests {
         var settings = Self.quiet
         settings.backoff = backoff
 
-        let uncached = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
+        let uncached = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let failed = ProviderEvents(uncached.events)
         await uncached.start()
         _ = try await failed.wait(count: 1)
@@ -100,7 +101,7 @@ struct HAPAccessoryProviderTests {
 
         try AccessoryCache(directory: directory.stateDirectory, accessoryPairingID: pairing.accessoryPairingID).save(Array(Self.accessories.utf8))
         settings.excludedAIDs = []
-        let cached = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
+        let cached = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let events = ProviderEvents(cached.events)
         await cached.start()
         _ = try await events.wait(count: 2)
@@ -119,7 +120,7 @@ struct HAPAccessoryProviderTests {
         await cached.stop()
 
         settings.excludedAIDs = [2]
-        let excluding = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
+        let excluding = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let few = ProviderEvents(excluding.events)
         await excluding.start()
         _ = try await few.wait(count: 2)
@@ -154,7 +155,7 @@ struct HAPAccessoryProviderTests {
         resetter.start()
         var settings = Self.quiet
         settings.backoff = ReconnectBackoff(initial: .milliseconds(200), maximum: .seconds(60))
-        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
+        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
         try await eventually("four connection attempts", timeout: .seconds(120)) { attempts.withLock { $0.count } >= 4 }
@@ -199,11 +200,11 @@ struct HAPAccessoryProviderTests {
         // The unanswered keep-alive is noticed by its request time-out, so the test waits that long once.
         // Every other answer comes from this test, which a busy machine can hold up for seconds: a short
         // time-out would close the connection under an answer on its way (ScriptedAccessoryError.closed).
-        let controller = HAPController(stateDirectory: directory.stateDirectory, requestTimeout: .seconds(15))
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"), requestTimeout: .seconds(15))
         let scripted = try ScriptedAccessory()
         let pairing = try await scripted.pair(try await controller.identity())
         let settings = HAPProviderSettings(pollInterval: .milliseconds(300), keepaliveInterval: .milliseconds(1000))
-        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings)
+        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
 

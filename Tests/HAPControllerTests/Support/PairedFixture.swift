@@ -1,6 +1,6 @@
 import HAP2MQTTTesting
 import HAPController
-import HomeModel
+import Logging
 import Testing
 
 /// A HAP-python accessory paired with a controller in a temporary state directory, shared by the tests
@@ -25,7 +25,7 @@ struct PairedFixture: Sendable {
     static func start() async throws -> PairedFixture {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
-        let controller = HAPController(stateDirectory: directory.stateDirectory)
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
         return PairedFixture(accessory: accessory, controller: controller, pairing: pairing, directory: directory)
     }

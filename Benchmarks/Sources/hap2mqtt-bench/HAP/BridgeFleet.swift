@@ -1,7 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 import HAPController
-import HomeStore
+import Logging
 import SystemSupport
 
 /// The HAP-python bridges of scenario 5, started in parallel (each builds its accessories for a second or
@@ -32,7 +32,7 @@ final class BridgeFleet: Sendable {
             let bridges = await started.all
             let directory = StateDirectory(path: pairings.path)
             try directory.create()
-            let controller = HAPController(stateDirectory: directory)
+            let controller = HAPController(stateDirectory: directory, logger: Logger(label: "hap"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, bridge) in bridges.enumerated() {
                     group.addTask {

@@ -3,6 +3,7 @@ import Gateway
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import MQTT
 
 /// A gateway as `hap2mqtt run` wires it (home store, MQTT client, `Gateway`), with the in-memory provider
@@ -19,13 +20,13 @@ final class GatewayRig: Sendable {
     init(brokerURL: String, base: String, accessories: [Accessory], stateQoS: MQTTQoS = .atLeastOnce) async throws {
         self.base = base
         provider = InMemoryAccessoryProvider(serverID: BenchmarkHome.serverID, accessories: accessories)
-        store = HomeStore()
+        store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(provider)
         var configuration = MQTTConfiguration(url: brokerURL, clientID: "bench-gateway-\(UUID().uuidString.prefix(8))")
         configuration.will = Gateway.lastWill(baseTopic: base)
-        mqtt = try MQTTClient(configuration: configuration)
+        mqtt = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
         try await mqtt.connect()
-        gateway = Gateway(configuration: GatewayConfiguration(baseTopic: base, stateQoS: stateQoS, version: "bench"), store: store, mqtt: mqtt)
+        gateway = Gateway(configuration: GatewayConfiguration(baseTopic: base, stateQoS: stateQoS, version: "bench"), store: store, mqtt: mqtt, logger: Logger(label: "gateway"))
         let gateway = self.gateway
         // The gateway waits for the store's first sync, which starts with `publishHome(to:)`.
         runner = Task { await gateway.run() }

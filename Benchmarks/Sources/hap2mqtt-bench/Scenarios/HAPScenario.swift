@@ -1,7 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 import HAPController
-import HomeStore
+import Logging
 import SystemSupport
 
 /// Scenario 4: hap2mqtt's HAP controller against aiohomekit 4.0.1, the same operations on one HAP-python
@@ -52,7 +52,7 @@ struct HAPScenario: BenchmarkScenario {
     ) async throws -> (ours: HAPOperations, theirs: HAPOperations, version: String) {
         let directory = StateDirectory(path: folder.path)
         try directory.create()
-        let controller = HAPController(stateDirectory: directory)
+        let controller = HAPController(stateDirectory: directory, logger: Logger(label: "hap"))
         let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode), name: "bench")
         let pairingFile = folder.appendingPathComponent("aiohomekit-pairing.json")
         let admin = try await controller.connect(to: pairing)

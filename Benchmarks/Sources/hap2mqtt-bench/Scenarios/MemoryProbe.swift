@@ -23,7 +23,7 @@ enum MemoryProbe {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
         process.arguments = [subcommand, brokerURL, base, String(home.accessories.count)]
-        // One malloc arena, as `hap2mqtt run` sets at its start (Sources/hap2mqtt/Logging/MemoryTuning.swift).
+        // One malloc arena, as `hap2mqtt run` sets at its start (Sources/hap2mqtt/Process/MemoryTuning.swift).
         process.environment = ProcessInfo.processInfo.environment.merging(["MALLOC_ARENA_MAX": "1"]) { current, _ in current }
         let input = Pipe()
         let output = Pipe()
