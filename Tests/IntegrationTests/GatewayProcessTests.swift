@@ -99,6 +99,21 @@ struct GatewayProcessTests {
         await broker.stop()
     }
 
+    @Test("SIGTERM before the broker was ever reached: one notice says so, and it exits with status 0")
+    func signalBeforeBroker() async throws {
+        let broker = try await MosquittoBroker()
+        await broker.stop()
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try gateway.start()
+        try await eventually("a failed connect in the log", timeout: .seconds(20)) {
+            gateway.log.contains("cannot connect to the MQTT broker")
+        }
+        await gateway.stop()
+        #expect(gateway.terminationStatus == 0, "\(gateway.log)")
+        #expect(gateway.log.contains("notice  hap2mqtt: received a signal before the broker could be reached; stopping"))
+        #expect(gateway.log.contains("info    hap2mqtt: stopped"))
+    }
+
     @Test("a broker that is not up yet is waited for")
     func brokerLater() async throws {
         let broker = try await MosquittoBroker()

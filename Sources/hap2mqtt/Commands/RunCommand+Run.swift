@@ -1,22 +1,25 @@
-import Foundation
 import Gateway
 import HomeModel
 import HomeStore
 import Logging
 import MQTT
-import Synchronization
 import SystemSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `hap2mqtt run`: the gateway in the foreground until SIGINT or SIGTERM.
 ///
-/// Connects to the broker (retrying with back-off while it is unreachable, since a broker that starts
-/// after the gateway is normal under systemd or compose), starts the home store with a provider per
-/// paired accessory server, and runs the `Gateway`. A signal publishes `bridge/state` offline, closes the
-/// connections and returns 0.
+/// Makes the parts (the home store with a provider per paired accessory server, the MQTT client, the
+/// `Gateway`, the pairing watcher) and runs them as one `ServiceGroup` (`services`): the MQTT client
+/// connects first, retrying with back-off while the broker is unreachable (a broker that starts after
+/// the gateway is normal under systemd or compose). A signal publishes `bridge/state` offline, stops
+/// the parts in reverse order and returns 0.
 enum RunCommandRunner {
     static func run(_ context: CommandContext, loggers: Loggers) async -> Int32 {
         let configuration = context.configuration
-        let logger = loggers.program
         let stateDirectory = StateDirectory(path: configuration.homekit.stateDirectory)
         do {
             try stateDirectory.create()
@@ -26,24 +29,13 @@ enum RunCommandRunner {
         }
         let signals = await SignalHandler()
         defer { signals.cancel() }
-        let stopRequested = Atomic<Bool>(false)
-        let stopSignal = Task<Int32?, Never> {
-            for await number in signals.signals {
-                stopRequested.store(true, ordering: .sequentiallyConsistent)
-                return number
-            }
-            return nil
-        }
 
         let store = HomeStore(configuration: configuration.homeStoreConfiguration, logger: loggers.homeStore)
-        let file = context.options.configPath
         let made = await AccessoryProviders.make(
-            configuration, stateDirectory: stateDirectory, configurationFile: file, logger: loggers.hap)
-        for provider in made.providers { await store.add(provider) }
+            configuration, stateDirectory: stateDirectory, configurationFile: context.options.configPath, logger: loggers.hap)
         let watcher = PairingWatcher(
             store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems,
             logger: loggers.program, makeProvider: made.make)
-
         let mqtt: MQTTClient
         do {
             mqtt = try MQTTClient(configuration: configuration.mqttClientConfiguration, logger: loggers.mqtt)
@@ -51,46 +43,75 @@ enum RunCommandRunner {
             StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
             return 1
         }
-        guard await connect(mqtt, url: configuration.mqtt.url.description, logger: logger, until: stopRequested) else {
-            logger.notice("received a signal before the broker could be reached; stopping")
-            await store.stop()
-            logger.info("stopped")
-            return 0
-        }
-
-        let gateway = Gateway(configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
+        let gateway = Gateway(
+            configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
             logger: loggers.gateway)
-        await store.start()
-        let running = Task { await gateway.run() }
-        let watching = Task { await watcher.run() }
-        let signal = await stopSignal.value
-        logger.notice("received signal \(signal ?? 0); stopping")
-        watching.cancel()
-        await gateway.stop()
-        running.cancel()
-        await store.stop()
-        await mqtt.disconnect()
-        logger.info("stopped")
-        return 0
+        let group = ServiceGroup(
+            services(
+                mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
+                gateway: gateway, watcher: watcher, logger: loggers.program),
+            logger: loggers.program)
+
+        let stop = StopRequest()
+        let failure = await withTaskGroup(of: Void.self) { tasks -> ServiceStartError? in
+            tasks.addTask {
+                for await number in signals.signals {
+                    stop.request(.signal(number))
+                    return
+                }
+            }
+            defer { signals.cancel() }  // ends the task above
+            do throws(ServiceStartError) {
+                try await group.run(until: stop)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard let failure else { return 0 }
+        StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO)
+        return 1
     }
 
-    /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or a signal arrives.
-    /// Returns false when a signal ended the wait.
-    private static func connect(
-        _ mqtt: MQTTClient, url: String, logger: Logger, until stopRequested: borrowing Atomic<Bool>
-    ) async -> Bool {
+    /// The services of `run`, in the order they start; they stop in reverse. A new part (discovery, the
+    /// web page, the systemd notifier) is one more line here.
+    static func services(
+        mqtt: MQTTClient, brokerURL: String, store: HomeStore, providers: [any AccessoryProvider], gateway: Gateway,
+        watcher: PairingWatcher, logger: Logger
+    ) -> [Service] {
+        [
+            Service(
+                "MQTT client", awaiting: "the broker could be reached",
+                start: { () async throws(ServiceStartError) in try await connect(mqtt, url: brokerURL, logger: logger) },
+                stop: { await mqtt.disconnect() }),
+            Service(
+                "home store",
+                start: {
+                    for provider in providers { await store.add(provider) }
+                    await store.start()
+                },
+                stop: { await store.stop() }),
+            Service("gateway", run: { await gateway.run() }, stop: { await gateway.stop() }),
+            Service("pairing watcher", run: { await watcher.run() }),
+        ]
+    }
+
+    /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or the task is cancelled
+    /// (a stop request).
+    /// - Throws: `ServiceStartError` only when cancelled.
+    private static func connect(_ mqtt: MQTTClient, url: String, logger: Logger) async throws(ServiceStartError) {
         var delay = Duration.seconds(1)
         while true {
             do {
                 try await mqtt.connect()
-                return true
+                return
             } catch {
                 logger.error("cannot connect to the MQTT broker at \(url): \(error); retrying in \(delay.inSeconds) s")
             }
-            let deadline = ContinuousClock.now + delay
-            while ContinuousClock.now < deadline {
-                if stopRequested.load(ordering: .sequentiallyConsistent) { return false }
-                try? await Task.sleep(for: .milliseconds(100))
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw ServiceStartError(service: "MQTT client", reason: "stopped before the broker could be reached")
             }
             delay = min(delay * 2, .seconds(30))
         }
