@@ -23,18 +23,6 @@ public actor HomeStore {
         var removed = false
     }
 
-    struct Subscriber {
-        let continuation: AsyncStream<[HomeChange]>.Continuation
-        /// Takes the batches instead of the stream (`subscribe(delivering:)`).
-        let deliver: (@Sendable ([HomeChange]) -> Void)?
-        /// Subscribed before the store was ready: gets every accessory as `.accessoryAdded` when it is.
-        var needsInitial: Bool
-
-        func send(_ batch: [HomeChange]) {
-            if let deliver { deliver(batch) } else { continuation.yield(batch) }
-        }
-    }
-
     let logger: Logger
     /// The configuration in use (`configure(_:)` replaces it).
     public private(set) var configuration: HomeStoreConfiguration
@@ -45,14 +33,9 @@ public actor HomeStore {
     var awaitingFirstSync: Set<Int> = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
     var entries: [AccessoryID: StoredAccessory] = [:]
-    var subscribers: [Int: Subscriber] = [:]
-    var nextSubscriberID = 0
-    var pending: [HomeChange] = []
-    var flushScheduled = false
-    /// A provider event is being handled; a batch after a quiet spell goes out when it is done.
-    var handlingProviderEvent = false
-    /// When the last batch went out; a change later than `batchWindow` after it goes out at once.
-    var lastFlush = ContinuousClock.now - HomeStore.batchWindow
+    var subscribers = SubscriberList()
+    /// When the changes go out (`ChangeBatcher.swift`).
+    var batcher = ChangeBatcher()
     var writeQueues: [AccessoryID: WriteQueue] = [:]
     /// The number of the last drain task started (`HomeStore+Sending.swift`).
     var nextDrain = 0
@@ -64,16 +47,6 @@ public actor HomeStore {
     var lastWriteDeadline: ContinuousClock.Instant?
     /// Accessories a provider reported unreachable before they arrived, with the provider and the reason.
     var earlyUnreachable: [AccessoryID: (provider: Int, reason: String)] = [:]
-
-    /// Changes waiting to be delivered are sent at once when this many have gathered, so that a flood of
-    /// events does not build one huge batch.
-    static let maximumBatch = 4096
-
-    /// The shortest time between two batches. A change after a quiet spell goes out at once (as soon as
-    /// the provider event that brought it is handled); changes that follow within this window of a batch
-    /// gather until it ends, so that a burst of events, which reach the store one actor hop each, does
-    /// not go out as one batch per event.
-    static let batchWindow = Duration.milliseconds(2)
 
     /// A store that has no providers yet and is not started, logging through `logger` (its caller's,
     /// labelled `homestore` in the program).
@@ -115,7 +88,7 @@ public actor HomeStore {
             awaitingFirstSync.insert(index)
             if ready {
                 ready = false
-                for id in subscribers.keys { subscribers[id]?.needsInitial = true }
+                subscribers.awaitInitial()
             }
         }
     }
@@ -180,8 +153,7 @@ public actor HomeStore {
         for slot in providers { await slot.provider.stop() }
         for slot in providers { slot.consumer?.cancel() }
         flush()
-        for subscriber in subscribers.values { subscriber.continuation.finish() }
-        subscribers = [:]
+        subscribers.finishAll()
         failWaitingWrites(.failed("the home store has stopped"))
         let waiters = readyWaiters
         readyWaiters = []
@@ -237,16 +209,14 @@ public actor HomeStore {
             continuation.finish()
             return HomeSubscription(snapshot: snapshot, unreachable: unreachable, changes: stream)
         }
-        let id = nextSubscriberID
-        nextSubscriberID += 1
-        subscribers[id] = Subscriber(continuation: continuation, deliver: deliver, needsInitial: !ready)
+        let id = subscribers.add(continuation, delivering: deliver, needsInitial: !ready)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
         return HomeSubscription(snapshot: snapshot, unreachable: unreachable, changes: stream)
     }
 
-    private func removeSubscriber(_ id: Int) { subscribers[id] = nil }
+    private func removeSubscriber(_ id: Int) { subscribers.remove(id) }
 
     /// Starts consuming a provider's events.
     private func launch(_ index: Int) {
@@ -258,11 +228,10 @@ public actor HomeStore {
     private func consume(_ events: AsyncStream<ProviderEvent>, from index: Int, generation: Int) async {
         for await event in events {
             guard providers[index].generation == generation, !providers[index].removed else { return }
-            handlingProviderEvent = true
+            batcher.beginProviderEvent()
             handle(event, from: index)
-            handlingProviderEvent = false
             // After a quiet spell the changes go out now, without waiting for another job on the actor.
-            if !flushScheduled { flush() }
+            if batcher.endProviderEvent() { flush() }
         }
         if providers[index].generation == generation, awaitingFirstSync.contains(index) {
             logger.warning("provider ended before its first sync", ["provider": providers[index].provider.id])
@@ -285,51 +254,38 @@ public actor HomeStore {
         for accessory in all where !(entries[accessory.id]?.reachable ?? true) {
             initial.append(.reachabilityChanged(accessory.id, reachable: false, reason: entries[accessory.id]?.unreachableReason))
         }
-        for (id, subscriber) in subscribers where subscriber.needsInitial {
-            subscribers[id]?.needsInitial = false
-            if !initial.isEmpty { subscriber.send(initial) }
-        }
+        subscribers.sendInitial(initial)
         let waiters = readyWaiters
         readyWaiters = []
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Queues a change for the subscribers. Nothing is streamed before the store is ready.
+    /// Queues a change for the subscribers; the batcher says when it goes out. Nothing is streamed
+    /// before the store is ready.
     func emit(_ change: HomeChange) {
         guard ready, !subscribers.isEmpty else { return }
-        pending.append(change)
-        if pending.count >= HomeStore.maximumBatch {
-            flush()
-        } else if !flushScheduled {
-            let due = lastFlush + HomeStore.batchWindow
-            if ContinuousClock.now >= due {
-                // A quiet spell: `consume` delivers when the provider event is handled, so all its values
-                // share the batch; changes from elsewhere (writes, configuration) go after this job.
-                guard !handlingProviderEvent else { return }
-                flushScheduled = true
-                Task { self.scheduledFlush() }
-            } else {
-                flushScheduled = true
-                Task {
-                    try? await Task.sleep(until: due)
-                    self.scheduledFlush()
-                }
+        switch batcher.add(change, now: .now) {
+        case .gather: break
+        case .deliverNow: flush()
+        case .deliverAfterThisJob: Task { self.scheduledFlush() }
+        case .deliver(let due):
+            Task {
+                try? await Task.sleep(until: due)
+                self.scheduledFlush()
             }
         }
     }
 
     private func scheduledFlush() {
-        flushScheduled = false
+        batcher.scheduledDeliveryIsDue()
         flush()
     }
 
-    /// Delivers the queued changes as one batch.
+    /// Delivers the pending changes as one batch. Called, besides the batcher's schedule, before a write's
+    /// or a read's callers are answered, so that a subscriber has the new value before the answer.
     func flush() {
-        guard !pending.isEmpty else { return }
-        lastFlush = ContinuousClock.now
-        let batch = pending
-        pending = []
-        for subscriber in subscribers.values where !subscriber.needsInitial { subscriber.send(batch) }
+        guard let batch = batcher.take(now: .now) else { return }
+        subscribers.send(batch)
     }
 
     /// The configuration's name, room and home over what the provider sent; the first home by default.
