@@ -76,14 +76,13 @@ extension Gateway {
         flush()
     }
 
-    /// Publishes a characteristic's value when it differs from what was published. Stateless
-    /// characteristics (button presses) go out unretained and only for real events, so a reconnect or a
-    /// poll never looks like a press. Returns the characteristic's topics when its state topic was
-    /// published, and so the accessory's JSON needs republishing.
+    /// Publishes a characteristic's value. The store delivers a value once, and only when it changed or
+    /// was read on request, so every value that comes is published. Stateless characteristics (button
+    /// presses) go out unretained and only for real events, so a reconnect or a poll never looks like a
+    /// press. Returns the characteristic's topics when its state topic was published, and so the
+    /// accessory's JSON needs republishing.
     @discardableResult
-    func publishValue(
-        _ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource, force: Bool = false
-    ) -> CharacteristicTopic? {
+    func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource) -> CharacteristicTopic? {
         // The entry is changed in place: a copy would copy its dictionaries on every value change.
         guard let value, let index = published.index(forKey: address.accessory),
             let topic = published.values[index].layout.byIID[address.iid], topic.isReadable
@@ -93,20 +92,20 @@ extension Gateway {
             if source == .event { publishTransient(topic.stateTopic, payload) }
             return nil
         }
-        guard force || published.values[index].payloads[address.iid] != payload else { return nil }
-        if published.values[index].payloads.updateValue(payload, forKey: address.iid) == nil {
-            published.values[index].topics.insert(topic.stateTopic)
-        }
+        published.values[index].topics.insert(topic.stateTopic)
         published.values[index].json.set(JSONFragment.value(value), iid: address.iid)
         publishRetained(topic.stateTopic, payload, qos: configuration.stateQoS)
         // Once per step, when both values are in: a batch that changes hue and saturation would otherwise
         // show a colour that never was (new hue, old saturation) before the right one.
-        if let hs = hsByAddress[address], !pendingHS.contains(where: { $0.stateTopic == hs.stateTopic }) { pendingHS.append(hs) }
+        if let hs = hsByAddress[address] {
+            published.values[index].colour[address.iid] = payload
+            if !pendingHS.contains(where: { $0.stateTopic == hs.stateTopic }) { pendingHS.append(hs) }
+        }
         return topic
     }
 
-    /// The payload last published on a characteristic's state topic.
-    func lastPayload(_ address: CharacteristicAddress) -> String? { published[address.accessory]?.payloads[address.iid] }
+    /// The payload last published on a hue or saturation state topic.
+    func lastPayload(_ address: CharacteristicAddress) -> String? { published[address.accessory]?.colour[address.iid] }
 
     /// Gives a new accessory its slug and topics and publishes its availability, values and JSON.
     func register(_ accessory: Accessory, reachable: Bool) {

@@ -31,8 +31,8 @@ public actor Gateway {
         var reachable: Bool
         /// The accessory JSON message, with each readable characteristic's last published value.
         var json: AccessoryJSON
-        /// The payload last published on each characteristic's state topic, by iid.
-        var payloads: [Int: String] = [:]
+        /// The payload last published on each hue and saturation state topic, by iid, for the `hs` topic.
+        var colour: [Int: String] = [:]
         /// Every retained topic published for the accessory, so all of them can be cleared.
         var topics: Set<String> = []
     }

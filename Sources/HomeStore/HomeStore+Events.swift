@@ -119,14 +119,15 @@ extension HomeStore {
         setValue(value, at: address, location, source: update.source)
     }
 
-    /// Stores a value and emits `.valueChanged` when it differs (or is a stateless event).
+    /// Stores a value and emits `.valueChanged` when it differs, is a stateless event, or was read on
+    /// request.
     func setValue(
         _ value: CharacteristicValue, at address: CharacteristicAddress, _ location: StoredAccessory.Location,
         source: ValueSource
     ) {
         guard let old = entries[address.accessory]?.setValue(value, at: location) else { return }
         let new = entries[address.accessory]?.value(at: location)
-        if new != old.value || (source == .event && HAPCatalog.isStateless(old.type)) {
+        if new != old.value || source == .read || (source == .event && HAPCatalog.isStateless(old.type)) {
             emit(.valueChanged(address, new, source: source))
         }
     }

@@ -4,7 +4,8 @@ import SystemSupport
 /// Reads and identify, routed to the owning provider.
 extension HomeStore {
     /// Reads characteristics from their accessories (one request per provider, all at once), stores the
-    /// values and publishes those that changed as `.valueChanged(source: .read)`. A result of
+    /// values and delivers each, changed or not, to the subscribers as `.valueChanged(source: .read)`
+    /// before it returns: a read is asked for by a user who wants to see the value (`/get`). A result of
     /// `.success(nil)` means the accessory sent no value; the stored value is then kept.
     ///
     /// Per address, the errors are: `.notReady`, `.unknownAccessory`, `.unknownCharacteristic`,
@@ -46,6 +47,7 @@ extension HomeStore {
                 }
             }
         }
+        flush()
         return results
     }
 

@@ -38,7 +38,10 @@ extension HomeStore {
             // Timed out meanwhile: the callers have their answer and another drain has the queue.
             guard writeQueues[id]?.drain == drain else { return }
             writeQueues[id]?.inFlight = nil
-            item.resume(returning: confirm(answers), missing: .failed("the accessory sent no result"))
+            let outcomes = confirm(answers)
+            // The subscribers have the confirmed values before the writers have their answers.
+            flush()
+            item.resume(returning: outcomes, missing: .failed("the accessory sent no result"))
         }
         if writeQueues[id]?.drain == drain { writeQueues[id] = nil }
     }
@@ -65,7 +68,7 @@ extension HomeStore {
         return results
     }
 
-    /// Stores the confirmed value of a successful write and publishes it if it changed.
+    /// Stores the confirmed value of a successful write; it reaches the subscribers if it changed.
     private func confirm(_ write: CharacteristicWrite, response: CharacteristicValue?) -> CharacteristicValue {
         let address = write.address
         guard let location = entries[address.accessory]?.locations[address.iid],

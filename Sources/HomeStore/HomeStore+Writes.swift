@@ -1,16 +1,16 @@
 public import HomeModel
 import SystemSupport
 
-/// Writes (docs/DESIGN.md "Writes"): checked and validated here, then awaited and serialised per accessory;
-/// rapid writes to one characteristic collapse to the last value; the confirmed value is published only
-/// after the provider accepted it.
+/// Writes (docs/DESIGN.md "Writes"): checked here, once, then awaited and serialised per accessory; rapid
+/// writes to one characteristic collapse to the last value. The confirmed value reaches subscribers
+/// through the change stream, before the writer gets its outcome.
 extension HomeStore {
     /// The outcome of one write: the confirmed value, or why it failed.
     public typealias WriteResult = Result<CharacteristicValue, HomeStoreError>
 
     /// Gets a queued write's outcome: called once, on the store's executor, when the accessory answered,
     /// the write timed out or the store stopped. An actor that shares the store's executor (the Gateway)
-    /// takes it with `assumeIsolated`.
+    /// takes it with `assumeIsolated`. A confirmed value was delivered to the subscribers just before.
     public typealias WriteCompletion = @Sendable (WriteResult) -> Void
 
     /// Gets a multi-write's outcomes, one per address; called once, like `WriteCompletion`.
@@ -22,41 +22,25 @@ extension HomeStore {
     /// While another write to the accessory is in flight, the write waits; a later write to the same
     /// characteristic that arrives while this one still waits replaces its value, and both callers get
     /// the outcome of the one write sent.
-    /// - Throws: `.notReady` before the first sync; `.unknownAccessory`, `.unknownCharacteristic`;
-    ///   `.unreachable`; `.notWritable` without `pw`; `.invalidValue` when `validate` refuses the value
-    ///   (nothing is sent then); `.status` when the accessory refused; `.timedOut` after `writeTimeout`;
-    ///   `.failed` otherwise.
+    /// - Throws: the errors of `check(_:)`; `.status` when the accessory refused; `.timedOut` after
+    ///   `writeTimeout`; `.unreachable` or `.failed` when it could not be sent.
     public func write(_ address: CharacteristicAddress, value: CharacteristicValue) async throws(HomeStoreError)
         -> CharacteristicValue
     {
         let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")))
-        enqueue(try checkedWrite(address, value), waiter: waiter)
+        enqueue(try checkedWrite(WriteCommand(address, .value(value))), waiter: waiter)
         return try await outcome(of: waiter).get()
     }
 
-    /// Parses, checks and queues a command's write in one step, so that commands that arrive in order
-    /// take their places in the accessory's queue in order, without a second trip to the store.
-    ///
-    /// `parse` turns the characteristic as the store holds it (with its current value) into the value to
-    /// write, or throws (wrong type, out of range, read-only); it runs on the store's executor before
-    /// anything is queued.
-    /// - Returns: the outcome when it is known before the call returns (`.unknownAccessory` and
-    ///   `.unknownCharacteristic`, then `.invalidValue` with the error `parse` threw, then the errors of
-    ///   `write(_:value:)`'s checks); otherwise nil, and `completion` gets the outcome.
-    public func enqueueWrite(
-        _ address: CharacteristicAddress, parsing parse: @Sendable (Characteristic) throws(ValueError) -> CharacteristicValue,
-        completion: @escaping WriteCompletion
-    ) -> WriteResult? {
+    /// Checks and queues a command's write in one step, so that commands that arrive in order take their
+    /// places in the accessory's queue in order, without a second trip to the store. Like
+    /// `write(_:value:)`, a command that reaches a write still waiting for the same characteristic
+    /// replaces that write's value.
+    /// - Returns: the outcome when it is known before the call returns (a failed check, see `check(_:)`;
+    ///   or an accessory that answered at once); otherwise nil, and `completion` gets the outcome.
+    public func enqueueWrite(_ command: WriteCommand, completion: @escaping WriteCompletion) -> WriteResult? {
         let write: CharacteristicWrite
-        do throws(HomeStoreError) {
-            guard let entry = entries[address.accessory] else { throw .unknownAccessory(address.accessory) }
-            guard let characteristic = entry.characteristic(address.iid) else { throw .unknownCharacteristic(address) }
-            let value: CharacteristicValue
-            do { value = try parse(characteristic) } catch { throw .invalidValue(error) }
-            write = try checkedWrite(address, value)
-        } catch {
-            return .failure(error)
-        }
+        do { write = try checkedWrite(command) } catch { return .failure(error) }
         let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")))
         enqueue(write, waiter: waiter)
         return waiter.handOver(to: completion)
@@ -70,38 +54,48 @@ extension HomeStore {
         startDraining(id)
     }
 
-    /// Writes several values, one provider request per accessory (the accessory's place in its write queue
-    /// is kept). Values that fail the checks are not sent and get their error; when an address appears
-    /// more than once, the last value counts.
-    public func write(_ writes: [(CharacteristicAddress, CharacteristicValue)]) async
-        -> [CharacteristicAddress: WriteResult]
-    {
-        await outcome(of: enqueue(writes))
-    }
-
-    /// Like `write(_:)` for several values, but the writes take their places in the queues before it
-    /// returns.
-    /// - Returns: every outcome when all are known before the call returns (every value failed the
-    ///   checks); otherwise nil, and `completion` gets them.
-    public func enqueueWrite(
-        _ writes: [(CharacteristicAddress, CharacteristicValue)], completion: @escaping BatchWriteCompletion
-    ) -> [CharacteristicAddress: WriteResult]? {
-        enqueue(writes).handOver(to: completion)
-    }
-
-    private func enqueue(_ writes: [(CharacteristicAddress, CharacteristicValue)]) -> WriteQueue.BatchWaiter {
-        var failed: [CharacteristicAddress: WriteResult] = [:]
+    /// Checks commands without queueing anything: each becomes its value to write
+    /// (`Characteristic.valueToWrite(for:name:)`, the only check of the value), or an error. When an
+    /// address appears more than once, the last command counts.
+    ///
+    /// The errors, in this order: `.failed` once the store has stopped; `.notReady` before the first sync;
+    /// `.unknownAccessory`, `.unknownCharacteristic`; `.invalidValue` with the `ValueError` (read-only
+    /// included); `.unreachable`.
+    public func check(_ commands: [WriteCommand]) -> CheckedWrites {
+        var failures: [CharacteristicAddress: HomeStoreError] = [:]
         var last: [CharacteristicAddress: Int] = [:]
-        for (index, (address, _)) in writes.enumerated() { last[address] = index }
-        var groups: [AccessoryID: [CharacteristicWrite]] = [:]
-        for (index, (address, value)) in writes.enumerated() where last[address] == index {
+        for (index, command) in commands.enumerated() { last[command.address] = index }
+        var writes: [CharacteristicWrite] = []
+        for (index, command) in commands.enumerated() where last[command.address] == index {
             do {
-                groups[address.accessory, default: []].append(try checkedWrite(address, value))
+                writes.append(try checkedWrite(command))
             } catch {
-                failed[address] = .failure(error)
+                failures[command.address] = error
             }
         }
-        let all = BatchOutcome(failed, parts: groups.count, dropped: .init())
+        return CheckedWrites(writes: writes, failures: failures)
+    }
+
+    /// Queues checked writes, one provider request per accessory (each takes its place in the accessory's
+    /// write queue).
+    /// - Returns: every outcome, with the checks' failures, when all are known before the call returns
+    ///   (nothing passed, or the accessories answered at once); otherwise nil, and `completion` gets them.
+    public func enqueue(_ checked: CheckedWrites, completion: @escaping BatchWriteCompletion)
+        -> [CharacteristicAddress: WriteResult]?
+    {
+        enqueue(checked).handOver(to: completion)
+    }
+
+    /// Checks and writes several commands, one provider request per accessory. Commands that fail the
+    /// checks are not sent and get their error; the others are written.
+    public func write(_ commands: [WriteCommand]) async -> [CharacteristicAddress: WriteResult] {
+        await outcome(of: enqueue(check(commands)))
+    }
+
+    private func enqueue(_ checked: CheckedWrites) -> WriteQueue.BatchWaiter {
+        var groups: [AccessoryID: [CharacteristicWrite]] = [:]
+        for write in checked.writes { groups[write.address.accessory, default: []].append(write) }
+        let all = BatchOutcome(checked.failures.mapValues { .failure($0) }, parts: groups.count, dropped: .init())
         for (id, batch) in groups {
             let dropped = Dictionary(batch.map { ($0.address, WriteResult.failure(.failed("the write was dropped"))) }, uniquingKeysWith: { _, new in new })
             writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, deliver: all.add))
@@ -119,20 +113,24 @@ extension HomeStore {
         }
     }
 
-    /// The checks a write passes before it is queued, and the request it becomes.
-    private func checkedWrite(_ address: CharacteristicAddress, _ value: CharacteristicValue) throws(HomeStoreError)
-        -> CharacteristicWrite
-    {
-        let (_, characteristic) = try usableCharacteristic(address)
-        guard characteristic.isWritable else { throw .notWritable(address) }
-        let normal: CharacteristicValue
+    /// The checks a command passes before its write is queued (see `check(_:)` for their order), and the
+    /// request it becomes.
+    private func checkedWrite(_ command: WriteCommand) throws(HomeStoreError) -> CharacteristicWrite {
+        let address = command.address
+        guard !stopped else { throw .failed("the home store has stopped") }
+        guard ready else { throw .notReady }
+        guard let entry = entries[address.accessory] else { throw .unknownAccessory(address.accessory) }
+        guard let characteristic = entry.characteristic(address.iid) else { throw .unknownCharacteristic(address) }
+        let value: CharacteristicValue
         do {
-            normal = try characteristic.validate(value, name: HAPCatalog.characteristicSlug(characteristic.type))
+            value = try characteristic.valueToWrite(
+                for: command.payload, name: command.name ?? HAPCatalog.characteristicSlug(characteristic.type))
         } catch {
             throw .invalidValue(error)
         }
+        guard entry.reachable else { throw .unreachable(address.accessory, entry.unreachableReason ?? "unreachable") }
         return CharacteristicWrite(
-            address: address, value: normal, timed: characteristic.permissions.contains(.timedWrite),
+            address: address, value: value, timed: characteristic.permissions.contains(.timedWrite),
             wantsResponse: characteristic.permissions.contains(.writeResponse))
     }
 

@@ -8,9 +8,8 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownAccessory(AccessoryID)
     /// The accessory has no characteristic with this iid.
     case unknownCharacteristic(CharacteristicAddress)
-    /// The characteristic has no `pw` permission.
-    case notWritable(CharacteristicAddress)
-    /// The value broke a rule of the characteristic (format, range, step, valid values, length).
+    /// The value broke a rule of the characteristic (format, range, step, valid values, length), or the
+    /// characteristic has no `pw` permission (`ValueError.Rule.readOnly`).
     case invalidValue(ValueError)
     /// The accessory is offline.
     case unreachable(AccessoryID, String)
@@ -28,7 +27,6 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notReady: return "the gateway has not finished its first sync yet; try again in a moment"
         case .unknownAccessory(let id): return "no accessory \(id)"
         case .unknownCharacteristic(let a): return "no characteristic \(a.iid) on accessory \(a.accessory)"
-        case .notWritable(let a): return "characteristic \(a) is read-only"
         case .invalidValue(let e): return e.description
         case .unreachable(let id, let why): return "accessory \(id) is offline: \(why)"
         case .status(let s): return "the accessory refused the write: \(s)"
@@ -44,8 +42,7 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .status(let s), .readRefused(let s): return s
         case .unreachable: return .serviceCommunicationFailure
         case .timedOut: return .operationTimedOut
-        case .notWritable: return .readOnlyCharacteristic
-        case .invalidValue: return .invalidValueInRequest
+        case .invalidValue(let error): return error.rule == .readOnly ? .readOnlyCharacteristic : .invalidValueInRequest
         case .unknownCharacteristic, .unknownAccessory: return .resourceDoesNotExist
         case .notReady, .failed: return nil
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HomeModel
+@testable import HomeModel
 
 @Suite("Parsing /set payloads")
 struct ValueParsingTests {

@@ -1,18 +1,10 @@
 import Testing
-import HomeModel
+@testable import HomeModel
 
 @Suite("Validating values before a write")
 struct ValueValidationTests {
     private func rule(_ c: Characteristic, _ value: CharacteristicValue) -> ValueError.Rule? {
         valueError { () throws(ValueError) in try c.validate(value, name: "x") }?.rule
-    }
-
-    @Test("a characteristic without pw refuses every write")
-    func readOnly() throws {
-        let temperature = try catalogCharacteristic("11")
-        let error = try #require(valueError { () throws(ValueError) in try temperature.validate(.float(21), name: "current_temperature") })
-        #expect(error.rule == .readOnly)
-        #expect(error.description == "current_temperature: cannot write '21', the characteristic is read-only")
     }
 
     @Test("the value's type must fit the format")

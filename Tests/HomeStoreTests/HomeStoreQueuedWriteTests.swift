@@ -3,19 +3,16 @@ import HomeModel
 import HomeStore
 import Testing
 
-/// The store's queueing write API, as the Gateway uses it for commands: parse, check and queue in one
-/// call; the outcome returned at once or given to a completion exactly once.
+/// The store's queueing write API, as the Gateway uses it for commands: check and queue in one call; the
+/// outcome returned at once or given to a completion exactly once.
 @Suite("Home store: queued writes with completions")
 struct HomeStoreQueuedWriteTests {
     /// Every outcome a completion received, tagged with the caller.
     typealias Outcomes = HAP2MQTTTesting.Recorder<(Int, HomeStore.WriteResult)>
 
-    /// Parses a command's text as the Gateway does.
-    static func parsing(_ text: String) -> @Sendable (Characteristic) throws(ValueError) -> CharacteristicValue {
-        { characteristic throws(ValueError) in
-            let parsed = try characteristic.parseCommand(text, current: characteristic.value, name: "test")
-            return try characteristic.validate(parsed, name: "test")
-        }
+    /// A `/set` command's text for the characteristic at `address`, named `test` in errors.
+    static func command(_ address: CharacteristicAddress, _ text: String) -> WriteCommand {
+        WriteCommand(address, .text(text), name: "test")
     }
 
     @Test("checks that fail come back from the call itself, and nothing is sent or completed")
@@ -32,7 +29,7 @@ struct HomeStoreQueuedWriteTests {
             (name, "Desk", "test: cannot write 'Desk', the characteristic is read-only"),
         ]
         for (index, (address, text, message)) in cases.enumerated() {
-            let outcome = await store.enqueueWrite(address, parsing: Self.parsing(text)) { outcomes.append((index, $0)) }
+            let outcome = await store.enqueueWrite(Self.command(address, text)) { outcomes.append((index, $0)) }
             guard case .failure(let error)? = outcome else {
                 Issue.record("\(address) = \(text) gave \(String(describing: outcome))")
                 continue
@@ -50,7 +47,7 @@ struct HomeStoreQueuedWriteTests {
         let (lamp, provider, store, changes) = await lampScene()
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         let outcomes = Outcomes()
-        let outcome = await store.enqueueWrite(brightness, parsing: Self.parsing(" 55 ")) { outcomes.append((0, $0)) }
+        let outcome = await store.enqueueWrite(Self.command(brightness, " 55 ")) { outcomes.append((0, $0)) }
         #expect(outcome == .success(.int(55)))
         #expect(provider.writes == [[CharacteristicWrite(address: brightness, value: .int(55))]])
         #expect(await store.characteristic(brightness)?.value == .int(55))
@@ -67,7 +64,7 @@ struct HomeStoreQueuedWriteTests {
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         provider.setWriteBehavior(.hold)
         let outcomes = Outcomes()
-        let outcome = await store.enqueueWrite(brightness, parsing: Self.parsing("40")) { result in
+        let outcome = await store.enqueueWrite(Self.command(brightness, "40")) { result in
             outcomes.append((0, result))
         }
         #expect(outcome == nil)
@@ -93,7 +90,7 @@ struct HomeStoreQueuedWriteTests {
             (on, "true"), (brightness, "10"), (hue, "30"), (brightness, "20"), (brightness, "30"), (hue, "40"),
         ]
         for (index, (address, text)) in commands.enumerated() {
-            let outcome = await store.enqueueWrite(address, parsing: Self.parsing(text)) { outcomes.append((index, $0)) }
+            let outcome = await store.enqueueWrite(Self.command(address, text)) { outcomes.append((index, $0)) }
             #expect(outcome == nil)
             if index == 0 { #expect(await eventually { provider.writes.count == 1 }) }
         }
@@ -120,9 +117,9 @@ struct HomeStoreQueuedWriteTests {
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         provider.setWriteBehavior(.hold)
         let outcomes = Outcomes()
-        #expect(await store.enqueueWrite(on, parsing: Self.parsing("true")) { outcomes.append((0, $0)) } == nil)
+        #expect(await store.enqueueWrite(Self.command(on, "true")) { outcomes.append((0, $0)) } == nil)
         #expect(await eventually { provider.writes.count == 1 })
-        #expect(await store.enqueueWrite(brightness, parsing: Self.parsing("5")) { outcomes.append((1, $0)) } == nil)
+        #expect(await store.enqueueWrite(Self.command(brightness, "5")) { outcomes.append((1, $0)) } == nil)
         await store.stop()
         #expect(await eventually { outcomes.elements.contains { $0.0 == 1 } })
         #expect(outcomes.elements.filter { $0.0 == 1 }.map(\.1) == [.failure(.failed("the home store has stopped"))])
@@ -187,6 +184,49 @@ struct HomeStoreWriteTimeoutTests {
         #expect(await second.value == .failure(.timedOut(seconds: 0.3)))
         #expect(await queued.value == .success(.int(40)))
         #expect(await store.waitingWrites(other.id) == 0)
+        await store.stop()
+    }
+}
+
+@Suite("Home store: checking writes before queueing them")
+struct HomeStoreCheckedWriteTests {
+    @Test("check turns each command into its value or its error and queues nothing")
+    func checkOnly() async throws {
+        let (lamp, provider, store, changes) = await lampScene()
+        let on = try Fixture.address(lamp, .Characteristic.on)
+        let brightness = try Fixture.address(lamp, .Characteristic.brightness)
+        let name = try Fixture.address(lamp, .Characteristic.name)
+        let missing = CharacteristicAddress(accessory: lamp.id, iid: 999)
+        let checked = await store.check([
+            WriteCommand(on, .text("toggle")), WriteCommand(brightness, .json(.int(700)), name: "brightness"),
+            WriteCommand(name, .text("Desk")), WriteCommand(missing, .text("1")),
+        ])
+        #expect(checked.failures.mapValues(\.description) == [
+            brightness: "brightness: 700 is above the maximum 100",
+            name: "name: cannot write 'Desk', the characteristic is read-only",
+            missing: "no characteristic 999 on accessory 00:00:00:00:00:01/2",
+        ])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(provider.writes.isEmpty)
+        #expect(await store.waitingWrites(lamp.id) == 0)
+        #expect(await changes.items.isEmpty)
+        await store.stop()
+    }
+
+    @Test("checked writes go out in one request per accessory, with the checks' failures in the outcome")
+    func enqueueChecked() async throws {
+        let (lamp, provider, store, _) = await lampScene()
+        let on = try Fixture.address(lamp, .Characteristic.on)
+        let hue = try Fixture.address(lamp, .Characteristic.hue)
+        let name = try Fixture.address(lamp, .Characteristic.name)
+        let checked = await store.check([WriteCommand(on, .text("on")), WriteCommand(hue, .value(.float(90))), WriteCommand(name, .text("x"))])
+        let outcomes = HAP2MQTTTesting.Recorder<[CharacteristicAddress: HomeStore.WriteResult]>()
+        let outcome = await store.enqueue(checked) { outcomes.append($0) }
+        #expect(outcome?[on] == .success(.bool(true)))
+        #expect(outcome?[hue] == .success(.float(90)))
+        #expect(outcome?[name] == .failure(.invalidValue(ValueError(characteristic: "name", value: "x", rule: .readOnly))))
+        #expect(provider.writes == [[CharacteristicWrite(address: on, value: .bool(true)), CharacteristicWrite(address: hue, value: .float(90))]])
+        #expect(outcomes.elements.isEmpty)
         await store.stop()
     }
 }

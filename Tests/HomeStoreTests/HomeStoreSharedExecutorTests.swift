@@ -10,6 +10,8 @@ actor Follower {
     let store: HomeStore
     private(set) var batches: [[HomeChange]] = []
     private(set) var outcomes: [HomeStore.WriteResult] = []
+    /// Batches and outcomes in the order they arrived: `batch <summaries>`, `outcome ok <value>`.
+    private(set) var arrivals: [String] = []
     private(set) var subscription: HomeSubscription?
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
@@ -20,16 +22,27 @@ actor Follower {
 
     func follow() async {
         subscription = await store.subscribe(delivering: { [weak self] batch in
-            self?.assumeIsolated { $0.batches.append(batch) }
+            self?.assumeIsolated { follower in
+                follower.batches.append(batch)
+                follower.arrivals.append("batch " + batch.map(\.summary).joined(separator: ", "))
+            }
         })
     }
 
     /// Queues a command's write; the outcome lands in `outcomes`, from the call or the completion.
     func command(_ address: CharacteristicAddress, _ value: CharacteristicValue) async {
-        let outcome = await store.enqueueWrite(address, parsing: { _ in value }, completion: { [weak self] outcome in
-            self?.assumeIsolated { $0.outcomes.append(outcome) }
+        let outcome = await store.enqueueWrite(WriteCommand(address, .value(value)), completion: { [weak self] outcome in
+            self?.assumeIsolated { $0.record(outcome) }
         })
-        if let outcome { outcomes.append(outcome) }
+        if let outcome { record(outcome) }
+    }
+
+    private func record(_ outcome: HomeStore.WriteResult) {
+        outcomes.append(outcome)
+        switch outcome {
+        case .success(let value): arrivals.append("outcome ok \(value)")
+        case .failure(let error): arrivals.append("outcome error \(error)")
+        }
     }
 
     var summaries: [String] { batches.flatMap { $0.map(\.summary) } }
@@ -100,6 +113,28 @@ struct HomeStoreSharedExecutorTests {
         // The refused value is answered by the call itself, before the two queued writes finish.
         #expect(outcomes.first.map { if case .failure(.invalidValue) = $0 { true } else { false } } == true)
         #expect(Array(outcomes.dropFirst()) == [.success(.bool(true)), .success(.int(7))])
+        await store.stop()
+    }
+
+    @Test("a confirmed value reaches the subscriber once, in a batch delivered before the writer's outcome")
+    func valueBeforeOutcome() async throws {
+        let (lamp, provider, store, _) = await lampScene()
+        let brightness = try Fixture.address(lamp, .Characteristic.brightness)
+        let follower = Follower(store: store)
+        await follower.follow()
+        // Answered within the call, and answered later: the batch comes first either way.
+        await follower.command(brightness, .int(30))
+        provider.setWriteBehavior(.delay(.milliseconds(30)))
+        await follower.command(brightness, .int(40))
+        #expect(await eventually { await follower.outcomes.count == 2 })
+        #expect(await follower.arrivals == [
+            "batch value 2.\(brightness.iid)=30 write", "outcome ok 30",
+            "batch value 2.\(brightness.iid)=40 write", "outcome ok 40",
+        ])
+        // A write that confirms the value the store holds changes nothing: no batch, only the outcome.
+        await follower.command(brightness, .int(40))
+        #expect(await eventually { await follower.outcomes.count == 3 })
+        #expect(await follower.arrivals.count == 5)
         await store.stop()
     }
 }

@@ -106,7 +106,7 @@ struct HomeStoreWriteTests {
             (brightness, .int(150), "brightness: 150 is above the maximum 100"),
             (brightness, .float(50.5), "brightness: '50.5' is not a valid int value"),
             (hue, .float(-1), "hue: -1 is below the minimum 0"),
-            (name, .string("Desk"), "characteristic 00:00:00:00:00:01/2.5 is read-only"),
+            (name, .string("Desk"), "name: cannot write 'Desk', the characteristic is read-only"),
             (CharacteristicAddress(accessory: lamp.id, iid: 999), .bool(true), "no characteristic 999 on accessory 00:00:00:00:00:01/2"),
             (CharacteristicAddress(accessory: Fixture.id(42), iid: 9), .bool(true), "no accessory 00:00:00:00:00:01/42"),
         ]
@@ -118,7 +118,9 @@ struct HomeStoreWriteTests {
                 #expect(error.description == message)
             }
         }
-        await #expect(throws: HomeStoreError.notWritable(name)) { try await store.write(name, value: .string("Desk")) }
+        let readOnly = HomeStoreError.invalidValue(ValueError(characteristic: "name", value: "Desk", rule: .readOnly))
+        await #expect(throws: readOnly) { try await store.write(name, value: .string("Desk")) }
+        #expect(readOnly.hapStatus == .readOnlyCharacteristic)
         #expect(provider.writes.isEmpty)
         await store.stop()
     }
@@ -178,13 +180,14 @@ struct HomeStoreWriteTests {
         let name = try Fixture.address(lamp, .Characteristic.name)
         let otherOn = try Fixture.address(other, .Characteristic.on)
         let results = await store.write([
-            (on, .bool(true)), (brightness, .int(10)), (name, .string("x")), (brightness, .int(50)), (otherOn, .bool(true)),
+            WriteCommand(on, .value(.bool(true))), WriteCommand(brightness, .text("10")), WriteCommand(name, .value(.string("x"))),
+            WriteCommand(brightness, .json(.int(50))), WriteCommand(otherOn, .text("on"), name: "other_on"),
         ])
         #expect(results.count == 4)
         #expect(try results[on]?.get() == .bool(true))
         #expect(try results[brightness]?.get() == .int(50))
         #expect(try results[otherOn]?.get() == .bool(true))
-        #expect(results[name] == .failure(.notWritable(name)))
+        #expect(results[name] == .failure(.invalidValue(ValueError(characteristic: "name", value: "x", rule: .readOnly))))
         let requests = provider.writes.sorted { $0.count > $1.count }
         #expect(requests == [
             [CharacteristicWrite(address: on, value: .bool(true)), CharacteristicWrite(address: brightness, value: .int(50))],

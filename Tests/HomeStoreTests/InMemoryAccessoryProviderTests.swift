@@ -32,7 +32,7 @@ struct InMemoryAccessoryProviderTests {
             guard let value = c.value else { continue }
             var writable = c
             writable.permissions.insert(.pairedWrite)
-            #expect(throws: Never.self) { try writable.validate(value, name: HAPCatalog.characteristicSlug(c.type)) }
+            #expect(throws: Never.self) { try writable.valueToWrite(for: .value(value), name: HAPCatalog.characteristicSlug(c.type)) }
         }
 
         let bare = InMemoryAccessoryProvider.accessory(aid: 2, name: "Bare", services: [.Service.lightbulb], optional: false)

@@ -35,8 +35,8 @@ extension Gateway {
         flush()
     }
 
-    /// `…/<characteristic>/set`: parse, check and queue the write in one call to the store. The state
-    /// topic changes only after the accessory accepted the write (lesson 3).
+    /// `…/<characteristic>/set`: check and queue the write in one call to the store. The state topic
+    /// changes only after the accessory accepted the write (lesson 3), through the store's change stream.
     func handleSet(state: String, _ message: MQTTMessage) async {
         let resultTopic = state + "/set/result"
         guard let address = addressByStateTopic[state], let topic = published[address.accessory]?.layout.byIID[address.iid] else {
@@ -51,12 +51,7 @@ extension Gateway {
         }
         let command = SetCommand(
             address: address, stateTopic: state, commandTopic: message.topic, text: text, properties: message.properties)
-        let slug = topic.slug
-        let outcome = await store.enqueueWrite(address, parsing: { characteristic throws(ValueError) in
-            guard characteristic.isWritable else { throw ValueError(characteristic: slug, value: text, rule: .readOnly) }
-            let parsed = try characteristic.parseCommand(text, current: characteristic.value, name: slug)
-            return try characteristic.validate(parsed, name: slug)
-        }, completion: { [weak self] outcome in
+        let outcome = await store.enqueueWrite(WriteCommand(address, .text(text), name: topic.slug), completion: { [weak self] outcome in
             // The store calls this on its executor, which is this actor's.
             self?.assumeIsolated { $0.finishSet(command, outcome) }
         })
@@ -73,13 +68,12 @@ extension Gateway {
         var resultTopic: String { stateTopic + "/set/result" }
     }
 
-    /// Publishes the confirmed value (before the result, so a client that sees `ok` finds the state
-    /// topic updated) and the result.
+    /// Publishes the result. The confirmed value came through the store's change stream just before, so
+    /// a client that sees `ok` finds the state topic updated.
     func finishSet(_ command: SetCommand, _ outcome: Result<CharacteristicValue, HomeStoreError>) {
         let address = command.address
         switch outcome {
         case .success(let confirmed):
-            if publishValue(address, confirmed, source: .write) != nil { publishAccessoryJSON(address.accessory) }
             respond(.success(confirmed), on: command.resultTopic, properties: command.properties)
         case .failure(.unknownAccessory), .failure(.unknownCharacteristic):
             respond(.failure(GatewayError.unknownTopic(command.stateTopic).description), on: command.resultTopic, properties: command.properties)
@@ -93,7 +87,8 @@ extension Gateway {
         flush()
     }
 
-    /// `…/<characteristic>/get`: read from the accessory and republish, even when unchanged.
+    /// `…/<characteristic>/get`: read from the accessory; the store delivers the value, changed or not,
+    /// through its change stream, which republishes it.
     func handleGet(state: String, _ message: MQTTMessage) async {
         guard let address = addressByStateTopic[state] else {
             logger.info("get on \(state): \(GatewayError.unknownTopic(state))")
@@ -103,7 +98,6 @@ extension Gateway {
         let results = await store.read([address])
         switch results[address] ?? .failure(.failed("no answer")) {
         case .success(let value):
-            if publishValue(address, value, source: .read, force: true) != nil { publishAccessoryJSON(address.accessory) }
             respondIfAsked(.success(value), to: message)
         case .failure(let error):
             logger.warning("read of \(address) failed: \(error)", ["accessory": address.accessory.description])
@@ -115,9 +109,7 @@ extension Gateway {
     /// first; if one is wrong nothing is written; otherwise all go to the accessory in one request.
     func handleAccessorySet(slug: String, _ message: MQTTMessage) async {
         let resultTopic = topics.accessory(slug) + "/set/result"
-        guard let id = published.first(where: { $0.value.layout.slug == slug })?.key, let layout = published[id]?.layout,
-            let accessory = await store.accessory(id)
-        else {
+        guard let id = published.first(where: { $0.value.layout.slug == slug })?.key, let layout = published[id]?.layout else {
             respond(.failure(GatewayError.unknownTopic(topics.accessory(slug)).description), on: resultTopic, to: message)
             return
         }
@@ -135,37 +127,40 @@ extension Gateway {
             respond(.failure(shape), on: resultTopic, to: message)
             return
         }
-        var writes: [(CharacteristicAddress, CharacteristicValue)] = []
-        var problems: [String] = []
+        // Every value is checked by the store before anything is queued; a wrong name or value anywhere stops
+        // them all. The accessory's own state (offline) is each write's outcome, as for a write that was sent.
+        var commands: [WriteCommand] = []
+        var unknownNames: [(place: Int, text: String)] = []
         for (serviceSlug, values) in object.sorted(by: { $0.key < $1.key }) {
             guard let service = layout.services.first(where: { $0.slug == serviceSlug }) else {
-                problems.append("no service \(serviceSlug)")
+                unknownNames.append((commands.count, "no service \(serviceSlug)"))
                 continue
             }
             for (charSlug, scalar) in values.sorted(by: { $0.key < $1.key }) {
-                guard let topic = service.characteristics.first(where: { $0.slug == charSlug }),
-                    let (_, c) = accessory.characteristic(iid: topic.address.iid)
-                else {
-                    problems.append("no characteristic \(serviceSlug)/\(charSlug)")
+                guard let topic = service.characteristics.first(where: { $0.slug == charSlug }) else {
+                    unknownNames.append((commands.count, "no characteristic \(serviceSlug)/\(charSlug)"))
                     continue
                 }
-                do {
-                    guard c.isWritable else { throw ValueError(characteristic: charSlug, value: scalar.text, rule: .readOnly) }
-                    let parsed = try c.parseCommand(json: scalar, current: c.value, name: charSlug)
-                    writes.append((topic.address, try c.validate(parsed, name: charSlug)))
-                } catch {
-                    problems.append("\(error)")
-                }
+                commands.append(WriteCommand(topic.address, .json(scalar), name: charSlug))
             }
         }
-        if writes.isEmpty, problems.isEmpty { problems.append("the payload names no characteristic") }
+        let checked = await store.check(commands)
+        // In the payload's order: the names that were not found before a command are listed before its error.
+        var problems: [String] = []
+        var unknown = unknownNames[...]
+        for (index, command) in commands.enumerated() {
+            while let first = unknown.first, first.place <= index { problems.append(unknown.removeFirst().text) }
+            if case .invalidValue(let error)? = checked.failures[command.address] { problems.append(error.description) }
+        }
+        problems += unknown.map(\.text)
+        if commands.isEmpty, problems.isEmpty { problems.append("the payload names no characteristic") }
         guard problems.isEmpty else {
             logger.info("refused \(message.topic): \(problems.joined(separator: "; "))")
             respond(.failure(problems.joined(separator: "; ")), on: resultTopic, to: message)
             return
         }
         let properties = message.properties
-        let outcome = await store.enqueueWrite(writes) { [weak self] outcome in
+        let outcome = await store.enqueue(checked) { [weak self] outcome in
             self?.assumeIsolated { $0.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
         }
         if let outcome { finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
@@ -197,14 +192,12 @@ extension Gateway {
             guard let topic = layout.byIID[address.iid] else { continue }
             switch result {
             case .success(let value):
-                publishValue(address, value, source: .write)
                 perService[topic.serviceSlug, default: []].append("\(JSONFragment.string(topic.slug)):\(CommandResult.success(value).json)")
             case .failure(let error):
                 failures.append("\(topic.serviceSlug)/\(topic.slug): \(error)")
                 perService[topic.serviceSlug, default: []].append("\(JSONFragment.string(topic.slug)):\(CommandResult.failure(error).json)")
             }
         }
-        publishAccessoryJSON(id)
         let results = perService.sorted { $0.key < $1.key }.map { "\(JSONFragment.string($0.key)):{\($0.value.joined(separator: ","))}" }
         var json = failures.isEmpty ? "{\"status\":\"ok\"" : "{\"status\":\"error\",\"error\":\(JSONFragment.string(failures.joined(separator: "; ")))"
         json += ",\"results\":{\(results.joined(separator: ","))}}"

@@ -11,8 +11,9 @@ extension Gateway {
     }
 
     /// `<service>/hs/set` with `h,s` (Home Assistant sends decimals such as `30.117,71.2`): each number is
-    /// rounded to its characteristic's step, checked, and both are written in one HAP request. The result
-    /// goes to `…/hs/set/result`; the `hs` topic follows the confirmed values.
+    /// rounded to its characteristic's step, checked by the store, and both are written in one HAP request.
+    /// The result goes to `…/hs/set/result`; the `hs` topic follows the confirmed values through the
+    /// store's change stream.
     func handleHSSet(_ hs: HSTopic, _ message: MQTTMessage) async {
         let resultTopic = hs.commandTopic + "/result"
         let parts = (message.payloadString ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -24,18 +25,17 @@ extension Gateway {
             respond(.failure(GatewayError.unknownTopic(hs.stateTopic).description), on: resultTopic, to: message)
             return
         }
-        let writes: [(CharacteristicAddress, CharacteristicValue)]
-        do {
-            writes = [
-                (hs.hue, try hue.validate(.float(hue.roundedToStep(h)), name: "hue")),
-                (hs.saturation, try saturation.validate(.float(saturation.roundedToStep(s)), name: "saturation")),
-            ]
-        } catch {
+        let checked = await store.check([
+            WriteCommand(hs.hue, .value(.float(hue.roundedToStep(h))), name: "hue"),
+            WriteCommand(hs.saturation, .value(.float(saturation.roundedToStep(s))), name: "saturation"),
+        ])
+        for address in [hs.hue, hs.saturation] {
+            guard case .invalidValue(let error)? = checked.failures[address] else { continue }
             respond(.failure("\(error)"), on: resultTopic, to: message)
             return
         }
         let properties = message.properties
-        let outcome = await store.enqueueWrite(writes) { [weak self] outcome in
+        let outcome = await store.enqueue(checked) { [weak self] outcome in
             self?.assumeIsolated { $0.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
         }
         if let outcome { finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
@@ -45,11 +45,6 @@ extension Gateway {
         _ hs: HSTopic, _ outcome: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>], resultTopic: String,
         properties: MQTTProperties
     ) {
-        var changed = false
-        for address in [hs.hue, hs.saturation] {
-            if case .success(let value)? = outcome[address] { changed = publishValue(address, value, source: .write) != nil || changed }
-        }
-        if changed { publishAccessoryJSON(hs.hue.accessory) }
         let failure = [hs.hue, hs.saturation].compactMap { address -> HomeStoreError? in
             if case .failure(let error)? = outcome[address] { return error }
             return outcome[address] == nil ? .failed("no answer") : nil
@@ -57,9 +52,8 @@ extension Gateway {
         if let failure {
             logger.warning("hs write to \(hs.stateTopic) failed: \(failure)", ["accessory": hs.hue.accessory.description])
             respond(.failure(failure), on: resultTopic, properties: properties)
-        } else {
-            let value = "\(lastPayload(hs.hue) ?? "?"),\(lastPayload(hs.saturation) ?? "?")"
-            respond(.success(.string(value)), on: resultTopic, properties: properties)
+        } else if case .success(let hue)? = outcome[hs.hue], case .success(let saturation)? = outcome[hs.saturation] {
+            respond(.success(.string("\(hue),\(saturation)")), on: resultTopic, properties: properties)
         }
         flush()
     }

@@ -1,5 +1,6 @@
-/// Reading MQTT command payloads into values (docs/DESIGN.md "Values"). Parsing only turns text into a value
-/// of the characteristic's format; `validate(_:name:)` then checks range, step and valid values.
+/// Reading MQTT command payloads into values (docs/DESIGN.md "Values"): the first step of
+/// `valueToWrite(for:name:)`. Parsing only turns text into a value of the characteristic's format;
+/// `validate(_:name:)` then checks range, step and valid values.
 extension Characteristic {
     /// Parses the payload of a `/set` message for this characteristic.
     ///
@@ -20,7 +21,7 @@ extension Characteristic {
     /// - Throws: `ValueError` with `.wrongType` when the text is not a value of the format,
     ///   `.notAValidValue` for an unknown enumeration name, `.unknownCurrentValue` for `toggle` without
     ///   a current value.
-    public func parseCommand(_ text: String, current: CharacteristicValue?, name: String) throws(ValueError)
+    func parseCommand(_ text: String, current: CharacteristicValue?, name: String) throws(ValueError)
         -> CharacteristicValue
     {
         if format == .bool || format.isInteger || format == .float,
@@ -75,7 +76,7 @@ extension Characteristic {
     /// `parseCommand(_:current:name:)`: a JSON string is read like a bare payload; a JSON boolean suits `bool`;
     /// a JSON number suits numbers, and `bool` when it is 0 or 1.
     /// - Throws: `ValueError` as `parseCommand(_:current:name:)` does; `null` is `.wrongType`.
-    public func parseCommand(json: JSONScalar, current: CharacteristicValue?, name: String) throws(ValueError)
+    func parseCommand(json: JSONScalar, current: CharacteristicValue?, name: String) throws(ValueError)
         -> CharacteristicValue
     {
         let number: ParsedNumber

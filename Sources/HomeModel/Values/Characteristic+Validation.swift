@@ -3,22 +3,22 @@
 extension Characteristic {
     /// Checks `value` for a write to this characteristic and returns it in the format's normal form:
     /// `.bool` for `bool`, `.int` for integer formats (`.uint` only above `Int64.max`), `.float` for
-    /// `float`, `.string`, `.data` for `tlv8`/`data`, `.json` for `array`/`dict`.
+    /// `float`, `.string`, `.data` for `tlv8`/`data`, `.json` for `array`/`dict`. The last step of
+    /// `valueToWrite(for:name:)`, which checks `pw` before; not meant to be used on its own.
     ///
-    /// The rules, in order: the characteristic has `pw`; the value's type fits the format (an integer
-    /// format takes an integral number within the format's range; `float` takes any finite number);
-    /// strings are at most `maxLength` UTF-8 bytes (64 when absent), `tlv8`/`data` at most `maxDataLength`
-    /// bytes; an enumeration's value is among its valid values (the accessory's, else the catalog's when
-    /// the accessory sent no `valid-values-range`) and inside `validValuesRange`; numbers lie within
-    /// `minValue`...`maxValue` and a whole number of `minStep`s from `minValue` (or 0), with a relative
-    /// tolerance of 1e-9 for binary noise (21.3 with step 0.1).
+    /// The rules, in order: the value's type fits the format (an integer format takes an integral number
+    /// within the format's range; `float` takes any finite number); strings are at most `maxLength` UTF-8
+    /// bytes (64 when absent), `tlv8`/`data` at most `maxDataLength` bytes; an enumeration's value is among
+    /// its valid values (the accessory's, else the catalog's when the accessory sent no
+    /// `valid-values-range`) and inside `validValuesRange`; numbers lie within `minValue`...`maxValue` and
+    /// a whole number of `minStep`s from `minValue` (or 0), with a relative tolerance of 1e-9 for binary
+    /// noise (21.3 with step 0.1).
     /// - Parameter name: the characteristic's slug, for the error message.
     /// - Throws: `ValueError` naming the characteristic, the value and the broken rule.
-    public func validate(_ value: CharacteristicValue, name: String) throws(ValueError) -> CharacteristicValue {
+    func validate(_ value: CharacteristicValue, name: String) throws(ValueError) -> CharacteristicValue {
         func fail(_ rule: ValueError.Rule) -> ValueError {
             ValueError(characteristic: name, value: value.description, rule: rule)
         }
-        guard isWritable else { throw fail(.readOnly) }
         let normal = try conformed(value, fail)
         switch normal {
         case .string(let s) where s.utf8.count > (maxLength ?? 64): throw fail(.tooLong(maxLength: maxLength ?? 64))
