@@ -19,7 +19,7 @@ import SystemSupport
 public actor Gateway {
     let configuration: GatewayConfiguration
     let store: HomeStore
-    let mqtt: MQTTClient
+    let mqtt: any MQTTClientProtocol
     let topics: TopicScheme
     let discovery: HomeAssistantDiscovery
     let logger: Logger
@@ -77,9 +77,10 @@ public actor Gateway {
     /// The store's executor.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
 
-    /// A gateway between `store` and `mqtt` (connected or not), logging through `logger` (its caller's,
-    /// labelled `gateway` in the program).
-    public init(configuration: GatewayConfiguration, store: HomeStore, mqtt: MQTTClient, logger: Logger) {
+    /// A gateway that publishes the store's home through `mqtt` (an `MQTTClient`, or a test's fake) once
+    /// `run()` is called (`mqtt` connected or not), logging through `logger` (its caller's, labelled
+    /// `gateway` in the program).
+    public init(configuration: GatewayConfiguration, store: HomeStore, mqtt: any MQTTClientProtocol, logger: Logger) {
         self.logger = logger
         self.configuration = configuration
         self.store = store

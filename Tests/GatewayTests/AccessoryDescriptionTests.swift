@@ -8,7 +8,7 @@ import Testing
 struct AccessoryDescriptionTests {
     @Test("the hand-written document is the one JSONEncoder makes of the same descriptions")
     func sameAsJSONEncoder() throws {
-        var accessories = GatewayHarness.defaultAccessories()
+        var accessories = GatewayFixture.accessories()
         accessories[0].room = "Kitchen \"east\"/1"
         accessories[0].home = "Home"
         let topics = TopicScheme(base: "hap2mqtt")

@@ -7,8 +7,8 @@ import MQTT
 
 /// The demo home of the Home Assistant tests: one accessory per common service type, with realistic
 /// starting values, and the gateway + mosquitto + a real Home Assistant around it.
-final class HomeAssistantDemoHome: Sendable {
-    let gateway: GatewayHarness
+final class HomeAssistantDemoHome: Stoppable {
+    let gateway: BrokerGatewayHarness
     let homeAssistant: HomeAssistant
 
     /// aid, name, service type, and values by characteristic type.
@@ -26,7 +26,7 @@ final class HomeAssistantDemoHome: Sendable {
         (12, "Porch Button", .Service.statelessProgrammableSwitch, [:]),
     ]
 
-    static func id(_ aid: Int) -> AccessoryID { AccessoryID(serverID: GatewayHarness.serverID, aid: aid) }
+    static func id(_ aid: Int) -> AccessoryID { GatewayFixture.id(aid) }
 
     /// The demo accessories built from the catalog, with the values above.
     static func build() -> [Accessory] {
@@ -48,7 +48,7 @@ final class HomeAssistantDemoHome: Sendable {
         accessories: [Accessory] = HomeAssistantDemoHome.build(),
         homeAssistant configuration: HomeAssistantConfiguration = HomeAssistantConfiguration(birthDelay: .milliseconds(100)...(.milliseconds(300)))
     ) async throws {
-        gateway = try await GatewayHarness(accessories: accessories, homeAssistant: configuration)
+        gateway = try await BrokerGatewayHarness(accessories: accessories, homeAssistant: configuration)
         try await gateway.waitUntilOnline()
         do {
             homeAssistant = try await HomeAssistant.start(brokerPort: gateway.broker.port, discoveryPrefix: configuration.prefix)
@@ -60,14 +60,7 @@ final class HomeAssistantDemoHome: Sendable {
 
     /// Runs `body` with a started demo home and stops everything afterwards, also when `body` throws.
     static func with(accessories: [Accessory] = build(), _ body: (HomeAssistantDemoHome) async throws -> Void) async throws {
-        let home = try await HomeAssistantDemoHome(accessories: accessories)
-        do {
-            try await body(home)
-        } catch {
-            await home.stop()
-            throw error
-        }
-        await home.stop()
+        try await withStopping(try await HomeAssistantDemoHome(accessories: accessories), body)
     }
 
     func stop() async {

@@ -8,7 +8,7 @@ import MQTT
 
 /// A gateway as `hap2mqtt run` wires it (home store, MQTT client, `Gateway`), with the in-memory provider
 /// in place of the HAP controller, in this process, on the benchmark's broker under its own base topic.
-final class GatewayRig: Sendable {
+final class GatewayRig: Stoppable {
     let base: String
     let provider: InMemoryAccessoryProvider
     let store: HomeStore
@@ -53,15 +53,7 @@ final class GatewayRig: Sendable {
         brokerURL: String, base: String, accessories: [Accessory], stateQoS: MQTTQoS = .atLeastOnce,
         _ body: (GatewayRig) async throws -> T
     ) async throws -> T {
-        let rig = try await GatewayRig(brokerURL: brokerURL, base: base, accessories: accessories, stateQoS: stateQoS)
-        do {
-            let result = try await body(rig)
-            await rig.stop()
-            return result
-        } catch {
-            await rig.stop()
-            throw error
-        }
+        try await withStopping(try await GatewayRig(brokerURL: brokerURL, base: base, accessories: accessories, stateQoS: stateQoS), body)
     }
 
     func stop() async {

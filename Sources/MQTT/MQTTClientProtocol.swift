@@ -1,0 +1,26 @@
+/// What a program needs of an MQTT client to follow a broker: publish, subscribe, take the messages that
+/// arrive, and act after every connection. `MQTTClient` is the real one; tests of the Gateway use a
+/// recording fake (`RecordingMQTTClient` in Tests/HAP2MQTTTesting), so that they need no broker and can
+/// check exactly what was published. The members mean what `MQTTClient`'s say.
+public protocol MQTTClientProtocol: AnyObject, Sendable {
+    /// Every message the broker delivers, in arrival order; meant for one consumer.
+    var messages: AsyncStream<MQTTMessage> { get }
+    /// True while a connection is established and accepted by the broker.
+    var isConnected: Bool { get }
+    /// Publishes several messages in order without waiting; a bad one stops the batch before anything
+    /// is sent.
+    /// - Throws: `MQTTError` (`.invalidTopic`, `.payloadTooLarge`, `.invalidMessage`, `.notConnected`,
+    ///   `.closed`).
+    func publish(_ messages: [MQTTMessage]) throws(MQTTError)
+    /// Publishes and returns when the broker acknowledged the message.
+    /// - Throws: as `publish(_:)`; `.protocolError` when the broker refuses the message.
+    func publishAndWait(_ message: MQTTMessage) async throws(MQTTError)
+    /// Subscribes to topic filters, again after every reconnect; `retainAsPublished` keeps the retain
+    /// flag of messages forwarded live (MQTT 5 §3.8.3.1).
+    /// - Throws: `MQTTError.invalidTopic`, `.protocolError` when the broker refuses a filter, `.closed`.
+    func subscribe(_ filters: [String], qos: MQTTQoS, retainAsPublished: Bool) async throws(MQTTError)
+    /// Adds a hook called after every connection the broker accepts (`reconnect` false for the first).
+    func onConnect(_ hook: @escaping @Sendable (_ reconnect: Bool) async -> Void)
+}
+
+extension MQTTClient: MQTTClientProtocol {}
