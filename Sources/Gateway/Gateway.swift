@@ -4,8 +4,8 @@ public import Logging
 public import MQTT
 import SystemSupport
 
-/// The MQTT side of hap2mqtt: maps the home store to the topics of docs/DESIGN.md and `/set` commands back to
-/// awaited accessory writes.
+/// The MQTT side of hap2mqtt: maps the home store to the topics of docs/DESIGN.md and `/set` commands back
+/// to awaited accessory writes.
 ///
 /// It publishes nothing and takes no command before the store has finished its first sync (lesson 1);
 /// it then publishes every retained topic, follows the store's changes, and after every broker reconnect
@@ -16,6 +16,11 @@ import SystemSupport
 /// the store made it, and a command reaches the store and its answer comes back, without a task
 /// hand-off: the store hands it batches and write outcomes synchronously, and calls between the two
 /// never suspend.
+///
+/// Its parts, each in a file of its own: the `TopicIndex` (where each topic leads), the `Outbox` (what a
+/// step publishes, in one call, and what is held retained), `HSValues` (the `hs` topics), the
+/// `Responder` (every answer to a request) and `FollowUpWork` (what a batch leaves for later). The store's
+/// changes are followed in `Gateway+Following.swift`, commands handled in `Commands/`.
 public actor Gateway {
     let configuration: GatewayConfiguration
     let store: HomeStore
@@ -24,55 +29,22 @@ public actor Gateway {
     let discovery: HomeAssistantDiscovery
     let logger: Logger
 
-    /// Per-accessory publishing state.
-    struct Published {
-        var layout: AccessoryLayout
-        var name: String
-        var reachable: Bool
-        /// The accessory JSON message, with each readable characteristic's last published value.
-        var json: AccessoryJSON
-        /// The payload last published on each hue and saturation state topic, by iid, for the `hs` topic.
-        var colour: [Int: String] = [:]
-        /// Every retained topic published for the accessory, so all of them can be cleared.
-        var topics: Set<String> = []
-    }
-
-    /// A retained message's payload and QoS, kept for republishing.
-    struct RetainedPayload {
-        var payload: [UInt8]
-        var qos: MQTTQoS
-    }
-
-    var slugs: SlugRegistry
-    var published: [AccessoryID: Published] = [:]
-    /// State topic → characteristic, for `/set` and `/get`.
-    var addressByStateTopic: [String: CharacteristicAddress] = [:]
-    /// The combined hue+saturation topics: by `…/hs` state topic, and by each of the two characteristics.
-    var hsByStateTopic: [String: HSTopic] = [:]
-    var hsByAddress: [CharacteristicAddress: HSTopic] = [:]
-    /// Combined hue+saturation topics whose values changed in this step; published by `flush()`.
-    var pendingHS: [HSTopic] = []
+    var index: TopicIndex
+    /// What is published for each accessory besides its topics.
+    var published: [AccessoryID: PublishedAccessory] = [:]
+    var outbox = Outbox()
+    var hs = HSValues()
+    var followUp = FollowUpWork()
     /// Discovery config topics cleared this run because discovery is off or an exclusion applies.
     var clearedDiscoveryTopics: Set<String> = []
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.
     var isBirthPending = false
-    /// Every retained message the gateway currently holds on the broker, by topic, republished after a
-    /// reconnect. Payload and QoS only, not `MQTTMessage`s: with its MQTT 5 properties a message is
-    /// five times the size, and this table has an entry per characteristic and discovery config.
-    var retained: [String: RetainedPayload] = [:]
-    /// Messages built during one step, sent in one batch.
-    var outbox: [MQTTMessage] = []
     var isReady = false
     var isStopped = false
     var tasks: [Task<Void, Never>] = []
     /// Batches the store delivered before the snapshot was registered (none while subscribing does not
     /// suspend, which it does not on a shared executor; kept so that order never depends on it).
     var earlyBatches: [[HomeChange]] = []
-    /// Work a batch left for a task of its own, because it reads the store: accessories whose Name
-    /// changed, and whether `bridge/accessories` needs publishing again.
-    var pendingRenames: Set<AccessoryID> = []
-    var isListPending = false
-    var isFollowUpScheduled = false
 
     /// The store's executor.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
@@ -87,7 +59,7 @@ public actor Gateway {
         self.mqtt = mqtt
         self.topics = TopicScheme(base: configuration.baseTopic)
         self.discovery = HomeAssistantDiscovery(configuration: configuration.homeAssistant, topics: topics, version: configuration.version)
-        self.slugs = SlugRegistry(directory: configuration.stateDirectory, logger: logger)
+        self.index = TopicIndex(slugs: SlugRegistry(directory: configuration.stateDirectory, logger: logger), scheme: topics)
     }
 
     /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
@@ -114,12 +86,12 @@ public actor Gateway {
         isReady = true
         for batch in earlyBatches { apply(batch) }
         earlyBatches = []
-        publishPendingHS()
-        publishRetained(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
+        publishHS()
+        outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         publishBridgeDiscovery()
         await publishAccessoryList()
         // Last, so that `online` tells a consumer every retained topic is there.
-        publishRetained(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
+        outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         flush()
         logger.info("published \(published.count) accessories under \(topics.base)/")
 

@@ -23,17 +23,8 @@ extension Gateway {
         } else {
             outcome = .failure(.invalidPayload("the request must be a JSON object"))
         }
-        var json: String
-        switch outcome {
-        case .success(let data): json = "{\"status\":\"ok\",\"data\":\(data)"
-        case .failure(let error): json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONFragment.string(error.description))"
-        }
-        if let transaction { json += ",\"transaction\":\(transaction)" }
-        json += "}"
-        publishTransient(topics.bridgeResponse(command), json)
-        if let responseTopic = message.properties.responseTopic {
-            publishTransient(responseTopic, json, properties: MQTTProperties(correlationData: message.properties.correlationData))
-        }
+        let answer = Responder.Request(answerTopic: topics.bridgeResponse(command), properties: message.properties)
+        outbox.send(contentsOf: Responder.answer(outcome, transaction: transaction, to: answer))
     }
 
     /// Finds the accessory a request names by slug or by id (`"accessory":"kitchen_lamp"`).
@@ -41,8 +32,7 @@ extension Gateway {
         guard let name = request["accessory"] as? String, !name.isEmpty else {
             return .failure(.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}"#))
         }
-        if let id = published.first(where: { $0.value.layout.slug == name })?.key { return .success(id) }
-        if let id = AccessoryID(name), published[id] != nil { return .success(id) }
+        if let id = index.accessory(named: name) { return .success(id) }
         return .failure(.invalidPayload("no accessory '\(name)'; see bridge/accessories"))
     }
 
@@ -53,7 +43,7 @@ extension Gateway {
         case .success(let id):
             do {
                 try await store.identify(id)
-                return .success("{\"accessory\":\(JSONFragment.string(published[id]?.layout.slug ?? id.description))}")
+                return .success("{\"accessory\":\(JSONFragment.string(index.layouts[id]?.slug ?? id.description))}")
             } catch {
                 return .failure(.invalidPayload("identify failed: \(error)"))
             }
@@ -71,14 +61,13 @@ extension Gateway {
         guard let to = request["to"] as? String else {
             return .failure(.invalidPayload(#"give the new name: {"accessory":"…","to":"new_slug"}"#))
         }
-        guard let entry = published[id], let accessory = await store.accessory(id) else {
+        guard let entry = published[id], let old = index.layouts[id]?.slug, let accessory = await store.accessory(id) else {
             return .failure(.invalidPayload("accessory \(id) is gone"))
         }
-        let old = entry.layout.slug
         // Nothing to move, and no rename event for subscribers to act on.
         guard to != old else { return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}") }
         do {
-            try slugs.rename(id, to: to)
+            try index.rename(id, to: to)
         } catch {
             return .failure(error)
         }
@@ -87,7 +76,7 @@ extension Gateway {
         unregister(id, clear: false)
         register(accessory, reachable: entry.reachable)
         let kept = published[id]?.topics ?? []
-        for topic in entry.topics.sorted() where !kept.contains(topic) { clearRetained(topic) }
+        for topic in entry.topics.sorted() where !kept.contains(topic) { outbox.clear(topic) }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
         return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}")

@@ -1,8 +1,10 @@
 import HomeModel
 import HomeStore
 import MQTT
-internal import Foundation
 
+/// Commands from the broker (docs/DESIGN.md "Topics"): each message is routed by its topic, checked and
+/// queued by the store in one call, and answered by the `Responder`. The state a command changes is
+/// published from the store's change stream (`Gateway+Following.swift`), never from its answer.
 extension Gateway {
     /// Handles one incoming message on a command topic.
     func handle(_ message: MQTTMessage) async {
@@ -23,8 +25,8 @@ extension Gateway {
         }
         switch command {
         case .set(let state):
-            if let hs = hsByStateTopic[state] {
-                await handleHSSet(hs, message)
+            if let colour = index.hs(stateTopic: state) {
+                await handleHSSet(colour, message)
             } else {
                 await handleSet(state: state, message)
             }
@@ -35,23 +37,27 @@ extension Gateway {
         flush()
     }
 
+    /// Queues an answer to a request.
+    func respond(_ result: CommandResult, to request: Responder.Request) {
+        outbox.send(contentsOf: Responder.answer(result, to: request))
+    }
+
     /// `…/<characteristic>/set`: check and queue the write in one call to the store. The state topic
     /// changes only after the accessory accepted the write (lesson 3), through the store's change stream.
     func handleSet(state: String, _ message: MQTTMessage) async {
-        let resultTopic = state + "/set/result"
-        guard let address = addressByStateTopic[state], let topic = published[address.accessory]?.layout.byIID[address.iid] else {
+        let request = Responder.Request(answerTopic: state + "/set/result", properties: message.properties)
+        guard let topic = index.characteristic(stateTopic: state) else {
             logger.info("refused \(message.topic): \(GatewayError.unknownTopic(state))")
-            respond(.failure(GatewayError.unknownTopic(state).description), on: resultTopic, to: message)
+            respond(.failure(GatewayError.unknownTopic(state).description), to: request)
             return
         }
         guard let text = message.payloadString else {
             logger.info("refused \(message.topic): the payload is not UTF-8 text")
-            respond(.failure("\(topic.slug): the payload is not UTF-8 text"), on: resultTopic, to: message)
+            respond(.failure("\(topic.slug): the payload is not UTF-8 text"), to: request)
             return
         }
-        let command = SetCommand(
-            address: address, stateTopic: state, commandTopic: message.topic, text: text, properties: message.properties)
-        let outcome = await store.enqueueWrite(WriteCommand(address, .text(text), name: topic.slug), completion: { [weak self] outcome in
+        let command = SetCommand(address: topic.address, state: state, topic: message.topic, text: text, request: request)
+        let outcome = await store.enqueueWrite(WriteCommand(topic.address, .text(text), name: topic.slug), completion: { [weak self] outcome in
             // The store calls this on its executor, which is this actor's.
             self?.assumeIsolated { $0.finishSet(command, outcome) }
         })
@@ -61,168 +67,47 @@ extension Gateway {
     /// What a `/set` needs for its answer once its write has an outcome.
     struct SetCommand: Sendable {
         let address: CharacteristicAddress
-        let stateTopic: String
-        let commandTopic: String
+        let state: String
+        let topic: String
         let text: String
-        let properties: MQTTProperties
-        var resultTopic: String { stateTopic + "/set/result" }
+        let request: Responder.Request
     }
 
-    /// Publishes the result. The confirmed value came through the store's change stream just before, so
-    /// a client that sees `ok` finds the state topic updated.
-    func finishSet(_ command: SetCommand, _ outcome: Result<CharacteristicValue, HomeStoreError>) {
+    /// Answers a `/set`. A confirmed value came through the store's change stream just before, so a
+    /// client that sees `ok` finds the state topic updated.
+    func finishSet(_ command: SetCommand, _ outcome: HomeStore.WriteResult) {
         let address = command.address
         switch outcome {
         case .success(let confirmed):
-            respond(.success(confirmed), on: command.resultTopic, properties: command.properties)
+            respond(.success(confirmed), to: command.request)
         case .failure(.unknownAccessory), .failure(.unknownCharacteristic):
-            respond(.failure(GatewayError.unknownTopic(command.stateTopic).description), on: command.resultTopic, properties: command.properties)
+            respond(.failure(GatewayError.unknownTopic(command.state).description), to: command.request)
         case .failure(.invalidValue(let error)):
-            logger.info("refused \(command.commandTopic) = \(command.text.prefix(64)): \(error)")
-            respond(.failure("\(error)"), on: command.resultTopic, properties: command.properties)
+            logger.info("refused \(command.topic) = \(command.text.prefix(64)): \(error)")
+            respond(.failure("\(error)"), to: command.request)
         case .failure(let error):
             logger.warning("write of \(address) failed: \(error)", ["accessory": address.accessory.description])
-            respond(.failure(error), on: command.resultTopic, properties: command.properties)
+            respond(.failure(error), to: command.request)
         }
         flush()
     }
 
     /// `…/<characteristic>/get`: read from the accessory; the store delivers the value, changed or not,
-    /// through its change stream, which republishes it.
+    /// through its change stream, which republishes it. Answered on a response topic only.
     func handleGet(state: String, _ message: MQTTMessage) async {
-        guard let address = addressByStateTopic[state] else {
+        let request = Responder.Request(answerTopic: nil, properties: message.properties)
+        guard let address = index.characteristic(stateTopic: state)?.address else {
             logger.info("get on \(state): \(GatewayError.unknownTopic(state))")
-            respondIfAsked(.failure(GatewayError.unknownTopic(state).description), to: message)
+            respond(.failure(GatewayError.unknownTopic(state).description), to: request)
             return
         }
         let results = await store.read([address])
         switch results[address] ?? .failure(.failed("no answer")) {
         case .success(let value):
-            respondIfAsked(.success(value), to: message)
+            respond(.success(value), to: request)
         case .failure(let error):
             logger.warning("read of \(address) failed: \(error)", ["accessory": address.accessory.description])
-            respondIfAsked(.failure(error), to: message)
+            respond(.failure(error), to: request)
         }
-    }
-
-    /// `<base>/<accessory>/set` with `{"<service>":{"<characteristic>":value}}`: every value is checked
-    /// first; if one is wrong nothing is written; otherwise all go to the accessory in one request.
-    func handleAccessorySet(slug: String, _ message: MQTTMessage) async {
-        let resultTopic = topics.accessory(slug) + "/set/result"
-        guard let id = published.first(where: { $0.value.layout.slug == slug })?.key, let layout = published[id]?.layout else {
-            respond(.failure(GatewayError.unknownTopic(topics.accessory(slug)).description), on: resultTopic, to: message)
-            return
-        }
-        let shape = #"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#
-        let json: Any
-        do {
-            json = try JSONSerialization.jsonObject(with: Data(message.payload))
-        } catch {
-            logger.info("refused \(message.topic): the payload is not valid JSON")
-            respond(.failure("the payload is not valid JSON; \(shape)"), on: resultTopic, to: message)
-            return
-        }
-        guard let parsed = json as? [String: Any], let object = Gateway.serviceValues(parsed) else {
-            logger.info("refused \(message.topic): the payload is not a JSON object of services")
-            respond(.failure(shape), on: resultTopic, to: message)
-            return
-        }
-        // Every value is checked by the store before anything is queued; a wrong name or value anywhere stops
-        // them all. The accessory's own state (offline) is each write's outcome, as for a write that was sent.
-        var commands: [WriteCommand] = []
-        var unknownNames: [(place: Int, text: String)] = []
-        for (serviceSlug, values) in object.sorted(by: { $0.key < $1.key }) {
-            guard let service = layout.services.first(where: { $0.slug == serviceSlug }) else {
-                unknownNames.append((commands.count, "no service \(serviceSlug)"))
-                continue
-            }
-            for (charSlug, scalar) in values.sorted(by: { $0.key < $1.key }) {
-                guard let topic = service.characteristics.first(where: { $0.slug == charSlug }) else {
-                    unknownNames.append((commands.count, "no characteristic \(serviceSlug)/\(charSlug)"))
-                    continue
-                }
-                commands.append(WriteCommand(topic.address, .json(scalar), name: charSlug))
-            }
-        }
-        let checked = await store.check(commands)
-        // In the payload's order: the names that were not found before a command are listed before its error.
-        var problems: [String] = []
-        var unknown = unknownNames[...]
-        for (index, command) in commands.enumerated() {
-            while let first = unknown.first, first.place <= index { problems.append(unknown.removeFirst().text) }
-            if case .invalidValue(let error)? = checked.failures[command.address] { problems.append(error.description) }
-        }
-        problems += unknown.map(\.text)
-        if commands.isEmpty, problems.isEmpty { problems.append("the payload names no characteristic") }
-        guard problems.isEmpty else {
-            logger.info("refused \(message.topic): \(problems.joined(separator: "; "))")
-            respond(.failure(problems.joined(separator: "; ")), on: resultTopic, to: message)
-            return
-        }
-        let properties = message.properties
-        let outcome = await store.enqueue(checked) { [weak self] outcome in
-            self?.assumeIsolated { $0.finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
-        }
-        if let outcome { finishAccessorySet(id, outcome, resultTopic: resultTopic, properties: properties) }
-    }
-
-    /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different.
-    static func serviceValues(_ object: [String: Any]) -> [String: [String: JSONScalar]]? {
-        var out: [String: [String: JSONScalar]] = [:]
-        for (service, value) in object {
-            guard let inner = value as? [String: Any] else { return nil }
-            var values: [String: JSONScalar] = [:]
-            for (characteristic, raw) in inner {
-                guard let scalar = JSONScalar(foundation: raw) else { return nil }
-                values[characteristic] = scalar
-            }
-            out[service] = values
-        }
-        return out
-    }
-
-    func finishAccessorySet(
-        _ id: AccessoryID, _ outcome: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>],
-        resultTopic: String, properties: MQTTProperties
-    ) {
-        guard let layout = published[id]?.layout else { return }
-        var failures: [String] = []
-        var perService: [String: [String]] = [:]
-        for (address, result) in outcome.sorted(by: { $0.key < $1.key }) {
-            guard let topic = layout.byIID[address.iid] else { continue }
-            switch result {
-            case .success(let value):
-                perService[topic.serviceSlug, default: []].append("\(JSONFragment.string(topic.slug)):\(CommandResult.success(value).json)")
-            case .failure(let error):
-                failures.append("\(topic.serviceSlug)/\(topic.slug): \(error)")
-                perService[topic.serviceSlug, default: []].append("\(JSONFragment.string(topic.slug)):\(CommandResult.failure(error).json)")
-            }
-        }
-        let results = perService.sorted { $0.key < $1.key }.map { "\(JSONFragment.string($0.key)):{\($0.value.joined(separator: ","))}" }
-        var json = failures.isEmpty ? "{\"status\":\"ok\"" : "{\"status\":\"error\",\"error\":\(JSONFragment.string(failures.joined(separator: "; ")))"
-        json += ",\"results\":{\(results.joined(separator: ","))}}"
-        publishTransient(resultTopic, json)
-        if let responseTopic = properties.responseTopic {
-            publishTransient(responseTopic, json, properties: MQTTProperties(correlationData: properties.correlationData))
-        }
-        flush()
-    }
-
-    /// Publishes a result on `topic`, and on the MQTT 5 response topic with the correlation data when the
-    /// request carried one.
-    func respond(_ result: CommandResult, on topic: String, to message: MQTTMessage) {
-        respond(result, on: topic, properties: message.properties)
-    }
-
-    func respond(_ result: CommandResult, on topic: String, properties: MQTTProperties) {
-        publishTransient(topic, result.json)
-        if let responseTopic = properties.responseTopic {
-            publishTransient(responseTopic, result.json, properties: MQTTProperties(correlationData: properties.correlationData))
-        }
-    }
-
-    func respondIfAsked(_ result: CommandResult, to message: MQTTMessage) {
-        guard let responseTopic = message.properties.responseTopic else { return }
-        publishTransient(responseTopic, result.json, properties: MQTTProperties(correlationData: message.properties.correlationData))
     }
 }

@@ -4,56 +4,47 @@ import HomeStore
 import MQTT
 
 extension Gateway {
-    /// Publishes `<service>/hs` (`h,s`) when both values of the pair are known; called after either changed.
-    func publishHS(_ hs: HSTopic) {
-        guard let hue = lastPayload(hs.hue), let saturation = lastPayload(hs.saturation) else { return }
-        publishRetained(hs.stateTopic, "\(hue),\(saturation)", qos: configuration.stateQoS, for: hs.hue.accessory)
-    }
-
     /// `<service>/hs/set` with `h,s` (Home Assistant sends decimals such as `30.117,71.2`): each number is
     /// rounded to its characteristic's step, checked by the store, and both are written in one HAP request.
     /// The result goes to `…/hs/set/result`; the `hs` topic follows the confirmed values through the
     /// store's change stream.
-    func handleHSSet(_ hs: HSTopic, _ message: MQTTMessage) async {
-        let resultTopic = hs.commandTopic + "/result"
+    func handleHSSet(_ colour: HSTopic, _ message: MQTTMessage) async {
+        let request = Responder.Request(answerTopic: colour.commandTopic + "/result", properties: message.properties)
         let parts = (message.payloadString ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let h = parts[0], let s = parts[1], h.isFinite, s.isFinite else {
-            respond(.failure("hs: send hue and saturation as 'h,s', e.g. 240,100"), on: resultTopic, to: message)
+            respond(.failure("hs: send hue and saturation as 'h,s', e.g. 240,100"), to: request)
             return
         }
-        guard let hue = await store.characteristic(hs.hue), let saturation = await store.characteristic(hs.saturation) else {
-            respond(.failure(GatewayError.unknownTopic(hs.stateTopic).description), on: resultTopic, to: message)
+        guard let hue = await store.characteristic(colour.hue), let saturation = await store.characteristic(colour.saturation) else {
+            respond(.failure(GatewayError.unknownTopic(colour.stateTopic).description), to: request)
             return
         }
         let checked = await store.check([
-            WriteCommand(hs.hue, .value(.float(hue.roundedToStep(h))), name: "hue"),
-            WriteCommand(hs.saturation, .value(.float(saturation.roundedToStep(s))), name: "saturation"),
+            WriteCommand(colour.hue, .value(.float(hue.roundedToStep(h))), name: "hue"),
+            WriteCommand(colour.saturation, .value(.float(saturation.roundedToStep(s))), name: "saturation"),
         ])
-        for address in [hs.hue, hs.saturation] {
+        for address in [colour.hue, colour.saturation] {
             guard case .invalidValue(let error)? = checked.failures[address] else { continue }
-            respond(.failure("\(error)"), on: resultTopic, to: message)
+            respond(.failure("\(error)"), to: request)
             return
         }
-        let properties = message.properties
         let outcome = await store.enqueue(checked) { [weak self] outcome in
-            self?.assumeIsolated { $0.finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
+            self?.assumeIsolated { $0.finishHSSet(colour, outcome, request) }
         }
-        if let outcome { finishHSSet(hs, outcome, resultTopic: resultTopic, properties: properties) }
+        if let outcome { finishHSSet(colour, outcome, request) }
     }
 
-    func finishHSSet(
-        _ hs: HSTopic, _ outcome: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>], resultTopic: String,
-        properties: MQTTProperties
-    ) {
-        let failure = [hs.hue, hs.saturation].compactMap { address -> HomeStoreError? in
+    /// Answers an `hs/set`: `ok` with the confirmed `h,s`, or the first failure.
+    func finishHSSet(_ colour: HSTopic, _ outcome: [CharacteristicAddress: HomeStore.WriteResult], _ request: Responder.Request) {
+        let failure = [colour.hue, colour.saturation].compactMap { address -> HomeStoreError? in
             if case .failure(let error)? = outcome[address] { return error }
             return outcome[address] == nil ? .failed("no answer") : nil
         }.first
         if let failure {
-            logger.warning("hs write to \(hs.stateTopic) failed: \(failure)", ["accessory": hs.hue.accessory.description])
-            respond(.failure(failure), on: resultTopic, properties: properties)
-        } else if case .success(let hue)? = outcome[hs.hue], case .success(let saturation)? = outcome[hs.saturation] {
-            respond(.success(.string("\(hue),\(saturation)")), on: resultTopic, properties: properties)
+            logger.warning("hs write to \(colour.stateTopic) failed: \(failure)", ["accessory": colour.hue.accessory.description])
+            respond(.failure(failure), to: request)
+        } else if case .success(let hue)? = outcome[colour.hue], case .success(let saturation)? = outcome[colour.saturation] {
+            respond(.success(.string("\(hue),\(saturation)")), to: request)
         }
         flush()
     }

@@ -8,20 +8,20 @@ extension Gateway {
     /// accessory's topic set so that removing or renaming it clears them) and clears, once per run, the
     /// configs that discovery being off or an exclusion takes away.
     ///
-    /// The configs are not kept in `retained`: they are built again from the store when they must be
-    /// republished (`retainedInOrder()`), since they are the largest retained payloads (4 MB at 10,000
-    /// characteristics) and needed only after a reconnect or Home Assistant's birth message.
+    /// The configs are not kept in the outbox's retained messages: they are built again from the store
+    /// when they must be republished (`retainedInOrder()`), since they are the largest retained payloads
+    /// (4 MB at 10,000 characteristics) and needed only after a reconnect or Home Assistant's birth message.
     func publishDiscovery(_ accessory: Accessory, _ layout: AccessoryLayout) {
         let plan = discovery.plan(for: accessory, layout: layout)
         let current = published[accessory.id]?.topics ?? []
         for config in plan.publish {
             published[accessory.id]?.topics.insert(config.topic)
-            outbox.append(MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
+            outbox.retainUnkept(config.topic, config.text, qos: .atLeastOnce)
         }
         for topic in plan.clear where current.contains(topic) || !clearedDiscoveryTopics.contains(topic) {
             clearedDiscoveryTopics.insert(topic)
             published[accessory.id]?.topics.remove(topic)
-            clearRetained(topic)
+            outbox.clear(topic)
         }
     }
 
@@ -29,9 +29,9 @@ extension Gateway {
     func publishBridgeDiscovery() {
         let config = discovery.bridgeConfig()
         if configuration.homeAssistant.discovery {
-            publishRetained(config.topic, config.text, qos: .atLeastOnce)
+            outbox.retain(config.topic, config.text, qos: .atLeastOnce)
         } else {
-            clearRetained(config.topic)
+            outbox.clear(config.topic)
         }
     }
 
@@ -65,7 +65,7 @@ extension Gateway {
         var configs: [MQTTMessage] = []
         if configuration.homeAssistant.discovery {
             for accessory in accessories {
-                guard let layout = published[accessory.id]?.layout else { continue }
+                guard let layout = index.layouts[accessory.id] else { continue }
                 for config in discovery.plan(for: accessory, layout: layout).publish {
                     configs.append(MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
                 }
@@ -74,8 +74,8 @@ extension Gateway {
         let prefix = configuration.homeAssistant.prefix + "/"
         var state: [MQTTMessage] = []
         var rest: [MQTTMessage] = []
-        for (topic, entry) in retained.sorted(by: { $0.key < $1.key }) {
-            let message = MQTTMessage(topic: topic, payload: entry.payload, qos: entry.qos, retain: true)
+        for message in outbox.retainedMessages() {
+            let topic = message.topic
             if topic == topics.bridgeState {
                 state.append(message)
             } else if topic.hasPrefix(prefix) {

@@ -1,4 +1,4 @@
-/// What a command asks a characteristic's value to become (DESIGN.md "Values"): the text of a `/set`
+/// What a command asks a characteristic's value to become (docs/DESIGN.md "Values"): the text of a `/set`
 /// payload, one JSON scalar of a multi-write object, or a value that is already typed.
 public enum CommandPayload: Sendable, Hashable {
     /// The payload of a `/set` message: `true`, `on`, `toggle`, `21.5`, `"heat"`, `secured`, text, base64.
@@ -19,7 +19,7 @@ public enum CommandPayload: Sendable, Hashable {
 }
 
 extension Characteristic {
-    /// The value to write for `command`: the one place where a command becomes a value (DESIGN.md
+    /// The value to write for `command`: the one place where a command becomes a value (docs/DESIGN.md
     /// "Values"). The characteristic must have `pw`; the payload is read as its format (see
     /// `parseCommand(_:current:name:)`; `toggle` flips the characteristic's current `value`), then checked
     /// against its rules (see `validate(_:name:)`).

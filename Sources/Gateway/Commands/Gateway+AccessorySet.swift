@@ -1,0 +1,92 @@
+import HomeModel
+import HomeStore
+import MQTT
+internal import Foundation
+
+/// `<base>/<accessory>/set` (docs/DESIGN.md "Topics"): several values in one accessory write.
+extension Gateway {
+    /// `{"<service>":{"<characteristic>":value}}`: every value is checked first (by the store, once); if a
+    /// name or a value is wrong nothing is written and one error names every problem; otherwise all go to
+    /// the accessory in one request.
+    func handleAccessorySet(slug: String, _ message: MQTTMessage) async {
+        let request = Responder.Request(answerTopic: topics.accessory(slug) + "/set/result", properties: message.properties)
+        guard let id = index.accessory(slug: slug), let layout = index.layouts[id] else {
+            respond(.failure(GatewayError.unknownTopic(topics.accessory(slug)).description), to: request)
+            return
+        }
+        let shape = #"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: Data(message.payload))
+        } catch {
+            logger.info("refused \(message.topic): the payload is not valid JSON")
+            respond(.failure("the payload is not valid JSON; \(shape)"), to: request)
+            return
+        }
+        guard let parsed = json as? [String: Any], let object = Gateway.serviceValues(parsed) else {
+            logger.info("refused \(message.topic): the payload is not a JSON object of services")
+            respond(.failure(shape), to: request)
+            return
+        }
+        var commands: [WriteCommand] = []
+        var unknownNames: [(place: Int, text: String)] = []
+        for (serviceSlug, values) in object.sorted(by: { $0.key < $1.key }) {
+            guard let service = layout.services.first(where: { $0.slug == serviceSlug }) else {
+                unknownNames.append((commands.count, "no service \(serviceSlug)"))
+                continue
+            }
+            for (charSlug, scalar) in values.sorted(by: { $0.key < $1.key }) {
+                guard let topic = service.characteristics.first(where: { $0.slug == charSlug }) else {
+                    unknownNames.append((commands.count, "no characteristic \(serviceSlug)/\(charSlug)"))
+                    continue
+                }
+                commands.append(WriteCommand(topic.address, .json(scalar), name: charSlug))
+            }
+        }
+        let checked = await store.check(commands)
+        // In the payload's order: the names not found before a command are listed before its error. The
+        // accessory's own state (offline) is each write's outcome, as for a write that was sent.
+        var problems: [String] = []
+        var unknown = unknownNames[...]
+        for (place, command) in commands.enumerated() {
+            while let first = unknown.first, first.place <= place { problems.append(unknown.removeFirst().text) }
+            if case .invalidValue(let error)? = checked.failures[command.address] { problems.append(error.description) }
+        }
+        problems += unknown.map(\.text)
+        if commands.isEmpty, problems.isEmpty { problems.append("the payload names no characteristic") }
+        guard problems.isEmpty else {
+            logger.info("refused \(message.topic): \(problems.joined(separator: "; "))")
+            respond(.failure(problems.joined(separator: "; ")), to: request)
+            return
+        }
+        let outcome = await store.enqueue(checked) { [weak self] outcome in
+            self?.assumeIsolated { $0.finishAccessorySet(layout, outcome, request) }
+        }
+        if let outcome { finishAccessorySet(layout, outcome, request) }
+    }
+
+    /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different.
+    static func serviceValues(_ object: [String: Any]) -> [String: [String: JSONScalar]]? {
+        var out: [String: [String: JSONScalar]] = [:]
+        for (service, value) in object {
+            guard let inner = value as? [String: Any] else { return nil }
+            var values: [String: JSONScalar] = [:]
+            for (characteristic, raw) in inner {
+                guard let scalar = JSONScalar(foundation: raw) else { return nil }
+                values[characteristic] = scalar
+            }
+            out[service] = values
+        }
+        return out
+    }
+
+    /// Answers a multi-write with each characteristic's outcome, in the accessory's order.
+    func finishAccessorySet(_ layout: AccessoryLayout, _ outcome: [CharacteristicAddress: HomeStore.WriteResult], _ request: Responder.Request) {
+        let outcomes = outcome.sorted { $0.key < $1.key }.compactMap { address, result -> Responder.WriteOutcome? in
+            guard let topic = layout.byIID[address.iid] else { return nil }
+            return Responder.WriteOutcome(service: topic.serviceSlug, characteristic: topic.slug, result: result)
+        }
+        outbox.send(contentsOf: Responder.answer(outcomes, to: request))
+        flush()
+    }
+}

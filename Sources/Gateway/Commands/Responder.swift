@@ -1,0 +1,91 @@
+import HomeModel
+import HomeStore
+import MQTT
+
+/// Every answer the gateway gives to a request (docs/DESIGN.md "Topics"): the result of a `/set`, an
+/// `hs/set` or an `<accessory>/set` on its `…/set/result` topic, the response to a bridge request on
+/// `bridge/response/<command>`, and for each a copy on the MQTT 5 response topic the request named, with
+/// its correlation data echoed. A `/get` is answered on a response topic only. Answers are QoS 1 and
+/// never retained.
+enum Responder {
+    /// Where one request's answer goes.
+    struct Request: Sendable, Hashable {
+        /// The topic the answer is published on (`…/set/result`, `bridge/response/<command>`); nil when the
+        /// request has none (`/get`).
+        var answerTopic: String?
+        /// The request's MQTT 5 properties: its response topic and correlation data, if any.
+        var properties: MQTTProperties
+
+        init(answerTopic: String?, properties: MQTTProperties) {
+            self.answerTopic = answerTopic
+            self.properties = properties
+        }
+    }
+
+    /// One characteristic's outcome in the answer to a multi-write (`<accessory>/set`).
+    struct WriteOutcome: Sendable, Hashable {
+        var service: String
+        var characteristic: String
+        var result: Result<CharacteristicValue, HomeStoreError>
+
+        init(service: String, characteristic: String, result: Result<CharacteristicValue, HomeStoreError>) {
+            self.service = service
+            self.characteristic = characteristic
+            self.result = result
+        }
+    }
+
+    /// A single command's answer: `{"status":"ok","value":…}` or `{"status":"error","error":"…",…}`.
+    static func answer(_ result: CommandResult, to request: Request) -> [MQTTMessage] {
+        messages(result.json, to: request)
+    }
+
+    /// A multi-write's answer, its outcomes in the order given (grouped by service, services sorted):
+    /// `{"status":"ok","results":{"<service>":{"<characteristic>":{"status":"ok","value":…}}}}`; when any
+    /// failed, `"status":"error"` and an `"error"` that names each failed characteristic and why.
+    static func answer(_ outcomes: [WriteOutcome], to request: Request) -> [MQTTMessage] {
+        var failures: [String] = []
+        var perService: [String: [String]] = [:]
+        for outcome in outcomes {
+            let result: CommandResult
+            switch outcome.result {
+            case .success(let value): result = .success(value)
+            case .failure(let error):
+                failures.append("\(outcome.service)/\(outcome.characteristic): \(error)")
+                result = .failure(error)
+            }
+            perService[outcome.service, default: []].append("\(JSONFragment.string(outcome.characteristic)):\(result.json)")
+        }
+        let results = perService.sorted { $0.key < $1.key }.map { "\(JSONFragment.string($0.key)):{\($0.value.joined(separator: ","))}" }
+        var json = failures.isEmpty ? "{\"status\":\"ok\"" : "{\"status\":\"error\",\"error\":\(JSONFragment.string(failures.joined(separator: "; ")))"
+        json += ",\"results\":{\(results.joined(separator: ","))}}"
+        return messages(json, to: request)
+    }
+
+    /// A bridge request's answer (the zigbee2mqtt convention): `{"status":"ok","data":<data>}` or
+    /// `{"status":"error","data":{},"error":"…"}`, with the request's `transaction` (its JSON text)
+    /// echoed.
+    static func answer(_ outcome: Result<String, GatewayError>, transaction: String?, to request: Request) -> [MQTTMessage] {
+        var json: String
+        switch outcome {
+        case .success(let data): json = "{\"status\":\"ok\",\"data\":\(data)"
+        case .failure(let error): json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONFragment.string(error.description))"
+        }
+        if let transaction { json += ",\"transaction\":\(transaction)" }
+        return messages(json + "}", to: request)
+    }
+
+    /// The payload on the answer topic, and on the response topic with the correlation data.
+    private static func messages(_ payload: String, to request: Request) -> [MQTTMessage] {
+        var out: [MQTTMessage] = []
+        if let topic = request.answerTopic {
+            out.append(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: false))
+        }
+        if let responseTopic = request.properties.responseTopic {
+            out.append(MQTTMessage(
+                topic: responseTopic, string: payload, qos: .atLeastOnce, retain: false,
+                properties: MQTTProperties(correlationData: request.properties.correlationData)))
+        }
+        return out
+    }
+}

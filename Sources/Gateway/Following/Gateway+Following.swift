@@ -1,0 +1,151 @@
+import HomeModel
+import HomeStore
+import MQTT
+
+/// Following the store: each batch of changes becomes the messages it causes, sent in one step. The
+/// store delivers a value once, when it changed (a confirmed write and a read on request included), so
+/// whatever value arrives is published.
+extension Gateway {
+    /// Applies one batch of store changes; every message it causes goes out in this step. What needs the
+    /// store's accessories (a renamed accessory, the accessory list) follows in a task of its own.
+    func apply(_ batch: [HomeChange]) {
+        var changedJSON = Set<AccessoryID>()
+        var renamed = Set<AccessoryID>()
+        var listChanged = false
+        for change in batch {
+            switch change {
+            case .valueChanged(let address, let value, let source):
+                if let topic = publishValue(address, value, source: source) {
+                    changedJSON.insert(address.accessory)
+                    if topic.isAccessoryName { renamed.insert(address.accessory) }
+                }
+            case .accessoryAdded(let accessory):
+                register(accessory, reachable: true)
+                emit(.accessoryAdded(id: accessory.id, slug: index.layouts[accessory.id]?.slug ?? "", name: accessory.name))
+                listChanged = true
+            case .accessoryRemoved(let accessory):
+                if let slug = unregister(accessory.id) {
+                    emit(.accessoryRemoved(id: accessory.id, slug: slug, name: accessory.name))
+                }
+                listChanged = true
+            case .accessoryUpdated(let old, let new):
+                update(old: old, new: new)
+                changedJSON.insert(new.id)
+                listChanged = true
+            case .reachabilityChanged(let id, let reachable, let reason):
+                guard let slug = index.layouts[id]?.slug, let name = published[id]?.name else { continue }
+                published[id]?.reachable = reachable
+                retain(topics.availability(slug), reachable ? "online" : "offline", qos: .atLeastOnce, for: id)
+                emit(.availability(id: id, slug: slug, online: reachable, reason: reason))
+                logger.info("accessory \(name) is \(reachable ? "online" : "offline")\(reason.map { ": \($0)" } ?? "")", ["accessory": id.description])
+                listChanged = true
+            }
+        }
+        // The characteristic messages leave before the accessory JSON is rendered: a lone change reaches
+        // its topic's subscribers sooner, and a burst costs one more hand-over to the MQTT client.
+        flush()
+        for id in changedJSON { publishAccessoryJSON(id) }
+        flush()
+        if followUp.add(renamed: renamed, listChanged: listChanged) {
+            Task { [weak self] in await self?.doFollowUp() }
+        }
+    }
+
+    /// Publishes what batches left for later: renamed accessories, then the accessory list.
+    private func doFollowUp() async {
+        var (renamed, listChanged) = followUp.take()
+        guard !isStopped else { return }
+        for id in renamed {
+            // The displayed name follows the Name characteristic unless the configuration names the accessory.
+            guard let accessory = await store.accessory(id), let old = published[id]?.name, accessory.name != old,
+                let layout = index.layouts[id]
+            else { continue }
+            published[id]?.name = accessory.name
+            emit(.accessoryRenamed(id: id, slug: layout.slug, from: old, to: accessory.name))
+            // Home Assistant's device name follows (unless the user renamed the device there).
+            publishDiscovery(accessory, layout)
+            listChanged = true
+        }
+        if listChanged {
+            await publishAccessoryList()
+        }
+        flush()
+    }
+
+    /// Publishes a characteristic's value. Stateless characteristics (button presses) go out unretained
+    /// and only for real events, so a reconnect or a poll never looks like a press. Returns the
+    /// characteristic's topics when its state topic was published, and so the accessory's JSON needs
+    /// republishing.
+    @discardableResult
+    func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource) -> CharacteristicTopic? {
+        guard let value, let topic = index.topic(at: address), topic.isReadable else { return nil }
+        let payload = value.description
+        if topic.isStateless {
+            if source == .event { outbox.send(topic.stateTopic, payload) }
+            return nil
+        }
+        // The entry is changed in place: a copy would copy its dictionaries on every value change.
+        guard let entry = published.index(forKey: address.accessory) else { return nil }
+        published.values[entry].topics.insert(topic.stateTopic)
+        published.values[entry].json.set(JSONFragment.value(value), iid: address.iid)
+        outbox.retain(topic.stateTopic, payload, qos: configuration.stateQoS)
+        if let colour = index.hs(containing: address) { hs.record(payload, at: address, of: colour) }
+        return topic
+    }
+
+    /// Gives a new accessory its slug and topics and publishes its availability, values and JSON.
+    func register(_ accessory: Accessory, reachable: Bool) {
+        if published[accessory.id] != nil { _ = unregister(accessory.id, clear: false) }
+        let layout = index.add(accessory)
+        published[accessory.id] = PublishedAccessory(
+            name: accessory.name, reachable: reachable, json: AccessoryJSON(layout: layout, topics: topics))
+        retain(topics.availability(layout.slug), reachable ? "online" : "offline", qos: .atLeastOnce, for: accessory.id)
+        for service in accessory.services {
+            for c in service.characteristics {
+                publishValue(CharacteristicAddress(accessory: accessory.id, iid: c.iid), c.value, source: .sync)
+            }
+        }
+        // Its values are all in: the hs topic goes with them, before the accessory JSON.
+        publishHS()
+        publishAccessoryJSON(accessory.id)
+        publishDiscovery(accessory, layout)
+        logger.debug("accessory \(accessory.name) is at \(topics.accessory(layout.slug))", ["accessory": accessory.id.description])
+    }
+
+    /// Forgets an accessory; with `clear`, every retained topic it ever had is cleared with an empty
+    /// retained message. Returns its slug.
+    @discardableResult
+    func unregister(_ id: AccessoryID, clear: Bool = true) -> String? {
+        guard let entry = published.removeValue(forKey: id), let layout = index.remove(id) else { return nil }
+        for colour in layout.hsTopics { hs.forget(colour) }
+        if clear {
+            for topic in entry.topics.sorted() { outbox.clear(topic) }
+        }
+        return layout.slug
+    }
+
+    /// An accessory changed its services, characteristics or name: topics that no longer exist are
+    /// cleared, new ones published; the slug stays.
+    func update(old: Accessory, new: Accessory) {
+        guard let before = published[new.id] else {
+            register(new, reachable: true)
+            return
+        }
+        _ = unregister(new.id, clear: false)
+        register(new, reachable: before.reachable)
+        if var after = published[new.id], let layout = index.layouts[new.id] {
+            let newStateTopics = Set(layout.characteristics.map(\.stateTopic))
+            for topic in before.topics.sorted() where !after.topics.contains(topic) {
+                if newStateTopics.contains(topic) || topic == topics.availability(layout.slug) || topic == topics.accessory(layout.slug) {
+                    after.topics.insert(topic)
+                } else {
+                    outbox.clear(topic)
+                }
+            }
+            published[new.id] = after
+        }
+        if old.name != new.name {
+            emit(.accessoryRenamed(id: new.id, slug: index.layouts[new.id]?.slug ?? "", from: old.name, to: new.name))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import HomeModel
+import HomeStore
+import MQTT
+
+/// The gateway's own topics (`<base>/<accessory>`, `bridge/accessories`, `bridge/info`, `bridge/event`,
+/// the `hs` topics) and the end of every step: the outbox handed to the MQTT client.
+extension Gateway {
+    /// `<base>/<accessory>`: `{"<service>":{"<characteristic>":value,…},…}` with every readable value.
+    func publishAccessoryJSON(_ id: AccessoryID) {
+        guard let entry = published[id] else { return }
+        retain(entry.json.topic, entry.json.render(), qos: configuration.stateQoS, for: id)
+    }
+
+    /// `bridge/accessories`: the list of every accessory with its topics and metadata.
+    func publishAccessoryList() async {
+        let accessories = await store.accessories()
+        // Room for the whole document at once, so that it is not copied while it grows and keeps no slack:
+        // the last one's size and a little, or about 250 bytes a characteristic the first time.
+        let estimate = outbox.retained[topics.bridgeAccessories].map { $0.payload.count + $0.payload.count / 8 }
+            ?? index.layouts.values.reduce(1024) { $0 + 250 * $1.byIID.count }
+        var writer = AccessoryDescription.ListWriter(reservingCapacity: estimate)
+        for accessory in accessories {
+            guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { continue }
+            writer.append(AccessoryDescription(accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics))
+        }
+        outbox.retain(topics.bridgeAccessories, payload: writer.finish(), qos: .atLeastOnce)
+    }
+
+    /// `bridge/info`: version, base topic, MQTT settings, the configuration without secrets, and the
+    /// configured homes with their rooms (`"homes":[{"name":"Home","rooms":["Kitchen"]}]`).
+    func bridgeInfoJSON(homes: [Home]) -> String {
+        let s = JSONFragment.string
+        var fields = ["\"version\":\(s(configuration.version))"]
+        let homeList = homes.map { home in
+            "{\"name\":\(s(home.name)),\"rooms\":[\(home.rooms.map { s($0.name) }.joined(separator: ","))]}"
+        }
+        let mqtt = configuration.mqttSummary.sorted { $0.key < $1.key }.map { "\(s($0.key)):\(s($0.value))" }
+        fields.append("\"base_topic\":\(s(topics.base))")
+        fields.append("\"mqtt\":{\(mqtt.joined(separator: ","))}")
+        fields.append("\"homes\":[\(homeList.joined(separator: ","))]")
+        fields.append("\"config\":\(configuration.configurationJSON ?? "{}")")
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// `bridge/event`, not retained.
+    func emit(_ event: BridgeEvent) { outbox.send(topics.bridgeEvent, event.json) }
+
+    /// Queues a retained message of an accessory, remembered with the accessory's topics so that it is
+    /// cleared when the accessory goes.
+    func retain(_ topic: String, _ text: String, qos: MQTTQoS, for accessory: AccessoryID) {
+        outbox.retain(topic, text, qos: qos)
+        published[accessory]?.topics.insert(topic)
+    }
+
+    /// Publishes the `hs` topics whose hue or saturation changed in this step.
+    func publishHS() {
+        for (colour, payload) in hs.takeChanged() {
+            retain(colour.stateTopic, payload, qos: configuration.stateQoS, for: colour.hue.accessory)
+        }
+    }
+
+    /// Sends everything queued, once the store is ready (nothing goes out before the first sync). New
+    /// slugs are saved first, so that no topic reaches the broker under a slug the state directory does
+    /// not hold.
+    func flush() {
+        guard isReady else { return }
+        publishHS()
+        guard !outbox.isEmpty else { return }
+        index.saveSlugs()
+        do {
+            try outbox.flush(to: mqtt)
+        } catch {
+            logger.debug("publish failed, the broker connection is down: \(error)")
+        }
+    }
+
+    /// Sends messages built outside the outbox (a republish) in one call.
+    func send(_ messages: [MQTTMessage]) {
+        guard !messages.isEmpty else { return }
+        do {
+            try mqtt.publish(messages)
+        } catch {
+            // Retained state is republished in full after the reconnect; only transient messages are lost.
+            logger.debug("publish failed, the broker connection is down: \(error)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+@testable import Gateway
+import HomeModel
+import Testing
+
+/// `HSValues` and `FollowUpWork` alone.
+@Suite("Gateway parts: hs values and follow-up work")
+struct SmallPartsTests {
+    static let id = AccessoryID(serverID: "00:00:00:00:00:01", aid: 2)
+    static let hs = HSTopic(stateTopic: "b/lamp/lightbulb/hs", hue: .init(accessory: id, iid: 10), saturation: .init(accessory: id, iid: 11))
+    static let other = HSTopic(stateTopic: "b/strip/lightbulb/hs", hue: .init(accessory: id, iid: 20), saturation: .init(accessory: id, iid: 21))
+
+    @Test("an hs payload goes out once per step, when hue and saturation are both known")
+    func hsValues() {
+        var values = HSValues()
+        values.record("30", at: Self.hs.hue, of: Self.hs)
+        #expect(values.takeChanged().isEmpty, "saturation not known yet")
+        values.record("40", at: Self.hs.saturation, of: Self.hs)
+        values.record("50", at: Self.other.hue, of: Self.other)
+        values.record("60", at: Self.other.saturation, of: Self.other)
+        values.record("45", at: Self.hs.saturation, of: Self.hs)
+        let changed = values.takeChanged()
+        #expect(changed.map(\.topic) == [Self.hs, Self.other])
+        #expect(changed.map(\.payload) == ["30,45", "50,60"])
+        #expect(values.takeChanged().isEmpty)
+        values.record("31", at: Self.hs.hue, of: Self.hs)
+        values.forget(Self.hs)
+        #expect(values.takeChanged().isEmpty)
+        values.record("32", at: Self.hs.hue, of: Self.hs)
+        #expect(values.takeChanged().isEmpty, "forgotten: the saturation must come again")
+    }
+
+    @Test("follow-up work gathers until its task takes it; one task at a time")
+    func followUp() {
+        var work = FollowUpWork()
+        let other = AccessoryID(serverID: "00:00:00:00:00:01", aid: 3)
+        let startTask = [
+            work.add(renamed: [], listChanged: false),  // nothing to do
+            work.add(renamed: [other], listChanged: false),
+            work.add(renamed: [Self.id], listChanged: true),  // a task is scheduled already
+        ]
+        let taken = work.take()
+        let again = work.add(renamed: [], listChanged: true)
+        let second = work.take()
+        #expect(startTask == [false, true, false])
+        #expect(taken.renamed == [Self.id, other] && taken.listChanged)
+        #expect(again, "after the task took the work, new work needs a new task")
+        #expect(second.renamed.isEmpty && second.listChanged)
+    }
+}
