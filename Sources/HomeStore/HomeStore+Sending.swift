@@ -83,7 +83,7 @@ extension HomeStore {
     /// answer, or time out.
     func failWaitingWrites(_ error: HomeStoreError) {
         for id in writeQueues.keys { failWaitingWrites(of: id, error) }
-        if writeQueues.values.allSatisfy({ $0.inFlight == nil }) { stopWatchdog() }
+        if writeQueues.values.allSatisfy({ $0.inFlight == nil }) { watchdog.stop() }
     }
 
     /// Fails the writes still waiting in one accessory's queue (its provider was removed).
@@ -93,27 +93,14 @@ extension HomeStore {
 
     // MARK: The watchdog
 
-    /// Makes sure the watchdog wakes by `deadline`. It keeps running while writes are sent (it wakes
-    /// about once per time-out then), so a steady stream of writes does not start a task per write.
+    /// Makes sure the watchdog wakes by `deadline`.
     private func watchWrite(until deadline: ContinuousClock.Instant) {
-        lastWriteDeadline = deadline
-        if watchdog != nil, let wake = watchdogWake, wake <= deadline { return }
-        // None runs, or it sleeps past this deadline (the time-out was shortened): a new one takes over.
-        stopWatchdog()
-        nextWatchdog += 1
-        let generation = nextWatchdog
-        watchdogWake = deadline
-        watchdog = Task { await self.runWatchdog(generation) }
-    }
-
-    private func stopWatchdog() {
-        watchdog?.cancel()
-        watchdog = nil
-        watchdogWake = nil
+        guard let generation = watchdog.watch(until: deadline) else { return }
+        watchdog.started(Task { await self.runWatchdog(generation) })
     }
 
     private func runWatchdog(_ generation: Int) async {
-        while nextWatchdog == generation, !Task.isCancelled {
+        while watchdog.isCurrent(generation), !Task.isCancelled {
             let now = ContinuousClock.now
             if writeQueues.values.contains(where: { $0.inFlight.map { $0.deadline <= now } ?? false }) {
                 // An answer that came in time may still wait for the store, behind this job when the
@@ -121,22 +108,12 @@ extension HomeStore {
                 await Task.yield()
                 failOverdueWrites(now)
             }
-            guard let wake = nextWatchdogWake(after: now) else { break }
-            watchdogWake = wake
+            guard watchdog.isCurrent(generation),
+                let wake = watchdog.nextWake(after: now, inFlight: writeQueues.values.compactMap(\.inFlight?.deadline), lingering: !stopped)
+            else { return }
             try? await Task.sleep(until: wake, clock: .continuous)
         }
-        if nextWatchdog == generation {
-            watchdog = nil
-            watchdogWake = nil
-        }
-    }
-
-    /// The earliest deadline of a write in flight; with none, the deadline of the last write sent if it
-    /// is still ahead (the watchdog lingers that long); nil when the watchdog can end.
-    private func nextWatchdogWake(after now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        if let earliest = writeQueues.values.compactMap(\.inFlight?.deadline).min() { return earliest }
-        guard !stopped, let last = lastWriteDeadline, last > now else { return nil }
-        return last
+        if watchdog.isCurrent(generation) { watchdog.ended() }
     }
 
     /// Fails each write in flight past its deadline, cancels its provider call (which may go on if the

@@ -39,12 +39,8 @@ public actor HomeStore {
     var writeQueues: [AccessoryID: WriteQueue] = [:]
     /// The number of the last drain task started (`HomeStore+Sending.swift`).
     var nextDrain = 0
-    /// The task that fails writes past their time-out, its number, and when it wakes next.
-    var watchdog: Task<Void, Never>?
-    var nextWatchdog = 0
-    var watchdogWake: ContinuousClock.Instant?
-    /// The time-out deadline of the last write sent; the watchdog stays until then.
-    var lastWriteDeadline: ContinuousClock.Instant?
+    /// When the task that fails writes past their time-out runs (`WriteWatchdog.swift`).
+    var watchdog = WriteWatchdog()
     /// Accessories a provider reported unreachable before they arrived, with the provider and the reason.
     var earlyUnreachable: [AccessoryID: (provider: Int, reason: String)] = [:]
 
