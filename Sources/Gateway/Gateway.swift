@@ -38,7 +38,7 @@ public actor Gateway {
     /// Discovery config topics cleared this run because discovery is off or an exclusion applies.
     var clearedDiscoveryTopics: Set<String> = []
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.
-    var isBirthPending = false
+    var births = BirthAnswers()
     var isReady = false
     var isStopped = false
     var tasks: [Task<Void, Never>] = []

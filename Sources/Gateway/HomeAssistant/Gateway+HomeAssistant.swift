@@ -39,9 +39,7 @@ extension Gateway {
     /// after a random delay in the configured range, every config and then every state is published
     /// again. Births during the delay are answered once.
     func handleHomeAssistantStatus(_ message: MQTTMessage) {
-        guard configuration.homeAssistant.discovery, message.payloadString?.trimmingSpaces == "online", !isBirthPending
-        else { return }
-        isBirthPending = true
+        guard configuration.homeAssistant.discovery, births.received(message.payloadString) else { return }
         let range = configuration.homeAssistant.birthDelay
         let seconds = Double.random(in: range.lowerBound.inSeconds...range.upperBound.inSeconds)
         logger.info("Home Assistant is online; publishing discovery and state again in \(CharacteristicValue.format((seconds * 10).rounded() / 10)) s")
@@ -52,7 +50,7 @@ extension Gateway {
     }
 
     private func answerHomeAssistantBirth() async {
-        isBirthPending = false
+        births.answering()
         guard isReady, !isStopped else { return }
         send(await retainedInOrder())
     }

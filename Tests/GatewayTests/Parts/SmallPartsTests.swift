@@ -2,8 +2,8 @@
 import HomeModel
 import Testing
 
-/// `HSValues` and `FollowUpWork` alone.
-@Suite("Gateway parts: hs values and follow-up work")
+/// `HSValues`, `FollowUpWork` and `BirthAnswers` alone.
+@Suite("Gateway parts: hs values, follow-up work, birth answers")
 struct SmallPartsTests {
     static let id = AccessoryID(serverID: "00:00:00:00:00:01", aid: 2)
     static let hs = HSTopic(stateTopic: "b/lamp/lightbulb/hs", hue: .init(accessory: id, iid: 10), saturation: .init(accessory: id, iid: 11))
@@ -45,5 +45,16 @@ struct SmallPartsTests {
         #expect(taken.renamed == [Self.id, other] && taken.listChanged)
         #expect(again, "after the task took the work, new work needs a new task")
         #expect(second.renamed.isEmpty && second.listChanged)
+    }
+
+    @Test("births while an answer waits are answered once; only online asks")
+    func births() {
+        var births = BirthAnswers()
+        let asked = [births.received("offline"), births.received(" online\n"), births.received("online"), births.received(nil)]
+        births.answering()
+        let again = births.received("online")
+        #expect(asked == [false, true, false, false])
+        #expect(again, "after the answer, the next birth is answered again")
+        #expect(births.isPending)
     }
 }
