@@ -51,4 +51,17 @@ struct RecordingMQTTClientTests {
         #expect(seen.elements == ["connected: false", "hook true"])
         #expect(client.isConnected)
     }
+
+    @Test("waitFor wakes when a matching message is published, and times out saying what came on the filter")
+    func waitFor() async throws {
+        let client = RecordingMQTTClient()
+        try client.publish([MQTTMessage(topic: "a/b", string: "old")])
+        let waiting = Task { try await client.waitFor(topic: "a/+", after: 1) { $0.payloadString == "new" } }
+        try client.publish([MQTTMessage(topic: "a/b", string: "other"), MQTTMessage(topic: "x/y", string: "new")])
+        try client.publish([MQTTMessage(topic: "a/c", string: "new")])
+        #expect(try await waiting.value.topic == "a/c")
+        await #expect(throws: TestSupportError.self) {
+            try await client.waitFor(topic: "a/#", timeout: .milliseconds(50)) { $0.payloadString == "never" }
+        }
+    }
 }

@@ -31,6 +31,13 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         var consumer: CheckedContinuation<MQTTMessage?, Never>?
         var finished = false
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Counts publish calls, so that a waiter knows whether anything came since it looked.
+        var publications = 0
+        /// Tests waiting for the next publish call, by number.
+        var publishWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+        /// Waiters that timed out before they registered.
+        var expiredWaiters: Set<Int> = []
 
         var isDrained: Bool { queue.isEmpty && (consumer != nil || finished) }
     }
@@ -58,13 +65,17 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     /// Records the batch, or throws what `failPublishing(with:)` set.
     public func publish(_ messages: [MQTTMessage]) throws(MQTTError) {
         if let failure = state.withLock({ $0.publishFailure }) { throw failure }
-        state.withLock { state in
+        let waiters = state.withLock { state in
             state.batches.append(messages)
             state.published += messages
             for message in messages where message.retain {
                 state.retained[message.topic] = message.payload.isEmpty ? nil : message
             }
+            state.publications += 1
+            defer { state.publishWaiters = [:] }
+            return state.publishWaiters.values
         }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Records the message as a batch of its own.
@@ -232,13 +243,48 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         where predicate: (MQTTMessage) -> Bool = { _ in true }
     ) async throws -> MQTTMessage {
         let deadline = ContinuousClock.now + timeout
+        var scanned = mark
         while true {
-            let found = published.dropFirst(mark).first { MQTTTopic.matches(filter: filter, topic: $0.topic) && predicate($0) }
-            if let found { return found }
+            let (messages, publications) = state.withLock { ($0.published, $0.publications) }
+            if scanned > messages.count { scanned = min(mark, messages.count) }
+            if let found = messages[scanned...].first(where: { MQTTTopic.matches(filter: filter, topic: $0.topic) && predicate($0) }) {
+                return found
+            }
+            scanned = messages.count
             guard ContinuousClock.now < deadline else {
                 throw TestSupportError.timedOut("no matching message on \(filter) within \(timeout); on that filter: \(payloads(on: filter))")
             }
-            try await Task.sleep(for: .milliseconds(2))
+            await nextPublication(after: publications, until: deadline)
+        }
+    }
+
+    /// Returns after the next publish call following the `publications`-th, or at `deadline`.
+    private func nextPublication(after publications: Int, until deadline: ContinuousClock.Instant) async {
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let now = self.state.withLock { state -> Bool in
+                        if state.publications != publications || state.expiredWaiters.remove(id) != nil { return true }
+                        state.publishWaiters[id] = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            }
+            group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
+            await group.next()
+            group.cancelAll()
+            // The time ran out first: the waiter is resumed here, or told to return when it registers.
+            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if let waiter = state.publishWaiters.removeValue(forKey: id) { return waiter }
+                if state.publications == publications { state.expiredWaiters.insert(id) }
+                return nil
+            }
+            waiting?.resume()
         }
     }
 }
