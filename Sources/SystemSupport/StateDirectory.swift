@@ -48,7 +48,7 @@ public struct StateDirectory: Sendable, Hashable {
     public func write(_ data: Data, to name: String) throws(StateDirectoryError) {
         try create()
         let final = url(name).path
-        let temp = final + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = final + StateDirectory.temporaryMarker + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: temp, reason: String(cString: strerror(errno))) }
         var failure: Int32? = data.withUnsafeBytes { raw in
@@ -88,7 +88,36 @@ public struct StateDirectory: Sendable, Hashable {
     /// The names of the files in the directory whose names end in `suffix` (none when it does not exist).
     public func files(withSuffix suffix: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-            .filter { $0.hasSuffix(suffix) && !$0.contains(".tmp-") }
+            .filter { $0.hasSuffix(suffix) && !$0.contains(StateDirectory.temporaryMarker) }
             .sorted()
+    }
+
+    /// What the temporary file of a write adds to the final name, before the writer's process id and a
+    /// random number: `slugs.json.tmp-4242-2718281828`.
+    static let temporaryMarker = ".tmp-"
+
+    /// Removes the temporary files that writes left behind (a process killed between creating one and
+    /// renaming it), and returns their names. A temporary file is stale when the process that made it no
+    /// longer runs, or when that was the calling process, or another one with the same id (containers
+    /// start at the same process id every time): so call this only before this process writes, at start.
+    /// A file of another process that runs (a `hap2mqtt pair` saving its pairing right now) is kept.
+    /// Until then each is as private as the file it was to become (mode 0600, `write(_:to:)`).
+    /// - Throws: `StateDirectoryError.io` naming a stale file that cannot be removed.
+    @discardableResult
+    public func removeStaleTemporaryFiles() throws(StateDirectoryError) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        var removed: [String] = []
+        for name in names {
+            guard let marker = name.range(of: StateDirectory.temporaryMarker, options: .backwards) else { continue }
+            let owner = name[marker.upperBound...].split(separator: "-", maxSplits: 1).first.flatMap { pid_t($0) }
+            guard let owner, owner > 0 else { continue }
+            // kill(pid, 0) sends nothing; ESRCH means no such process (EPERM: it runs as another user).
+            let running = owner != getpid() && (kill(owner, 0) == 0 || errno == EPERM)
+            guard !running else { continue }
+            let file = url(name).path
+            guard unlink(file) == 0 || errno == ENOENT else { throw .io(path: file, reason: String(cString: strerror(errno))) }
+            removed.append(name)
+        }
+        return removed
     }
 }

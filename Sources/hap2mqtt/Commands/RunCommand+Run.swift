@@ -23,6 +23,11 @@ enum RunCommandRunner {
         let stateDirectory = StateDirectory(path: configuration.homekit.stateDirectory)
         do {
             try stateDirectory.create()
+            // Before anything here writes: what a killed run left half-written is gone, never read.
+            let stale = try stateDirectory.removeStaleTemporaryFiles()
+            if !stale.isEmpty {
+                loggers.program.info("removed \(stale.count) temporary files a stopped run left in \(stateDirectory.path): \(stale.joined(separator: ", "))")
+            }
         } catch {
             StandardStream.write("hap2mqtt: cannot use the state directory: \(error)\n", to: STDERR_FILENO)
             return 1
