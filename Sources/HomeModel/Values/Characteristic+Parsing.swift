@@ -10,6 +10,8 @@ extension Characteristic {
     ///   or the valid-value name in any case, ignoring everything but letters and digits (`secured`,
     ///   `SECURED`, `heat`, `counter_clockwise`).
     /// - `string`: the raw text; `tlv8` and `data`: base64; `array` and `dict`: the JSON text.
+    /// - `""` (`CharacteristicValue.emptyPayload`) is the empty string, or empty `tlv8`/`data`: the form
+    ///   in which an empty value is published, since an empty retained message would delete its topic.
     ///
     /// For `bool` and the number formats, a JSON string literal (`"21.5"`, `"heat"`, `"on"`) is read as
     /// its unescaped content, since JSON-minded clients quote what they send; the other formats take the
@@ -62,8 +64,9 @@ extension Characteristic {
                 return .int(Int64(value.value))
             }
             throw wrongType
-        case .string: return .string(text)
+        case .string: return .string(text == CharacteristicValue.emptyPayload ? "" : text)
         case .tlv8, .data:
+            if trimmed == CharacteristicValue.emptyPayload { return .data([]) }
             guard let bytes = Base64.decode(trimmed) else { throw wrongType }
             return .data(bytes)
         case .array, .dictionary:
