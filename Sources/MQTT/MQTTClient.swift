@@ -28,7 +28,7 @@ public final class MQTTClient: Sendable {
     /// `disconnect()`.
     public let connectionEvents: AsyncStream<MQTTConnectionEvent>
 
-    private let connection: MQTTConnection
+    let connection: MQTTConnection
 
     /// Creates a client; nothing touches the network until `connect()`.
     /// - Parameters:

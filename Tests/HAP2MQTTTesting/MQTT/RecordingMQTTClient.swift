@@ -90,6 +90,18 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         }
     }
 
+    /// The retained messages recorded on topics matching `filters`,
+    /// as a broker would send them to a new subscription; nothing is published on `endMarker`.
+    public func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration) async throws(MQTTError) -> [MQTTMessage] {
+        state.withLock { state in
+            state.retained.keys.sorted().compactMap { topic in
+                guard filters.contains(where: { MQTTTopic.matches(filter: $0, topic: topic) }), var message = state.retained[topic] else { return nil }
+                message.retain = true
+                return message
+            }
+        }
+    }
+
     public func onConnect(_ hook: @escaping @Sendable (Bool) async -> Void) {
         state.withLock { $0.hooks.append(hook) }
     }
