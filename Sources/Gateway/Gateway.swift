@@ -74,6 +74,8 @@ public actor Gateway {
     public func run() async {
         await store.waitUntilReady()
         guard !isStopped else { return }
+        // What the last run left on the broker, read before anything is published (Gateway+Convergence.swift).
+        let scan = await scanBroker()
         // Subscribed before bridge/state says online, so that a command sent the moment it does is taken.
         await subscribeToCommands()
         // The store calls this on its executor, which is this actor's.
@@ -81,7 +83,7 @@ public actor Gateway {
             self?.assumeIsolated { $0.receive(batch) }
         })
         for accessory in subscription.snapshot {
-            register(accessory, reachable: subscription.unreachable[accessory.id] == nil)
+            register(accessory, reachable: subscription.unreachable[accessory.id] == nil, filling: scan)
         }
         isReady = true
         for batch in earlyBatches { apply(batch) }
@@ -89,8 +91,13 @@ public actor Gateway {
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         publishBridgeDiscovery()
+        if let scan {
+            reportRemoved(scan)
+            let cleared = clearStale(scan)
+            if cleared > 0 { logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home") }
+        }
         await publishAccessoryList()
-        // Last, so that `online` tells a consumer every retained topic is there.
+        // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
         outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         flush()
         logger.info("published \(published.count) accessories under \(topics.base)/")
@@ -98,6 +105,7 @@ public actor Gateway {
         mqtt.onConnect { [weak self] reconnect in
             guard reconnect, let self else { return }
             await self.republishAll()
+            await self.converge()
         }
         let messages = mqtt.messages
         tasks.append(Task { [weak self] in
@@ -120,8 +128,10 @@ public actor Gateway {
         apply(batch)
     }
 
-    /// Publishes `bridge/state` offline (awaited, so it reaches the broker before the connection closes)
-    /// and stops following the store and the broker. The caller disconnects the MQTT client afterwards.
+    /// Publishes `offline` on every accessory's availability and then `bridge/state` offline (awaited, so
+    /// that all of it reaches the broker before the connection closes), and stops following the store and
+    /// the broker. The caller disconnects the MQTT client afterwards. (The last will can only cover
+    /// `bridge/state`; after a crash the accessories' availability keeps its last value.)
     public func stop() async {
         guard !isStopped else { return }
         isStopped = true
@@ -133,9 +143,14 @@ public actor Gateway {
             logger.warning("the broker is not reachable: bridge/state offline is left to the last will")
             return
         }
+        let availability = index.layouts.values.map(\.slug).sorted().map {
+            MQTTMessage(topic: topics.availability($0), string: "offline", qos: .atLeastOnce, retain: true)
+        }
         let mqtt = self.mqtt
         let outcome = await withDeadline(Gateway.offlineTimeout) { () async -> MQTTError? in
             do throws(MQTTError) {
+                // In order on one connection: the broker's acknowledgement of bridge/state covers them all.
+                try mqtt.publish(availability)
                 try await mqtt.publishAndWait(offline)
                 return nil
             } catch {
@@ -143,8 +158,8 @@ public actor Gateway {
             }
         }
         switch outcome {
-        case .none: logger.warning("the broker did not acknowledge bridge/state offline within \(Gateway.offlineTimeout)")
-        case .some(.some(let error)): logger.warning("could not publish bridge/state offline: \(error)")
+        case .none: logger.warning("the broker did not acknowledge the offline availability and bridge/state within \(Gateway.offlineTimeout)")
+        case .some(.some(let error)): logger.warning("could not publish offline on the availability topics and bridge/state: \(error)")
         case .some(.none): break
         }
     }

@@ -61,9 +61,10 @@ extension Gateway {
         guard let to = request["to"] as? String else {
             return .failure(.invalidPayload(#"give the new name: {"accessory":"…","to":"new_slug"}"#))
         }
-        guard let entry = published[id], let old = index.layouts[id]?.slug, let accessory = await store.accessory(id) else {
+        guard let entry = published[id], let oldLayout = index.layouts[id], let accessory = await store.accessory(id) else {
             return .failure(.invalidPayload("accessory \(id) is gone"))
         }
+        let old = oldLayout.slug
         // Nothing to move, and no rename event for subscribers to act on.
         guard to != old else { return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}") }
         do {
@@ -76,7 +77,7 @@ extension Gateway {
         unregister(id, clear: false)
         register(accessory, reachable: entry.reachable)
         let kept = published[id]?.topics ?? []
-        for topic in entry.topics.sorted() where !kept.contains(topic) { outbox.clear(topic) }
+        for topic in entry.topics.union(retainedTopics(of: oldLayout)).sorted() where !kept.contains(topic) { outbox.clear(topic) }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
         return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}")

@@ -79,7 +79,7 @@ extension Gateway {
     @discardableResult
     func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource) -> CharacteristicTopic? {
         guard let value, let topic = index.topic(at: address), topic.isReadable else { return nil }
-        let payload = value.description
+        let payload = value.mqttPayload
         if topic.isStateless {
             if source == .event { outbox.send(topic.stateTopic, payload) }
             return nil
@@ -93,8 +93,9 @@ extension Gateway {
         return topic
     }
 
-    /// Gives a new accessory its slug and topics and publishes its availability, values and JSON.
-    func register(_ accessory: Accessory, reachable: Bool) {
+    /// Gives a new accessory its slug and topics and publishes its availability, values and JSON; values
+    /// the store does not have yet are taken into the JSON from `scan`, the broker's retained state topics.
+    func register(_ accessory: Accessory, reachable: Bool, filling scan: RetainedScan? = nil) {
         if published[accessory.id] != nil { _ = unregister(accessory.id, clear: false) }
         let layout = index.add(accessory)
         published[accessory.id] = PublishedAccessory(
@@ -107,19 +108,21 @@ extension Gateway {
         }
         // Its values are all in: the hs topic goes with them, before the accessory JSON.
         publishHS()
+        if let scan { fillJSON(of: accessory, from: scan) }
         publishAccessoryJSON(accessory.id)
         publishDiscovery(accessory, layout)
         logger.debug("accessory \(accessory.name) is at \(topics.accessory(layout.slug))", ["accessory": accessory.id.description])
     }
 
     /// Forgets an accessory; with `clear`, every retained topic it ever had is cleared with an empty
-    /// retained message. Returns its slug.
+    /// retained message: those published this run, and those of its layout that kept the last run's value
+    /// (it was never read this run). Returns its slug.
     @discardableResult
     func unregister(_ id: AccessoryID, clear: Bool = true) -> String? {
         guard let entry = published.removeValue(forKey: id), let layout = index.remove(id) else { return nil }
         for colour in layout.hsTopics { hs.forget(colour) }
         if clear {
-            for topic in entry.topics.sorted() { outbox.clear(topic) }
+            for topic in entry.topics.union(retainedTopics(of: layout)).sorted() { outbox.clear(topic) }
         }
         return layout.slug
     }

@@ -63,7 +63,7 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// Every config of an accessory, with or without the configured characteristic exclusions.
     public func configs(for accessory: Accessory, layout: AccessoryLayout, applyingExclusions: Bool) -> [DiscoveryConfig] {
-        let node = "hap2mqtt_" + HomeAssistantDiscovery.safe(accessory.id.description)
+        let node = HomeAssistantDiscovery.nodeID(of: accessory.id)
         let mainIID = (accessory.services.first { $0.isPrimary && ServiceMappings.isMappable($0) }
             ?? accessory.services.first(where: ServiceMappings.isMappable))?.iid
         var entities: [DiscoveryEntity] = []
@@ -139,6 +139,10 @@ public struct HomeAssistantDiscovery: Sendable {
         }
         return CharacteristicEntities.words(slug)
     }
+
+    /// The `node_id` of an accessory's configs: `hap2mqtt_` + its id made safe (`hap2mqtt_aa_bb_cc_dd_ee_ff_2`),
+    /// by which the gateway knows its own configs on the broker.
+    public static func nodeID(of id: AccessoryID) -> String { "hap2mqtt_" + safe(id.description) }
 
     /// `text` with every run of characters other than `[a-z0-9]` turned into one `_`, lower-cased: what
     /// Home Assistant accepts in a `node_id` (`AA:BB:CC:DD:EE:FF/2` → `aa_bb_cc_dd_ee_ff_2`).

@@ -63,6 +63,9 @@ public struct SlugRegistry: Sendable {
         save()
     }
 
+    /// Every accessory that was ever given a slug here, present or gone.
+    public var accessories: Dictionary<AccessoryID, String>.Keys { slugByID.keys }
+
     /// The accessory that has `slug`, if any.
     public func accessory(forSlug slug: String) -> AccessoryID? { idBySlug[slug] }
 

@@ -53,6 +53,10 @@ struct TopicIndex {
         return layout
     }
 
+    /// Every accessory that ever had a slug in this state directory, present or gone: whose topics and
+    /// discovery configs on the broker were made by this gateway.
+    var knownAccessories: Dictionary<AccessoryID, String>.Keys { slugs.accessories }
+
     /// The characteristic's topics, when its accessory is published.
     func topic(at address: CharacteristicAddress) -> CharacteristicTopic? {
         layouts[address.accessory]?.byIID[address.iid]

@@ -1,0 +1,107 @@
+import HomeModel
+import HomeStore
+import MQTT
+
+/// The retained state on the broker converges to the home (docs/DESIGN.md "Topics", rules): at start and
+/// after every connection the gateway reads what the broker holds under its topics and clears what it made
+/// that the home no longer has, whatever happened while it was not looking (an accessory removed while
+/// the gateway was stopped, a rename cut short by a kill, clears lost while the broker was away). At start
+/// it also reports the accessories that the last run's `bridge/accessories` listed and the home no longer
+/// has, and fills the JSON of accessories without values (their server is down) from their retained
+/// state topics.
+extension Gateway {
+    /// Reads what the broker holds retained under the gateway's topics; nil when it cannot now (logged:
+    /// the next connection tries again).
+    func scanBroker() async -> RetainedScan? {
+        var filters = [topics.base + "/#"]
+        filters.append(configuration.homeAssistant.prefix + "/+/+/+/config")
+        // Outside the base topic, so that subscribers to `<base>/#` never see it.
+        let marker = "\(topics.base)-scan/\(UInt64.random(in: 0...UInt64.max))"
+        do throws(MQTTError) {
+            return RetainedScan(try await mqtt.retainedMessages(matching: filters, endMarker: marker, timeout: Gateway.scanTimeout))
+        } catch {
+            logger.warning("cannot read the retained topics on the broker: \(error); stale topics are looked for again at the next connection")
+            return nil
+        }
+    }
+
+    /// How long reading the retained topics may take.
+    static let scanTimeout = Duration.seconds(10)
+
+    /// Queues an empty retained message for every topic in `scan` that this gateway made and that belongs
+    /// to nothing it publishes now. Returns how many.
+    func clearStale(_ scan: RetainedScan) -> Int {
+        let expected = expectedRetainedTopics()
+        let nodes = Set(index.knownAccessories.map(HomeAssistantDiscovery.nodeID(of:)) + [discovery.bridgeIdentifier])
+        var cleared = 0
+        for topic in scan.payloads.keys.sorted() where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) {
+            outbox.clear(topic)
+            cleared += 1
+        }
+        return cleared
+    }
+
+    /// Emits `accessory_removed` for each accessory that the last run's `bridge/accessories` (in `scan`)
+    /// listed and the home no longer has: it went while the gateway was stopped.
+    func reportRemoved(_ scan: RetainedScan) {
+        for listed in scan.listedAccessories(on: topics.bridgeAccessories) where index.layouts[listed.id] == nil {
+            emit(.accessoryRemoved(id: listed.id, slug: listed.slug, name: listed.name))
+            logger.info("accessory \(listed.name) is gone since the last run; its topics are cleared", ["accessory": listed.id.description])
+        }
+    }
+
+    /// Puts the values retained on the broker into the JSON of `accessory` where the store has none (its
+    /// server could not be reached at start): the JSON then shows what its state topics still show.
+    func fillJSON(of accessory: Accessory, from scan: RetainedScan) {
+        guard let entry = published.index(forKey: accessory.id), let layout = index.layouts[accessory.id] else { return }
+        for (service, laid) in zip(accessory.services, layout.services) {
+            for (c, topic) in zip(service.characteristics, laid.characteristics)
+            where c.value == nil && topic.isReadable && !topic.isStateless {
+                if let json = scan.jsonValue(on: topic.stateTopic, format: c.format) {
+                    published.values[entry].json.set(json, iid: c.iid)
+                }
+            }
+        }
+    }
+
+    /// After a connection: reads the broker and clears the stale topics it holds.
+    func converge() async {
+        guard let scan = await scanBroker(), isReady, !isStopped else { return }
+        let cleared = clearStale(scan)
+        guard cleared > 0 else { return }
+        logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home")
+        flush()
+    }
+
+    /// Every retained topic the gateway publishes now or keeps (the state topics of values not read yet
+    /// keep the last run's), and the discovery configs it published.
+    private func expectedRetainedTopics() -> Set<String> {
+        var expected = Set(outbox.retained.keys)
+        for (id, layout) in index.layouts {
+            expected.formUnion(retainedTopics(of: layout))
+            expected.formUnion(published[id]?.topics ?? [])
+        }
+        return expected
+    }
+
+    /// Whether this gateway made `topic`: an accessory's topic under the base topic (`bridge/…` is left
+    /// alone: other parts publish there), or a discovery config whose `node_id` is one of `nodes`.
+    private func isMadeByGateway(_ topic: String, nodes: Set<String>) -> Bool {
+        let base = topics.base + "/"
+        if topic.hasPrefix(base) { return !topic.hasPrefix(base + "bridge/") }
+        let prefix = configuration.homeAssistant.prefix + "/"
+        guard topic.hasPrefix(prefix) else { return false }
+        // <prefix>/<component>/<node_id>/<object_id>/config
+        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        return levels.count == 4 && levels[3] == "config" && nodes.contains(String(levels[1]))
+    }
+
+    /// The retained topics an accessory's layout gives it, whether published this run or not: its
+    /// availability, its JSON, the state topic of every readable characteristic with a state, its `hs` topics.
+    func retainedTopics(of layout: AccessoryLayout) -> Set<String> {
+        var result: Set<String> = [topics.availability(layout.slug), topics.accessory(layout.slug)]
+        for c in layout.characteristics where c.isReadable && !c.isStateless { result.insert(c.stateTopic) }
+        for colour in layout.hsTopics { result.insert(colour.stateTopic) }
+        return result
+    }
+}
