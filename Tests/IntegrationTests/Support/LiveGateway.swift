@@ -60,14 +60,15 @@ struct LiveGateway {
 
     /// Every retained message under `hap2mqtt/` the broker holds now, by topic, read with a fresh client:
     /// retained messages arrive before a marker it publishes to itself.
-    func retainedSnapshot() async throws -> [String: String] {
+    /// `filters` reads other topics instead (`homeassistant/#` for the discovery configs).
+    func retainedSnapshot(_ filters: [String] = ["hap2mqtt/#"]) async throws -> [String: String] {
         let probe = try await MQTTTestClient.connect(to: broker, subscribe: [])
         let marker = "hap2mqtt-test/marker/\(UUID().uuidString)"
-        try await probe.subscribe(["hap2mqtt/#", marker])
+        try await probe.subscribe(filters + [marker])
         try await probe.publish(marker, "marker")
         _ = try await probe.waitFor(topic: marker)
         var snapshot: [String: String] = [:]
-        for message in await probe.messages(on: "hap2mqtt/#") where message.retain {
+        for message in await probe.allMessages where message.retain && message.topic != marker {
             snapshot[message.topic] = message.payloadString ?? ""
         }
         await probe.disconnect()

@@ -1,0 +1,158 @@
+import Foundation
+import HAP2MQTTTesting
+import HomeModel
+import MQTT
+import Testing
+
+/// Nothing stale: the retained state on the broker converges to the home, whatever happened while the
+/// gateway was not looking, and what is retained says what a user should believe.
+@Suite("hap2mqtt run with a real accessory: nothing stale on the broker", .serialized)
+struct LiveConvergenceTests {
+    static let slugs = LiveRecoveryTests.slugs
+
+    @Test("a clean stop publishes offline on every accessory's availability, then bridge/state offline")
+    func cleanStopOffline() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        for slug in Self.slugs { #expect(try await live.retained("hap2mqtt/\(slug)/availability") == "online") }
+        await live.gateway.stop()
+        #expect(live.gateway.terminationStatus == 0)
+        let after = try await live.retainedSnapshot()
+        for slug in Self.slugs { #expect(after["hap2mqtt/\(slug)/availability"] == "offline", "\(slug)") }
+        #expect(after["hap2mqtt/bridge/state"] == LiveGateway.offline)
+        await live.stop()
+    }
+
+    @Test("an accessory removed while the gateway is stopped: every topic and config of it cleared before online, and accessory_removed")
+    func removedWhileStopped() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        let switchID = try #require(try await live.accessoryList().first { $0.slug == "switch" }?.id)
+        let node = "hap2mqtt_" + switchID.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        #expect(try await live.retainedSnapshot().keys.contains("hap2mqtt/switch/switch/on"))
+        #expect(try await live.retainedSnapshot(["homeassistant/#"]).keys.contains { $0.contains("/\(node)/") })
+        await live.gateway.stop()
+        try await live.accessory.removeAccessory("Switch")
+
+        await live.observer.clear()
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        // Cleared in the same step that says online, so at once.
+        let left = try await live.retainedSnapshot().keys.filter { $0.hasPrefix("hap2mqtt/switch") }
+        #expect(left.isEmpty, "\(left.sorted())")
+        let configs = try await live.retainedSnapshot(["homeassistant/#"]).keys.filter { $0.contains("/\(node)/") }
+        #expect(configs.isEmpty, "\(configs.sorted())")
+        let events = await live.observer.messages(on: "hap2mqtt/bridge/event").compactMap(\.payloadString)
+        #expect(events.contains { $0.contains(#""type":"accessory_removed""#) && $0.contains(#""accessory":"switch""#) }, "\(events)")
+        #expect(try await live.accessoryList().map(\.slug).contains("switch") == false)
+        // The other accessories' topics are all still there.
+        #expect(try await live.retained("hap2mqtt/light/lightbulb/on") == "false")
+        await live.stop()
+    }
+
+    @Test("a rename cut short by a kill leaves no topic under the old slug; stale temporary files are removed, a running writer's kept")
+    func renameKilled() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        let lightID = try #require(try await live.accessoryList().first { $0.slug == "light" }?.id)
+        await live.gateway.kill()
+        // What a rename leaves when killed after saving the new slug and before clearing the old topics,
+        // and the temporary files of writes cut short (a process id above pid_max never runs).
+        let directory = live.gateway.stateDirectory
+        let slugsFile = directory.appendingPathComponent("slugs.json")
+        var slugs = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: slugsFile))
+        slugs[lightID] = "lamp"
+        try JSONEncoder().encode(slugs).write(to: slugsFile)
+        let stale = "slugs.json.tmp-2147483647-1"
+        let running = "pairing-x.json.tmp-\(getpid())-2"
+        for name in [stale, running] {
+            #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data("{".utf8), attributes: [.posixPermissions: 0o600]))
+        }
+
+        await live.observer.clear()
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        let snapshot = try await live.retainedSnapshot()
+        let old = snapshot.keys.filter { $0.hasPrefix("hap2mqtt/light/") || $0 == "hap2mqtt/light" }
+        #expect(old.isEmpty, "\(old.sorted())")
+        #expect(snapshot["hap2mqtt/lamp/lightbulb/on"] == "false")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!files.contains(stale))
+        #expect(files.contains(running), "a file of a process that runs may be a pairing being saved")
+        await live.stop()
+    }
+
+    @Test("started while the bridge is down, which comes back without an accessory: every topic of it is cleared")
+    func removedWhileDown() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        await live.gateway.stop()
+        try await live.accessory.removeAccessory("Switch")
+        await live.accessory.stop()
+        await live.observer.clear()
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        try await live.waitFor("hap2mqtt/switch/availability", "offline")
+
+        try await live.accessory.start()
+        try await live.waitFor("hap2mqtt/light/availability", "online", timeout: .seconds(60))
+        try await eventually("every topic of the removed accessory to be cleared", timeout: .seconds(30)) {
+            try await live.retainedSnapshot().keys.filter { $0.hasPrefix("hap2mqtt/switch") }.isEmpty
+        }
+        await live.stop()
+    }
+
+    @Test("started while the bridge is down, the accessory JSON holds the values its state topics keep")
+    func jsonFromRetainedValues() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        try await live.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
+        try await live.waitFor("hap2mqtt/light/lightbulb/brightness", "42")
+        await live.gateway.stop()
+        await live.accessory.stop()
+
+        await live.observer.clear()
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        let json = try #require(try await live.retained("hap2mqtt/light"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Any]], "\(json)")
+        let lightbulb = try #require(object["lightbulb"], "\(json)")
+        #expect(lightbulb["brightness"] as? Int == 42, "\(json)")
+        #expect(lightbulb["on"] as? Bool == false, "\(json)")
+        let snapshot = try await live.retainedSnapshot()
+        for (service, values) in object {
+            for (characteristic, value) in values {
+                let topic = "hap2mqtt/light/\(service)/\(characteristic)"
+                let shown = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])).map { String(decoding: $0, as: UTF8.self) }
+                #expect(snapshot[topic] == shown || "\"\(snapshot[topic] ?? "")\"" == shown, "\(topic): \(snapshot[topic] ?? "nil") vs \(shown ?? "nil")")
+            }
+        }
+        await live.stop()
+    }
+
+    @Test("an empty Manufacturer stays on the broker as \"\"; every listed topic is there, and a reconnect republishes what the broker holds")
+    func emptyString() async throws {
+        let live = try await LiveGateway.start(run: false)
+        try await live.accessory.setValue(accessory: "Light", characteristic: "Manufacturer", value: .string(""))
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        #expect(try await live.retained("hap2mqtt/light/accessory_information/manufacturer") == "\"\"")
+        let list = try await live.accessoryList()
+        let listed = list.flatMap(\.services).flatMap(\.characteristics).filter { $0.isReadable && $0.slug != "programmable_switch_event" }.map(\.topic)
+        let snapshot = try await live.retainedSnapshot()
+        let missing = listed.filter { snapshot[$0] == nil }
+        #expect(missing.isEmpty, "listed in bridge/accessories, not on the broker: \(missing)")
+
+        await live.broker.kill()
+        try await live.broker.restart()
+        try await eventually("the republish after the broker restart", timeout: .seconds(30)) {
+            live.gateway.log.contains("republishing")
+        }
+        let line = try #require(live.gateway.log.split(separator: "\n").last { $0.contains("republishing") })
+        let count = try #require(line.split(separator: " ").compactMap { Int($0) }.first, "\(line)")
+        try await eventually("the broker to hold every republished topic", timeout: .seconds(30)) {
+            try await live.retainedSnapshot(["hap2mqtt/#", "homeassistant/#"]).count == count
+        }
+        await live.stop()
+    }
+}
