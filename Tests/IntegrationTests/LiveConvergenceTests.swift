@@ -50,6 +50,53 @@ struct LiveConvergenceTests {
         await live.stop()
     }
 
+    @Test("only what this gateway made is cleared: other clients' topics and configs, and bridge/, stay; its own ghosts go")
+    func othersKept() async throws {
+        let live = try await LiveGateway.start(run: false)
+        let others = [
+            "homeassistant/switch/zigbee2mqtt_0x00158d0001/switch/config": #"{"name":"z2m"}"#,
+            "homeassistant/switch/hap2mqtt_11_22_33_44_55_66_2/s8/config": #"{"name":"another gateway's accessory"}"#,
+            "hap2mqtt/bridge/custom": "kept",
+        ]
+        let ghosts = ["hap2mqtt/ghost/switch/on": "true", "hap2mqtt/ghost": "{}"]
+        for (topic, payload) in others.merging(ghosts, uniquingKeysWith: { a, _ in a }) {
+            try await live.observer.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: true))
+        }
+        try await eventually("the broker to hold them", timeout: .seconds(30)) {
+            try await live.retainedSnapshot(["hap2mqtt/#", "homeassistant/#"]).count == others.count + ghosts.count
+        }
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        let snapshot = try await live.retainedSnapshot(["hap2mqtt/#", "homeassistant/#"])
+        for (topic, payload) in others { #expect(snapshot[topic] == payload, "\(topic)") }
+        for topic in ghosts.keys { #expect(snapshot[topic] == nil, "\(topic)") }
+        #expect(snapshot["hap2mqtt/light/lightbulb/on"] == "false")
+        await live.stop()
+    }
+
+    @Test("after every broker connection: a retained topic left under the base topic meanwhile is cleared")
+    func clearedAfterReconnect() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        try await live.observer.publish(MQTTMessage(topic: "hap2mqtt/ghost/switch/on", string: "true", qos: .atLeastOnce, retain: true))
+        try await eventually("the broker to hold the ghost", timeout: .seconds(30)) {
+            try await live.retainedSnapshot()["hap2mqtt/ghost/switch/on"] == "true"
+        }
+        // Another client with the gateway's client id takes its session over for a moment: the broker drops
+        // the gateway's connection, and the gateway connects again.
+        let yaml = try String(contentsOf: live.gateway.configurationFile, encoding: .utf8)
+        let line = try #require(yaml.split(separator: "\n").first { $0.contains("client_id:") })
+        let clientID = String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+        let intruder = try await MQTTTestClient.connect(to: live.broker, clientID: clientID, subscribe: [])
+        await intruder.disconnect()
+        try await eventually("the ghost to be cleared after the reconnect", timeout: .seconds(60)) {
+            try await live.retainedSnapshot()["hap2mqtt/ghost/switch/on"] == nil
+        }
+        #expect(live.gateway.log.contains("connected to the broker again"))
+        #expect(try await live.retained("hap2mqtt/light/lightbulb/on") == "false")
+        await live.stop()
+    }
+
     @Test("a rename cut short by a kill leaves no topic under the old slug; stale temporary files are removed, a running writer's kept")
     func renameKilled() async throws {
         let live = try await LiveGateway.start()
