@@ -65,6 +65,24 @@ public actor MQTTTestClient {
         try await subscribe(filters)
     }
 
+    /// Every retained message `broker` holds on `filters` now, by topic (payloads as text), read with a
+    /// fresh client: the retained messages arrive before a marker it publishes to itself.
+    /// - Throws: `MQTTError` from connecting, subscribing or publishing; the time-out when the marker
+    ///   does not come back within 30 s.
+    public static func retainedSnapshot(of broker: MosquittoBroker, _ filters: [String]) async throws -> [String: String] {
+        let probe = try await MQTTTestClient.connect(to: broker, subscribe: [])
+        let marker = "hap2mqtt-test/marker/\(UUID().uuidString)"
+        try await probe.subscribe(filters + [marker])
+        try await probe.publish(marker, "marker")
+        _ = try await probe.waitFor(topic: marker)
+        var snapshot: [String: String] = [:]
+        for message in await probe.allMessages where message.retain && message.topic != marker {
+            snapshot[message.topic] = message.payloadString ?? ""
+        }
+        await probe.disconnect()
+        return snapshot
+    }
+
     /// Connects to `broker`'s plain listener; see `connect(to:clientID:subscribe:configure:)`.
     public static func connect(
         to broker: MosquittoBroker, clientID: String? = nil, subscribe filters: [String] = ["#"],

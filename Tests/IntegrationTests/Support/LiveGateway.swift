@@ -62,17 +62,7 @@ struct LiveGateway {
     /// retained messages arrive before a marker it publishes to itself.
     /// `filters` reads other topics instead (`homeassistant/#` for the discovery configs).
     func retainedSnapshot(_ filters: [String] = ["hap2mqtt/#"]) async throws -> [String: String] {
-        let probe = try await MQTTTestClient.connect(to: broker, subscribe: [])
-        let marker = "hap2mqtt-test/marker/\(UUID().uuidString)"
-        try await probe.subscribe(filters + [marker])
-        try await probe.publish(marker, "marker")
-        _ = try await probe.waitFor(topic: marker)
-        var snapshot: [String: String] = [:]
-        for message in await probe.allMessages where message.retain && message.topic != marker {
-            snapshot[message.topic] = message.payloadString ?? ""
-        }
-        await probe.disconnect()
-        return snapshot
+        try await MQTTTestClient.retainedSnapshot(of: broker, filters)
     }
 
     /// Waits until the observer sees `payload` on `topic` (retained or not); returns the message.

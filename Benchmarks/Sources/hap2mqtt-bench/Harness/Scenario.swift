@@ -63,6 +63,7 @@ enum ScenarioRegistry {
         MemoryScenario(),
         HAPScenario(),
         ScaleScenario(),
+        FaultsScenario(),
     ]
 
     static func named(_ name: String) -> (any BenchmarkScenario)? { all.first { $0.name == name } }
