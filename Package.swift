@@ -44,7 +44,10 @@ let package = Package(
             dependencies: [
                 "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "Logging", "SystemSupport", "CYAML",
                 "CMalloc",
-            ]),
+            ],
+            plugins: ["BuildCommit"]),
+        // The commit `hap2mqtt --version` names, written before every build (no network needed).
+        .plugin(name: "BuildCommit", capability: .buildTool()),
 
         // Test support: fakes and process launchers. Never linked into the hap2mqtt executable.
         .target(
@@ -77,6 +80,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

@@ -9,6 +9,13 @@ struct Hap2mqtt {
     /// The program's version, as `hap2mqtt --version` and `bridge/info` show it.
     static let version = "0.1.0"
 
+    /// The git commit the binary was built from (12 hex digits, `-dirty` when it had uncommitted changes),
+    /// or "unknown" when it was built outside git; written before every build by `Plugins/BuildCommit`.
+    static let commit = buildCommit
+
+    /// What `hap2mqtt --version` prints: `hap2mqtt 0.1.0 (commit 56a5888c1d2e)`.
+    static var versionLine: String { "hap2mqtt \(version) (commit \(commit))\n" }
+
     static func main() async {
         MemoryTuning.apply()
         let startup = Startup.decide(

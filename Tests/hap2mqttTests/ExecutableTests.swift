@@ -51,12 +51,18 @@ struct ExecutableTests {
             error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 
-    @Test("--version prints the version and exits 0")
+    @Test("--version prints the version and the commit of this checkout it was built from, and exits 0")
     func version() async throws {
         let result = try await Self.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.output == "hap2mqtt \(Hap2mqtt.version)\n")
+        #expect(result.output == "hap2mqtt \(Hap2mqtt.version) (commit \(Hap2mqtt.commit))\n")
         #expect(result.error.isEmpty)
+        // HEAD may have moved since the build; the commit must still be one of this repository's.
+        let hash = String(Hap2mqtt.commit.prefix { $0 != "-" })
+        #expect(hash.count == 12 && hash.allSatisfy(\.isHexDigit), "\(Hap2mqtt.commit)")
+        #expect(["", "-dirty"].contains(Hap2mqtt.commit.dropFirst(12)))
+        let repository = Repository.root.path
+        _ = try await ExternalTool.run("git", ["-C", repository, "cat-file", "-e", "\(hash)^{commit}"])
     }
 
     @Test("a usage error is one line on standard error and exit status 2")

@@ -29,7 +29,7 @@ struct HelpTextTests {
             OPTIONS:
               --config PATH         The configuration file (default: Config/hap2mqtt.yaml).
               --log-level LEVEL     trace, debug, info, notice, warning or error; overrides log_level.
-              --version             Print the version and exit.
+              --version             Print the version and the commit built from, and exit.
               -h, --help            Show help; hap2mqtt <command> --help shows a command's.
 
             See hap2mqtt <command> --help for a command's options.

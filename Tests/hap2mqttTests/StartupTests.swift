@@ -13,7 +13,7 @@ struct StartupTests {
 
     @Test("--version and --help print to standard output and exit 0")
     func versionAndHelp() throws {
-        #expect(try decide(["--version"]) == .finish(status: 0, output: "hap2mqtt \(Hap2mqtt.version)\n", error: ""))
+        #expect(try decide(["--version"]) == .finish(status: 0, output: "hap2mqtt \(Hap2mqtt.version) (commit \(Hap2mqtt.commit))\n", error: ""))
         #expect(try decide(["--help"]) == .finish(status: 0, output: HelpText.overview, error: ""))
         #expect(try decide(["pair", "-h"]) == .finish(status: 0, output: HelpText.forCommand(named: "pair"), error: ""))
     }

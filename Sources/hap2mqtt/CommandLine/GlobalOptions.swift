@@ -20,7 +20,7 @@ struct GlobalOptions: Sendable, Hashable {
 
     /// The flags, as help lists them.
     static let flags = [
-        OptionSpec("version", nil, "Print the version and exit."),
+        OptionSpec("version", nil, "Print the version and the commit built from, and exit."),
         OptionSpec("help", nil, "Show help; hap2mqtt <command> --help shows a command's."),
     ]
 

@@ -2,7 +2,7 @@
 struct Invocation: Sendable, Hashable {
     /// What to do.
     enum Action: Sendable, Hashable {
-        /// `--version`: print `hap2mqtt <version>`.
+        /// `--version`: print `hap2mqtt <version> (commit <commit>)`.
         case version
         /// `--help`/`-h`: print the help of the command named, or the overview for nil.
         case help(command: String?)

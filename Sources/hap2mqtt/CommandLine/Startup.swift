@@ -25,7 +25,7 @@ enum Startup: Sendable, Hashable {
         }
         switch invocation.action {
         case .version:
-            return .finish(status: 0, output: "hap2mqtt \(Hap2mqtt.version)\n", error: "")
+            return .finish(status: 0, output: Hap2mqtt.versionLine, error: "")
         case .help(let command):
             return .finish(status: 0, output: HelpText.forCommand(named: command), error: "")
         case .command(let command):
