@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // sd_notify for systemd's Type=notify and watchdog (Linux only: there is no libsystemd elsewhere).
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's mallopt, for a small resident size on small machines.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(
@@ -43,7 +46,7 @@ let package = Package(
             name: "hap2mqtt",
             dependencies: [
                 "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "Logging", "SystemSupport", "CYAML",
-                "CMalloc",
+                "CMalloc", .target(name: "CSystemd", condition: .when(platforms: [.linux])),
             ],
             plugins: ["BuildCommit"]),
         // The commit `hap2mqtt --version` names, written before every build (no network needed).

@@ -40,6 +40,9 @@ public actor Gateway {
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.
     var births = BirthAnswers()
     var isReady = false
+    /// Whether the first full publish after the store's sync has gone out, `bridge/state` online last:
+    /// what systemd's `READY=1` and the health check wait for.
+    public private(set) var hasPublishedHome = false
     var isStopped = false
     var tasks: [Task<Void, Never>] = []
     /// Batches the store delivered before the snapshot was registered (none while subscribing does not
@@ -100,6 +103,7 @@ public actor Gateway {
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
         outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         flush()
+        hasPublishedHome = true
         logger.info("published \(published.count) accessories under \(topics.base)/")
 
         mqtt.onConnect { [weak self] reconnect in

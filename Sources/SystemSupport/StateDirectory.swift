@@ -44,8 +44,11 @@ public struct StateDirectory: Sendable, Hashable {
 
     /// Writes `data` to `name` atomically with mode 0600 (temporary file, fsync, rename, fsync of the
     /// directory).
+    /// - Parameter durable: false leaves out both fsyncs, for a file rewritten every few seconds whose
+    ///   loss in a crash costs nothing (`health.json`): on an SD card every fsync wears the flash. The
+    ///   rename still keeps a reader from ever seeing half a file.
     /// - Throws: `StateDirectoryError.io` naming the file and the system error.
-    public func write(_ data: Data, to name: String) throws(StateDirectoryError) {
+    public func write(_ data: Data, to name: String, durable: Bool = true) throws(StateDirectoryError) {
         try create()
         let final = url(name).path
         let temp = final + StateDirectory.temporaryMarker + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -59,7 +62,7 @@ public struct StateDirectory: Sendable, Hashable {
                 return error.code
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = errno }
+        if failure == nil, durable, fsync(fd) != 0 { failure = errno }
         close(fd)
         if let failure {
             unlink(temp)
@@ -70,6 +73,7 @@ public struct StateDirectory: Sendable, Hashable {
             unlink(temp)
             throw .io(path: final, reason: reason)
         }
+        guard durable else { return }
         let dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             fsync(dirfd)

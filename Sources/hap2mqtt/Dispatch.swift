@@ -8,7 +8,8 @@ import Darwin
 /// set up before it is called.
 ///
 /// `pair`, `unpair` and `accessories` print their result on standard output and each failure as one line
-/// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `run` is the
+/// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `healthcheck`
+/// prints its verdict on standard output, with status 0 or 1. `run` is the
 /// gateway (`RunCommandRunner`). `discover` (mDNS browsing) is not in this version: it says how to find
 /// accessories instead, with status 1.
 func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
@@ -22,6 +23,10 @@ func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
         StandardStream.write(output, to: STDOUT_FILENO)
         for failure in failures { StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO) }
         return failures.isEmpty ? 0 : CommandFailure.failureStatus
+    case .healthcheck(let command):
+        let (status, line) = command.run(context)
+        StandardStream.write(line, to: STDOUT_FILENO)
+        return status
     case .run:
         return await RunCommandRunner.run(context, loggers: loggers)
     case .discover:

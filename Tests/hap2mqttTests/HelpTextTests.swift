@@ -24,6 +24,7 @@ struct HelpTextTests {
               pair                  Pair with a HomeKit accessory and keep the pairing in the state directory.
               unpair                Remove a pairing from the accessory and the state directory.
               accessories           List the paired accessories with their services and characteristics.
+              healthcheck           Say whether the running gateway is connected and synced (exit status 0) or not (1).
               discover              Not in this version: says how to find accessories with avahi-browse.
 
             OPTIONS:

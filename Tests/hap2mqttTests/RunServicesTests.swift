@@ -37,12 +37,15 @@ struct RunServicesTests {
         let gateway = Gateway(
             configuration: GatewayConfiguration(version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": broker.url]),
             store: store, mqtt: mqtt, logger: loggers.gateway)
+        let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
+            HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
+        }
+        let stop = StopRequest()
         let services = RunCommandRunner.services(
             mqtt: mqtt, brokerURL: broker.url, store: store, providers: [provider], gateway: gateway, watcher: watcher,
-            logger: loggers.program)
-        #expect(services.map(\.name) == ["MQTT client", "home store", "gateway", "pairing watcher"])
+            monitor: monitor, stop: stop, logger: loggers.program)
+        #expect(services.map(\.name) == ["health monitor", "MQTT client", "home store", "gateway", "pairing watcher"])
 
-        let stop = StopRequest()
         async let running: Void = ServiceGroup(services, logger: loggers.program).run(until: stop)
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == #"{"state":"online"}"# }
         _ = try await observer.waitFor(topic: "hap2mqtt/lamp/lightbulb/on")
@@ -58,11 +61,15 @@ struct RunServicesTests {
 
         let lifeCycle = log.all.filter { $0.label == "hap2mqtt" && ($0.level == .debug || $0.level >= .notice || $0.message == "stopped") }
         #expect(lifeCycle.map(\.message) == [
-            "started MQTT client", "started home store", "started gateway", "started pairing watcher",
+            "started health monitor", "started MQTT client", "started home store", "started gateway",
+            "started pairing watcher",
             "the test asked to stop; stopping",
             "stopped pairing watcher", "stopped gateway", "stopped home store", "stopped MQTT client",
+            "stopped health monitor",
             "stopped",
         ])
+        let health = try HealthStatus.decode(try #require(try stateDirectory.read(HealthStatus.fileName)))
+        #expect(health.state == .stopped)
         await observer.disconnect()
         await broker.stop()
     }

@@ -54,11 +54,13 @@ enum Command: Sendable, Hashable {
     case pair(PairCommand)
     case unpair(UnpairCommand)
     case accessories(AccessoriesCommand)
+    case healthcheck(HealthcheckCommand)
     case discover(DiscoverCommand)
 
     /// Every command, in the order help lists them.
     static let all: [any Subcommand.Type] = [
-        RunCommand.self, PairCommand.self, UnpairCommand.self, AccessoriesCommand.self, DiscoverCommand.self,
+        RunCommand.self, PairCommand.self, UnpairCommand.self, AccessoriesCommand.self, HealthcheckCommand.self,
+        DiscoverCommand.self,
     ]
 
     /// The command type named `name`.
@@ -72,6 +74,7 @@ enum Command: Sendable, Hashable {
         case PairCommand.name: return .pair(try PairCommand.parse(arguments))
         case UnpairCommand.name: return .unpair(try UnpairCommand.parse(arguments))
         case AccessoriesCommand.name: return .accessories(try AccessoriesCommand.parse(arguments))
+        case HealthcheckCommand.name: return .healthcheck(try HealthcheckCommand.parse(arguments))
         case DiscoverCommand.name: return .discover(try DiscoverCommand.parse(arguments))
         default: throw .unknownCommand(arguments.command)
         }
@@ -84,6 +87,7 @@ enum Command: Sendable, Hashable {
         case .pair: return PairCommand.name
         case .unpair: return UnpairCommand.name
         case .accessories: return AccessoriesCommand.name
+        case .healthcheck: return HealthcheckCommand.name
         case .discover: return DiscoverCommand.name
         }
     }

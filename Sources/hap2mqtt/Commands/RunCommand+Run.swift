@@ -51,13 +51,16 @@ enum RunCommandRunner {
         let gateway = Gateway(
             configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
             logger: loggers.gateway)
+        let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
+            HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
+        }
+        let stop = StopRequest()
         let group = ServiceGroup(
             services(
                 mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
-                gateway: gateway, watcher: watcher, logger: loggers.program),
+                gateway: gateway, watcher: watcher, monitor: monitor, stop: stop, logger: loggers.program),
             logger: loggers.program)
 
-        let stop = StopRequest()
         let failure = await withTaskGroup(of: Void.self) { tasks -> ServiceStartError? in
             tasks.addTask {
                 for await number in signals.signals {
@@ -79,12 +82,20 @@ enum RunCommandRunner {
     }
 
     /// The services of `run`, in the order they start; they stop in reverse. A new part (discovery, the
-    /// web page, the systemd notifier) is one more line here.
+    /// web page) is one more line here.
+    ///
+    /// The health monitor comes first, so that systemd's watchdog is fed and `health.json` says what is
+    /// awaited while the MQTT client waits for the broker, and it stops last. It says `STOPPING=1` as
+    /// soon as `stop` is requested, before the others stop.
     static func services(
         mqtt: MQTTClient, brokerURL: String, store: HomeStore, providers: [any AccessoryProvider], gateway: Gateway,
-        watcher: PairingWatcher, logger: Logger
+        watcher: PairingWatcher, monitor: HealthMonitor, stop: StopRequest, logger: Logger
     ) -> [Service] {
         [
+            Service(
+                "health monitor", start: { await monitor.start() },
+                run: { if await stop.wait() != nil { await monitor.stopping() } },
+                stop: { await monitor.stopping() }),
             Service(
                 "MQTT client", awaiting: "the broker could be reached",
                 start: { () async throws(ServiceStartError) in try await connect(mqtt, url: brokerURL, logger: logger) },

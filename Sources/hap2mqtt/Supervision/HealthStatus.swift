@@ -1,0 +1,76 @@
+import Foundation
+
+/// What a running `hap2mqtt run` last said about itself, in `health.json` in its state directory: the
+/// file `hap2mqtt healthcheck` (the Docker image's `HEALTHCHECK`) reads. `HealthMonitor` writes it when
+/// the state changes and at least every `HealthStatus.refreshInterval`, so an old file means a gateway
+/// that no longer runs or hangs.
+///
+/// `{"state":"running","broker_connected":true,"home_synced":true,"updated":"2026-12-01T20:00:00Z"}`
+struct HealthStatus: Sendable, Hashable, Codable {
+    /// Where the gateway is in its life.
+    enum State: String, Sendable, Codable {
+        /// Started; not yet connected and synced for the first time.
+        case starting
+        /// Connected and synced at least once (it may have lost the broker since: see the flags).
+        case running
+        /// A clean stop has begun or ended.
+        case stopped
+    }
+
+    var state: State
+    /// Whether the MQTT client is connected to the broker now.
+    var brokerConnected: Bool
+    /// Whether the home has synced and the gateway has published it (`bridge/state` online).
+    var homeSynced: Bool
+    /// When the gateway wrote this (its wall clock), to the second.
+    var updated: Date
+
+    enum CodingKeys: String, CodingKey {
+        case state, brokerConnected = "broker_connected", homeSynced = "home_synced", updated
+    }
+
+    /// The file's name in the state directory.
+    static let fileName = "health.json"
+    /// The longest time between two writes of a running gateway.
+    static let refreshInterval = Duration.seconds(15)
+    /// A file older than this is from a gateway that stopped without saying so, or hangs.
+    static let maximumAge: TimeInterval = 60
+
+    /// The file's text.
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        // Encoding four plain fields cannot fail.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// Reads the file's text.
+    /// - Throws: `DecodingError` when it is not a health file.
+    static func decode(_ data: Data) throws -> HealthStatus {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(HealthStatus.self, from: data)
+    }
+
+    /// Whether the gateway that wrote this is healthy at `now`, and a line that says why: healthy when it
+    /// runs, is connected to the broker, has synced the home, and wrote the file within `maximumAge`.
+    func verdict(at now: Date) -> (healthy: Bool, reason: String) {
+        let age = now.timeIntervalSince(updated)
+        if state == .stopped { return (false, "hap2mqtt run has stopped") }
+        if age > Self.maximumAge {
+            return (false, "hap2mqtt run last wrote its health \(Int(age)) s ago: it no longer runs, or hangs")
+        }
+        return (brokerConnected && homeSynced, summary)
+    }
+
+    /// The two flags in words, as `hap2mqtt healthcheck` prints them and `systemctl status` shows them.
+    var summary: String {
+        switch (brokerConnected, homeSynced) {
+        case (true, true): return "connected to the MQTT broker, home synced"
+        case (false, true): return "not connected to the MQTT broker (reconnecting)"
+        case (true, false): return "connected to the MQTT broker; the home has not synced yet"
+        case (false, false): return "not connected to the MQTT broker yet; the home has not synced"
+        }
+    }
+}
