@@ -1,26 +1,39 @@
-# hap2mqtt's container image; docker-compose.yml builds it. Not built where it was written (there was no
-# Docker engine there): see docs/demo.md.
+# hap2mqtt's container image; docker-compose.yml builds and runs it (README "Docker"). scripts/docker-test
+# builds it and runs it with the compose file in the tests.
 
-# Build: the official Swift image plus the -dev packages of the three C libraries (Package.swift).
+# Build: the official Swift image plus the -dev packages of the C libraries (Package.swift).
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmosquitto-dev libssl-dev libyaml-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmosquitto-dev libssl-dev libyaml-dev libsystemd-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
+# The commit `hap2mqtt --version` names comes from .git in the build context; where the context has none
+# (a git worktree, an unpacked archive), pass it: --build-arg HAP2MQTT_COMMIT=$(git rev-parse --short=12 HEAD).
+ARG HAP2MQTT_COMMIT=
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary: the run stage then needs
-# only the C libraries.
+# only the C libraries. Symbols are stripped: they are most of an unstripped binary's size.
 RUN swift build -c release --product hap2mqtt --static-swift-stdlib \
-    && install -D -m 0755 "$(swift build -c release --show-bin-path)/hap2mqtt" /out/hap2mqtt
+    && install -D -m 0755 "$(swift build -c release --show-bin-path)/hap2mqtt" /out/hap2mqtt \
+    && strip /out/hap2mqtt
 
-# Run: Debian slim with the runtime libraries. hap2mqtt reads /app/Config/hap2mqtt.yaml (when there is
-# one) and keeps its pairings in /app/data, the two volumes of docker-compose.yml.
+# Run: Debian slim with the runtime libraries (libsystemd0, for sd_notify, is in the base image already;
+# it does nothing in a container). hap2mqtt runs as its own user, hap2mqtt (uid and gid 10001), reads
+# /app/Config/hap2mqtt.yaml when there is one, and keeps its state in the volume /app/data (mode 0700;
+# every file in it 0600).
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmosquitto1 libssl3 libyaml-0-2 ca-certificates \
-    && rm -rf /var/lib/apt/lists/*
+    && apt-get install -y --no-install-recommends libmosquitto1 libssl3 libyaml-0-2 libsystemd0 ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 hap2mqtt \
+    && useradd --system --uid 10001 --gid hap2mqtt --home-dir /app --no-create-home --shell /usr/sbin/nologin hap2mqtt \
+    && install -d -o hap2mqtt -g hap2mqtt -m 0700 /app/data
 COPY --from=build /out/hap2mqtt /usr/local/bin/hap2mqtt
 WORKDIR /app
+USER 10001:10001
 VOLUME ["/app/data"]
+# Healthy while the gateway is connected to the broker and has synced the home: `hap2mqtt healthcheck`
+# reads the health.json that `hap2mqtt run` keeps fresh in /app/data.
+HEALTHCHECK --interval=15s --timeout=10s --start-period=60s --retries=3 CMD ["hap2mqtt", "healthcheck"]
 ENTRYPOINT ["hap2mqtt"]
 CMD ["run"]
