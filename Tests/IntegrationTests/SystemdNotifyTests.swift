@@ -19,17 +19,17 @@ struct SystemdNotifyTests {
             brokerURL: broker.url, environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"])
         try gateway.start()
 
-        try await eventually("the gateway waiting for the broker", timeout: .seconds(20)) {
+        try await eventually("the gateway waiting for the broker", timeout: .seconds(60)) {
             gateway.log.contains("cannot connect to the MQTT broker")
         }
-        try await eventually("two WATCHDOG=1 while the broker is away", timeout: .seconds(20)) {
+        try await eventually("two WATCHDOG=1 while the broker is away", timeout: .seconds(60)) {
             socket.messages(with: "WATCHDOG=1").count >= 2
         }
         #expect(socket.messages(with: "READY=1").isEmpty, "ready before the broker was up: \(socket.messages)")
 
         try await broker.restart()
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
-        try await eventually("READY=1 once connected and synced", timeout: .seconds(20)) {
+        try await eventually("READY=1 once connected and synced", timeout: .seconds(60)) {
             !socket.messages(with: "READY=1").isEmpty
         }
         let ready = try #require(socket.messages(with: "READY=1").first)
@@ -37,7 +37,7 @@ struct SystemdNotifyTests {
         #expect(socket.messages(with: "READY=1").count == 1)
         #expect(try await observer.retained("hap2mqtt/bridge/state")?.payloadString == Self.online)
         let pings = socket.messages(with: "WATCHDOG=1").count
-        try await eventually("WATCHDOG=1 going on after READY=1", timeout: .seconds(20)) {
+        try await eventually("WATCHDOG=1 going on after READY=1", timeout: .seconds(60)) {
             socket.messages(with: "WATCHDOG=1").count >= pings + 2
         }
         #expect(socket.messages(with: "STOPPING=1").isEmpty)
@@ -55,7 +55,7 @@ struct SystemdNotifyTests {
         let socket = try NotifySocket()
         let gateway = try GatewayProcess(brokerURL: broker.url, environment: ["NOTIFY_SOCKET": socket.path])
         try gateway.start()
-        try await eventually("READY=1", timeout: .seconds(20)) { !socket.messages(with: "READY=1").isEmpty }
+        try await eventually("READY=1", timeout: .seconds(60)) { !socket.messages(with: "READY=1").isEmpty }
         // The monitor samples every second: a health.json written twice since READY is two ticks later.
         let health = gateway.stateDirectory.appendingPathComponent("health.json")
         let first = try Data(contentsOf: health)
