@@ -1,20 +1,30 @@
 # hap2mqtt's container image; docker-compose.yml builds and runs it (README "Docker"). scripts/docker-test
 # builds it and runs it with the compose file in the tests.
 
-# Build: the official Swift image plus the -dev packages of the C libraries (Package.swift).
+# Build: the official Swift image plus the -dev packages of the C libraries (Package.swift), and rsync.
+# Needs BuildKit for the cache mount: the default builder since Docker 23; with Debian's docker.io 20.10
+# set DOCKER_BUILDKIT=1 (README "Docker").
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmosquitto-dev libssl-dev libyaml-dev libsystemd-dev pkg-config \
+        rsync \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 # The commit `hap2mqtt --version` names comes from .git in the build context; where the context has none
 # (a git worktree, an unpacked archive), pass it: --build-arg HAP2MQTT_COMMIT=$(git rev-parse --short=12 HEAD).
 ARG HAP2MQTT_COMMIT=
+# The build folder stays between builds in a BuildKit cache (/cache), so a rebuild after a change
+# compiles only the modules that changed. The sources reach it with rsync --checksum: a file whose text is
+# unchanged keeps its time there, whatever time the checkout gave it, so the build does not take it for new.
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary: the run stage then needs
 # only the C libraries. Symbols are stripped: they are most of an unstripped binary's size.
-RUN swift build -c release --product hap2mqtt --static-swift-stdlib \
-    && install -D -m 0755 "$(swift build -c release --show-bin-path)/hap2mqtt" /out/hap2mqtt \
+RUN --mount=type=cache,id=hap2mqtt-swift-build,sharing=locked,target=/cache \
+    export HAP2MQTT_COMMIT="${HAP2MQTT_COMMIT:-$(scripts/lib/build-commit --print /src)}" \
+    && rsync -a --checksum --delete --exclude=/.build --exclude=/.git /src/ /cache/src/ \
+    && cd /cache/src \
+    && swift build -c release --product hap2mqtt --static-swift-stdlib \
+    && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/hap2mqtt" /out/hap2mqtt \
     && strip /out/hap2mqtt
 
 # Run: Debian slim with the runtime libraries (libsystemd0, for sd_notify, is in the base image already;
