@@ -76,7 +76,6 @@ struct GatewayCommandTests {
             ("front_door/lock_mechanism/lock_target_state", "2", "valid values"),
             ("front_door/lock_mechanism/lock_target_state", "open", "valid values"),
             ("front_door/lock_mechanism/lock_current_state", "1", "read-only"),
-            ("hall_thermostat/thermostat/target_temperature", "21.25", "step"),
         ])
     func invalidValues(topic: String, payload: String, expected: String) async throws {
         try await withGatewayHarness { h in
@@ -90,6 +89,17 @@ struct GatewayCommandTests {
             #expect(h.provider.writes.isEmpty)
             #expect(await h.store.waitingWrites(GatewayFixture.id(2)) == 0)
         }
+    }
+
+    @Test("a number off the step is written rounded to the nearest step, and the result says the value written")
+    func valuesOffTheStep() async throws {
+        let h = try await GatewayHarness()
+        try await h.waitUntilOnline()
+        let result = try await h.set("hall_thermostat/thermostat/target_temperature", "21.26")
+        #expect(result.payloadString == #"{"status":"ok","value":21.3}"#)
+        #expect(h.provider.writes.last?.map(\.value) == [.float(21.3)], "the accessory gets the rounded value")
+        #expect(try await h.observer.retained("hap2mqtt/hall_thermostat/thermostat/target_temperature")?.payloadString == "21.3")
+        await h.stop()
     }
 
     @Test("toggle, on/off and enum names are accepted")

@@ -68,12 +68,24 @@ struct ValueValidationTests {
         #expect(try target.validate(.float(value), name: "t") == .float(value))
     }
 
-    @Test("a value off the step is refused", arguments: [21.35, 21.01, 10.05])
-    func offStep(_ value: Double) throws {
+    @Test("a value off the step is rounded to the nearest step, and the result is what is written",
+          arguments: [(21.36, 21.4), (21.01, 21.0), (10.04, 10.0), (37.96, 38.0), (22.449999, 22.4)])
+    func offStep(_ value: Double, _ written: Double) throws {
         let target = try catalogCharacteristic("35")
-        let error = try #require(valueError { () throws(ValueError) in try target.validate(.float(value), name: "target_temperature") })
-        #expect(error.rule == .offStep(0.1))
-        #expect(error.description == "target_temperature: \(CharacteristicValue.format(value)) is not a multiple of the step 0.1")
+        #expect(try target.validate(.float(value), name: "target_temperature") == .float(written))
+    }
+
+    @Test("integers are rounded to their step as integers: a brightness of 53 with a step of 5 is 55")
+    func integerSteps() throws {
+        var brightness = try catalogCharacteristic("8")
+        brightness.minStep = 5
+        #expect(try brightness.validate(.int(53), name: "brightness") == .int(55))
+        #expect(try brightness.validate(.int(52), name: "brightness") == .int(50))
+        #expect(rule(brightness, .float(52.5)) == .wrongType(expected: .int), "a fraction is no integer, as before")
+        var speed = try catalogCharacteristic("29")
+        speed.minStep = 25
+        #expect(try speed.validate(.int(37), name: "rotation_speed") == .float(25))
+        #expect(try speed.validate(.float(37.5), name: "rotation_speed") == .float(50), "a half step goes up")
     }
 
     @Test("steps count from minValue when there is one, else from 0")
@@ -82,15 +94,29 @@ struct ValueValidationTests {
         custom.minValue = 7
         custom.minStep = 0.5
         #expect(try custom.validate(.float(7.5), name: "t") == .float(7.5))
-        #expect(rule(custom, .float(7.25)) == .offStep(0.5))
+        #expect(try custom.validate(.float(7.7), name: "t") == .float(7.5))
         let rotation = try catalogCharacteristic("11E")
         #expect(try rotation.validate(.float(270), name: "r") == .float(270))
-        #expect(rule(rotation, .float(45)) == .offStep(90))
+        #expect(try rotation.validate(.float(130), name: "r") == .float(90))
         var noMinimum = try catalogCharacteristic("CE")
         noMinimum.minValue = nil
         noMinimum.minStep = 20
         #expect(try noMinimum.validate(.int(160), name: "c") == .int(160))
-        #expect(rule(noMinimum, .int(150)) == .offStep(20))
+        #expect(try noMinimum.validate(.int(169), name: "c") == .int(160))
+    }
+
+    @Test("rounding stays within the range: a maximum off the step takes the step below it; outside the range is refused")
+    func roundingStaysInRange() throws {
+        var odd = try catalogCharacteristic("8")
+        odd.maxValue = 99
+        odd.minStep = 5
+        #expect(try odd.validate(.int(98), name: "brightness") == .int(95))
+        #expect(try odd.validate(.int(99), name: "brightness") == .int(95))
+        #expect(rule(odd, .int(100)) == .aboveMaximum(99))
+        var speed = try catalogCharacteristic("29")
+        speed.minStep = 25
+        #expect(rule(speed, .int(130)) == .aboveMaximum(100))
+        #expect(rule(speed, .int(-1)) == .belowMinimum(0))
     }
 
     @Test("enumerations accept only their valid values: the accessory's, else the catalog's")

@@ -5,7 +5,7 @@ import MQTT
 
 extension Gateway {
     /// `<service>/hs/set` with `h,s` (Home Assistant sends decimals such as `30.117,71.2`): each number is
-    /// rounded to its characteristic's step, checked by the store, and both are written in one HAP request.
+    /// checked by the store (which rounds it to its characteristic's step), and both are written in one HAP request.
     /// The result goes to `…/hs/set/result`; the `hs` topic follows the confirmed values through the
     /// store's change stream.
     func handleHSSet(_ colour: HSTopic, _ message: MQTTMessage) async {
@@ -15,13 +15,13 @@ extension Gateway {
             respond(.failure("hs: send hue and saturation as 'h,s', e.g. 240,100"), to: request)
             return
         }
-        guard let hue = await store.characteristic(colour.hue), let saturation = await store.characteristic(colour.saturation) else {
+        guard await store.characteristic(colour.hue) != nil, await store.characteristic(colour.saturation) != nil else {
             respond(.failure(GatewayError.unknownTopic(colour.stateTopic).description), to: request)
             return
         }
         let checked = await store.check([
-            WriteCommand(colour.hue, .value(.float(hue.roundedToStep(h))), name: "hue"),
-            WriteCommand(colour.saturation, .value(.float(saturation.roundedToStep(s))), name: "saturation"),
+            WriteCommand(colour.hue, .value(.float(h)), name: "hue"),
+            WriteCommand(colour.saturation, .value(.float(s)), name: "saturation"),
         ])
         for address in [colour.hue, colour.saturation] {
             guard case .invalidValue(let error)? = checked.failures[address] else { continue }
@@ -47,14 +47,5 @@ extension Gateway {
             respond(.success(.string("\(hue),\(saturation)")), to: request)
         }
         flush()
-    }
-}
-
-extension Characteristic {
-    /// `value` moved to the nearest whole number of `minStep`s from `minValue` (or 0); unchanged without a step.
-    func roundedToStep(_ value: Double) -> Double {
-        guard let step = minStep, step > 0 else { return value }
-        let origin = minValue ?? 0
-        return origin + ((value - origin) / step).rounded() * step
     }
 }

@@ -26,11 +26,12 @@ extension Characteristic {
     ///
     /// The result is what goes to the accessory and what a command's result reports. It may differ from
     /// the payload: it is in the format's normal form (`1` becomes `true` for `bool`, `21` becomes `21.0`
-    /// for `float`), and `toggle` becomes the opposite of the current value.
+    /// for `float`), a number off the step is rounded to the nearest step (53 with a step of 5 is 55), and
+    /// `toggle` becomes the opposite of the current value.
     /// - Parameter name: the characteristic's name in error messages (its topic slug, `brightness`).
     /// - Throws: `ValueError` with `.readOnly` without `pw`; the errors of parsing (`.wrongType`,
     ///   `.notAValidValue` for an unknown enumeration name, `.unknownCurrentValue` for `toggle`); the
-    ///   broken rule (`.belowMinimum`, `.aboveMaximum`, `.offStep`, `.notAValidValue`, `.tooLong`,
+    ///   broken rule (`.belowMinimum`, `.aboveMaximum`, `.notAValidValue`, `.tooLong`,
     ///   `.outOfFormatRange`).
     public func valueToWrite(for command: CommandPayload, name: String) throws(ValueError) -> CharacteristicValue {
         guard isWritable else { throw ValueError(characteristic: name, value: command.shown, rule: .readOnly) }

@@ -8,8 +8,6 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case wrongType(expected: CharacteristicFormat)
         case belowMinimum(Double)
         case aboveMaximum(Double)
-        /// Not a whole number of steps from the minimum (or from 0).
-        case offStep(Double)
         case notAValidValue([Int])
         case tooLong(maxLength: Int)
         /// The characteristic has no `pw` permission.
@@ -40,7 +38,6 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(characteristic): \(v) is below the minimum \(CharacteristicValue.format(m))"
         case .aboveMaximum(let m):
             return "\(characteristic): \(v) is above the maximum \(CharacteristicValue.format(m))"
-        case .offStep(let s): return "\(characteristic): \(v) is not a multiple of the step \(CharacteristicValue.format(s))"
         case .notAValidValue(let vs):
             return "\(characteristic): \(quoted(v)) is not one of the valid values \(vs.map(String.init).joined(separator: ", "))"
         case .tooLong(let n): return "\(characteristic): \(quoted(v)) is longer than \(n) bytes"
