@@ -74,7 +74,7 @@ struct CatalogTests {
         #expect(action.validValues.count == 9)
         #expect(action.validValues.first == ValidValue(name: "SecuredPhysically,Interior", value: 0))
         #expect(action.validValues.contains(ValidValue(name: "SecuredPhysically,Exterior", value: 2)))
-        #expect(action.validValues.contains(ValidValue(name: "UnsecuredbyKeypad", value: 5)))
+        #expect(action.validValues.contains(ValidValue(name: "UnsecuredByKeypad", value: 5)))
         #expect(action.validValues.map(\.value) == Array(0...8))
 
         #expect(try info("1E").validValues == [ValidValue(name: "Unsecured", value: 0), ValidValue(name: "Secured", value: 1)])

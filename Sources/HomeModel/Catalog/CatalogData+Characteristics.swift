@@ -5,7 +5,11 @@
 //
 // Sources (facts, not code): the first 149 rows are every entry of HAP-python 5.0
 // `pyhap/resources/characteristics.json` (github.com/ikalchev/HAP-python, Apache-2.0 data; names and
-// valid-value names kept as HAP-python spells them; docs/hap-notes.md §6). The last five rows (54, 57, 74,
+// valid-value names kept as HAP-python spells them, except eleven valid-value names where HAP-python runs
+// words together, given capitals so that they split into words: `HumidifierorDehumidifier` is
+// `HumidifierOrDehumidifier`, also `GenericValve`, `WaterFaucet`, `InUse`, `NotInUse`,
+// `NoProgramScheduled`, `ProgramScheduled`, `SecuredBy…` and `UnsecuredByKeypad`; a `/set` by name
+// matches either spelling; docs/hap-notes.md §6). The last five rows (54, 57, 74,
 // 126, 220) are types controllers meet that HAP-python lacks, from HAP-NodeJS
 // `src/lib/definitions/CharacteristicDefinitions.ts` (github.com/homebridge/HAP-NodeJS, Apache-2.0).
 
@@ -24,7 +28,7 @@ F	CurrentHeatingCoolingState	uint8	pr,ev		valid=Cool:2,Heat:1,Off:0
 14	Identify	bool	pw
 19	LockControlPoint	tlv8	pw
 1A	LockManagementAutoSecurityTimeout	uint32	pr,pw,ev	unit=seconds
-1C	LockLastKnownAction	uint8	pr,ev		valid=SecuredPhysically,Exterior:2,SecuredPhysically,Interior:0,SecuredRemotely:6,SecuredbyAutoSecureTimeout:8,SecuredbyKeypad:4,UnsecuredPhysically,Exterior:3,UnsecuredPhysically,Interior:1,UnsecuredRemotely:7,UnsecuredbyKeypad:5
+1C	LockLastKnownAction	uint8	pr,ev		valid=SecuredPhysically,Exterior:2,SecuredPhysically,Interior:0,SecuredRemotely:6,SecuredByAutoSecureTimeout:8,SecuredByKeypad:4,UnsecuredPhysically,Exterior:3,UnsecuredPhysically,Interior:1,UnsecuredRemotely:7,UnsecuredByKeypad:5
 1D	LockCurrentState	uint8	pr,ev		valid=Jammed:2,Secured:1,Unknown:3,Unsecured:0
 1E	LockTargetState	uint8	pr,pw,ev		valid=Secured:1,Unsecured:0
 1F	Logs	tlv8	pr,ev
@@ -98,7 +102,7 @@ B0	Active	uint8	pr,pw,ev		valid=Active:1,Inactive:0
 B1	CurrentHeaterCoolerState	uint8	pr,ev		valid=Cooling:3,Heating:2,Idle:1,Inactive:0
 B2	TargetHeaterCoolerState	uint8	pr,pw,ev		valid=Auto:0,Cool:2,Heat:1
 B3	CurrentHumidifierDehumidifierState	uint8	pr,ev		valid=Dehumidifying:3,Humidifying:2,Idle:1,Inactive:0
-B4	TargetHumidifierDehumidifierState	uint8	pr,pw,ev		valid=Dehumidifier:2,Humidifier:1,HumidifierorDehumidifier:0
+B4	TargetHumidifierDehumidifierState	uint8	pr,pw,ev		valid=Dehumidifier:2,Humidifier:1,HumidifierOrDehumidifier:0
 B5	WaterLevel	float	pr,ev	unit=percentage minValue=0 maxValue=100
 B6	SwingMode	uint8	pr,pw,ev		valid=SwingDisabled:0,SwingEnabled:1
 BE	TargetSlatState	uint8	pr,pw,ev		valid=Auto:1,Manual:0
@@ -117,11 +121,11 @@ CA	RelativeHumidityHumidifierThreshold	float	pr,pw,ev	unit=percentage minValue=0
 CB	ServiceLabelIndex	uint8	pr	minValue=1 maxValue=255 minStep=1
 CD	ServiceLabelNamespace	uint8	pr		valid=ArabicNumerals:1,Dots:0
 CE	ColorTemperature	uint32	pr,pw,ev	minValue=140 maxValue=500 minStep=1
-D1	ProgramMode	uint8	pr,ev		valid=Noprogramscheduled:0,Programscheduled:1,Programscheduled(ManualMode):2
-D2	InUse	uint8	pr,ev		valid=Inuse:1,Notinuse:0
+D1	ProgramMode	uint8	pr,ev		valid=NoProgramScheduled:0,ProgramScheduled:1,ProgramScheduled(ManualMode):2
+D2	InUse	uint8	pr,ev		valid=InUse:1,NotInUse:0
 D3	SetDuration	uint32	pr,pw,ev	minValue=0 maxValue=3600 minStep=1
 D4	RemainingDuration	uint32	pr,ev	minValue=0 maxValue=3600 minStep=1
-D5	ValveType	uint8	pr,ev		valid=Genericvalve:0,Irrigation:1,Showerhead:2,Waterfaucet:3
+D5	ValveType	uint8	pr,ev		valid=GenericValve:0,Irrigation:1,Showerhead:2,WaterFaucet:3
 D6	IsConfigured	uint8	pr,pw,ev		valid=Configured:1,NotConfigured:0
 DB	InputSourceType	uint8	pr,ev		valid=Other:0,HomeScreen:1,Tuner:2,HDMI:3,CompositeVideo:4,SVideo:5,ComponentVideo:6,DVI:7,AirPlay:8,USB:9,Application:10
 DC	InputDeviceType	uint8	pr,ev		valid=Other:0,TV:1,Recording:2,Tuner:3,Playback:4,AudioSystem:5
