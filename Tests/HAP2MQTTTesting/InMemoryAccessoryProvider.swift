@@ -8,7 +8,7 @@ import Synchronization
 /// read, write and identify it receives, and lets the test script how writes behave (succeed, fail with a
 /// HAP status, hang, or take a while) and change values, accessories and reachability as an accessory
 /// server would. State sits behind a Mutex because the store calls in from its own tasks.
-public final class InMemoryAccessoryProvider: AccessoryProvider {
+public final class InMemoryAccessoryProvider: SnapshotProvider {
     /// How the provider answers a write.
     public enum WriteBehavior: Sendable, Hashable {
         /// Store the value and report success.
@@ -36,6 +36,8 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         var writes: [[CharacteristicWrite]] = []
         var reads: [[CharacteristicAddress]] = []
         var identified: [AccessoryID] = []
+        var snapshots: [AccessoryID: [UInt8]] = [:]
+        var snapshotRequests: [(AccessoryID, width: Int, height: Int)] = []
         var writesInFlight: [AccessoryID: Int] = [:]
         var peakWritesInFlight: [AccessoryID: Int] = [:]
         var callsInFlight = 0
@@ -164,7 +166,25 @@ public final class InMemoryAccessoryProvider: AccessoryProvider {
         if let failure { throw failure }
     }
 
+    /// The image set with `setSnapshot`, recording the request; `.status(-70409)` for an accessory without one.
+    public func snapshot(_ accessory: AccessoryID, width: Int, height: Int) async throws(AccessoryError) -> [UInt8] {
+        let image = state.withLock { s in
+            s.snapshotRequests.append((accessory, width, height))
+            return s.snapshots[accessory]
+        }
+        guard let image else { throw .status(.resourceDoesNotExist) }
+        return image
+    }
+
     // MARK: Controls for tests
+
+    /// What `snapshot` answers for `accessory` from now on (nil: no image).
+    public func setSnapshot(_ image: [UInt8]?, for accessory: AccessoryID) { state.withLock { $0.snapshots[accessory] = image } }
+
+    /// Every snapshot asked for so far: accessory and size.
+    public var snapshotRequests: [(accessory: AccessoryID, width: Int, height: Int)] {
+        state.withLock { $0.snapshotRequests.map { ($0.0, $0.width, $0.height) } }
+    }
 
     /// Reports the first sync (for a provider made with `autoSync: false`).
     public func completeSync() { resync() }

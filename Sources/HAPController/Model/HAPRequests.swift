@@ -73,6 +73,16 @@ public enum HAPRequests {
         .put("/prepare", json: HAPJSON.object(["ttl": HAPJSON(ttlMilliseconds), "pid": HAPJSON(pid)]).encoded())
     }
 
+    /// `POST /resource` asking a camera for a JPEG snapshot: `{"aid":2,"resource-type":"image",
+    /// "image-width":640,"image-height":480}` (docs/hap-notes.md §4.9). The `aid` names the camera behind a
+    /// bridge; the accessory answers 200 with the JPEG as the body (`Content-Type: image/jpeg`).
+    public static func snapshot(aid: Int, width: Int, height: Int) -> HTTPRequest {
+        let body: HAPJSONObject = [
+            "aid": HAPJSON(aid), "resource-type": "image", "image-width": HAPJSON(width), "image-height": HAPJSON(height),
+        ]
+        return HTTPRequest(method: .post, path: "/resource", contentType: HAPContentType.json, body: HAPJSON.object(body).encoded())
+    }
+
     /// `POST /identify` without a body, for an accessory that is not paired yet (docs/hap-notes.md §4.7):
     /// 204 when it identifies itself; 400 with `{"status":-70401}` when it is paired.
     public static func identifyUnpaired() -> HTTPRequest { HTTPRequest(method: .post, path: "/identify") }

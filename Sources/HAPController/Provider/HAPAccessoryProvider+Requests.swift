@@ -122,3 +122,20 @@ extension HAPAccessoryProvider {
         }
     }
 }
+
+extension HAPAccessoryProvider: SnapshotProvider {
+    /// A JPEG from the camera accessory with `POST /resource` (docs/hap-notes.md §4.9).
+    /// - Throws: `.unreachable` while there is no connection, `.unknown` for an accessory of another
+    ///   accessory server, `.status` when the accessory refuses, `.failed` for an answer that is no JPEG.
+    public func snapshot(_ accessory: AccessoryID, width: Int, height: Int) async throws(AccessoryError) -> [UInt8] {
+        guard let client else { throw .unreachable(disconnectReason) }
+        guard accessory.serverID == AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID else {
+            throw .unknown("accessory \(accessory)")
+        }
+        do {
+            return try await client.snapshot(aid: accessory.aid, width: width, height: height)
+        } catch {
+            throw Self.accessoryError(error)
+        }
+    }
+}
