@@ -85,6 +85,9 @@ public actor Gateway {
         let subscription = await store.subscribe(delivering: { [weak self] batch in
             self?.assumeIsolated { $0.receive(batch) }
         })
+        // The gateway's own device first: Home Assistant links an accessory's device to it (`via_device`)
+        // only when it knows it already.
+        publishBridgeDiscovery()
         for accessory in subscription.snapshot {
             register(accessory, reachable: subscription.unreachable[accessory.id] == nil, filling: scan)
         }
@@ -93,7 +96,6 @@ public actor Gateway {
         earlyBatches = []
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
-        publishBridgeDiscovery()
         if let scan {
             reportRemoved(scan)
             let cleared = clearStale(scan)
@@ -111,6 +113,7 @@ public actor Gateway {
             await self.republishAll()
             await self.converge()
         }
+        tasks.append(Task { [weak self] in await self?.takeSnapshotsPeriodically() })
         let messages = mqtt.messages
         tasks.append(Task { [weak self] in
             for await message in messages {

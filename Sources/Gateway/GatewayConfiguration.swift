@@ -17,11 +17,14 @@ public struct GatewayConfiguration: Sendable {
     public var configurationJSON: String?
     /// Home Assistant MQTT discovery and birth-message handling.
     public var homeAssistant: HomeAssistantConfiguration
+    /// How often a camera's snapshot is fetched and published on its `…/snapshot` topic (and once at
+    /// start); zero fetches one only when asked (`…/snapshot/get`).
+    public var snapshotInterval: Duration
 
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
         stateDirectory: StateDirectory? = nil, mqttSummary: [String: String] = [:], configurationJSON: String? = nil,
-        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration()
+        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(), snapshotInterval: Duration = .seconds(60)
     ) {
         self.baseTopic = baseTopic
         self.stateQoS = stateQoS
@@ -30,5 +33,6 @@ public struct GatewayConfiguration: Sendable {
         self.mqttSummary = mqttSummary
         self.configurationJSON = configurationJSON
         self.homeAssistant = homeAssistant
+        self.snapshotInterval = snapshotInterval
     }
 }

@@ -21,6 +21,13 @@ JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"}). Commands:
   fail_writes accessory characteristic status       writes answer this HAP status (null: accept again)
   remove_accessory accessory                        live, and kept for the next start
   add_accessory accessory kind                      kind: light, color_light, switch, temperature, lock, thermostat, blind
+                                                    (and the kinds of the homeassistant profile)
+
+A characteristic name may end in #N for the N-th characteristic of that name in the accessory (the
+buttons of a remote: ProgrammableSwitchEvent#2). Setter lines carry the service's name too ("service").
+With --profile homeassistant the bridge holds one accessory per kind of HOMEASSISTANT_ACCESSORIES instead
+of the six; a camera's snapshots are reported as
+  {"event":"snapshot","accessory":"Camera","width":640,"height":480,"bytes":…,"path":"<the JPEG file sent>"}
   reset_pairings                                    forget every controller and drop their connections
   disconnect_clients                                drop every connection (pairings stay)
 
@@ -39,13 +46,17 @@ import json
 import logging
 import os
 import sys
+import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
 
 import pyhap.accessory_driver as accessory_driver_module  # noqa: E402
 from pyhap.accessory import Accessory, Bridge  # noqa: E402
 from pyhap.accessory_driver import AccessoryDriver  # noqa: E402
-from pyhap import const  # noqa: E402
+from pyhap.camera import VIDEO_CODEC_PARAM_LEVEL_TYPES, VIDEO_CODEC_PARAM_PROFILE_ID_TYPES, Camera  # noqa: E402
+from pyhap.characteristic import Characteristic  # noqa: E402
+from pyhap.service import Service  # noqa: E402
+from pyhap import RESOURCE_DIR, const  # noqa: E402
 
 from hap_loopback import find_char, make_driver, port_is_free, serve, start_control_server, typed, value_command  # noqa: E402
 
@@ -96,10 +107,10 @@ def record_setters(driver, acc, effects):
             if const.HAP_PERMISSION_WRITE not in char.properties.get("Permissions", []):
                 continue
 
-            def setter(value, char=char):
+            def setter(value, char=char, service=service):
                 emit({
                     "event": "set", "accessory": acc.display_name, "characteristic": char.display_name,
-                    **typed(value), "timed": driver.current_pid is not None,
+                    "service": service.display_name, **typed(value), "timed": driver.current_pid is not None,
                 })
                 effect = effects.get(char.display_name)
                 if effect:
@@ -108,7 +119,195 @@ def record_setters(driver, acc, effects):
             char.setter_callback = setter
 
 
+class FixtureCamera(Camera):
+    """A camera whose snapshot is HAP-python's own sample JPEG; every request is reported."""
+
+    def get_snapshot(self, image_size):
+        path = os.path.join(RESOURCE_DIR, "snapshot.jpg")
+        with open(path, "rb") as f:
+            image = f.read()
+        emit({
+            "event": "snapshot", "accessory": self.display_name, "width": image_size.get("image-width"),
+            "height": image_size.get("image-height"), "bytes": len(image), "path": path,
+        })
+        return image
+
+
+CAMERA_OPTIONS = {
+    "video": {
+        "codec": {"profiles": [VIDEO_CODEC_PARAM_PROFILE_ID_TYPES["BASELINE"]], "levels": [VIDEO_CODEC_PARAM_LEVEL_TYPES["TYPE3_1"]]},
+        "resolutions": [[640, 480, 30], [320, 240, 15]],
+    },
+    "audio": {"codecs": [{"type": "OPUS", "samplerate": 24}]},
+    "address": "127.0.0.1",
+}
+
+# A vendor service and characteristics (random-looking UUIDs outside Apple's base), as accessories of
+# other makers have them.
+VENDOR_SERVICE = uuid.UUID("3F9C2A10-7B4E-4C1D-9A55-0D2E6B8A1C01")
+VENDOR_LEVEL = uuid.UUID("3F9C2A10-7B4E-4C1D-9A55-0D2E6B8A1C02")
+VENDOR_NIGHT_MODE = uuid.UUID("3F9C2A10-7B4E-4C1D-9A55-0D2E6B8A1C03")
+VENDOR_GREETING = uuid.UUID("3F9C2A10-7B4E-4C1D-9A55-0D2E6B8A1C04")
+
+
+def set_initial(acc, values):
+    """Sets starting values without events: {characteristic name: value}."""
+    for name, value in values.items():
+        find_char(acc, name).set_value(value, should_notify=False)
+
+
+def make_homeassistant_accessory(driver, kind, name, aid):
+    """The accessories of the homeassistant profile: one per service type that Home Assistant gets a
+    control for (Tests/IntegrationTests/HomeAssistantServicesTests.swift). Returns (accessory, effects)."""
+    effects = {}
+    if kind == "camera":
+        acc = FixtureCamera(CAMERA_OPTIONS, driver, name, aid=aid)
+        return acc, effects
+    acc = Accessory(driver, name, aid=aid)
+    if kind == "stepped_light":
+        acc.category = const.CATEGORY_LIGHTBULB
+        acc.add_preload_service("Lightbulb", chars=["Brightness"])
+        find_char(acc, "Brightness").override_properties(properties={"minStep": 5})
+        set_initial(acc, {"On": True, "Brightness": 50})
+    elif kind == "stepped_fan":
+        acc.category = const.CATEGORY_FAN
+        acc.add_preload_service("Fanv2", chars=["RotationSpeed", "RotationDirection", "SwingMode", "TargetFanState"])
+        find_char(acc, "RotationSpeed").override_properties(properties={"minStep": 25})
+        set_initial(acc, {"Active": 1, "RotationSpeed": 50})
+    elif kind == "air_purifier":
+        acc.category = const.CATEGORY_AIR_PURIFIER
+        purifier = acc.add_preload_service("AirPurifier", chars=["RotationSpeed", "SwingMode", "LockPhysicalControls"])
+        purifier.is_primary_service = True
+        filter_service = acc.add_preload_service("FilterMaintenance", chars=["FilterLifeLevel", "ResetFilterIndication"])
+        purifier.add_linked_service(filter_service)
+        set_initial(acc, {"Active": 1, "CurrentAirPurifierState": 2, "TargetAirPurifierState": 1, "RotationSpeed": 40,
+                          "FilterChangeIndication": 0, "FilterLifeLevel": 80})
+        state = find_char(acc, "CurrentAirPurifierState")
+        effects["Active"] = lambda v: state.set_value(2 if v else 0)
+        change, life = find_char(acc, "FilterChangeIndication"), find_char(acc, "FilterLifeLevel")
+
+        def reset_filter(_):
+            life.set_value(100)
+            change.set_value(0)
+
+        effects["ResetFilterIndication"] = reset_filter
+    elif kind == "humidifier":
+        acc.category = const.CATEGORY_HUMIDIFIER
+        acc.add_preload_service("HumidifierDehumidifier", chars=[
+            "RelativeHumidityHumidifierThreshold", "RelativeHumidityDehumidifierThreshold", "RotationSpeed", "WaterLevel"])
+        set_initial(acc, {"Active": 1, "CurrentRelativeHumidity": 38, "CurrentHumidifierDehumidifierState": 2,
+                          "TargetHumidifierDehumidifierState": 1, "RelativeHumidityHumidifierThreshold": 45,
+                          "RelativeHumidityDehumidifierThreshold": 60, "WaterLevel": 70})
+        state = find_char(acc, "CurrentHumidifierDehumidifierState")
+        effects["TargetHumidifierDehumidifierState"] = lambda v: state.set_value({0: 1, 1: 2, 2: 3}.get(v, 1))
+    elif kind == "television":
+        acc.category = const.CATEGORY_TELEVISION
+        tv = acc.add_preload_service("Television", chars=["RemoteKey", "PictureMode"])
+        tv.is_primary_service = True
+        tv.configure_char("ConfiguredName", value=name)
+        for identifier, (source_name, shown) in enumerate([("HDMI 1", True), ("Apple TV", True), ("Old VCR", False)], start=1):
+            source = acc.add_preload_service("InputSource", chars=["Identifier", "Name"], unique_id=source_name)
+            source.configure_char("Name", value=source_name)
+            source.configure_char("ConfiguredName", value=source_name)
+            source.configure_char("Identifier", value=identifier)
+            source.configure_char("IsConfigured", value=1)
+            source.configure_char("InputSourceType", value=3)
+            source.configure_char("CurrentVisibilityState", value=0 if shown else 1)
+            tv.add_linked_service(source)
+        speaker = acc.add_preload_service("TelevisionSpeaker", chars=["Active", "Volume", "VolumeControlType", "VolumeSelector"])
+        tv.add_linked_service(speaker)
+        set_initial(acc, {"Active": 1, "ActiveIdentifier": 1, "Mute": False, "Volume": 30, "VolumeControlType": 3})
+        volume = find_char(acc, "Volume")
+        effects["VolumeSelector"] = lambda v: volume.set_value(max(0, min(100, volume.value + (5 if v == 0 else -5))))
+    elif kind == "tilting_blind":
+        acc.category = const.CATEGORY_WINDOW_COVERING
+        acc.add_preload_service("WindowCovering", chars=[
+            "HoldPosition", "CurrentHorizontalTiltAngle", "TargetHorizontalTiltAngle",
+            "CurrentVerticalTiltAngle", "TargetVerticalTiltAngle", "ObstructionDetected"])
+        set_initial(acc, {"CurrentPosition": 100, "TargetPosition": 100, "PositionState": 2,
+                          "CurrentHorizontalTiltAngle": 0, "TargetHorizontalTiltAngle": 0})
+        position, target, movement = find_char(acc, "CurrentPosition"), find_char(acc, "TargetPosition"), find_char(acc, "PositionState")
+        tilt = find_char(acc, "CurrentHorizontalTiltAngle")
+        vertical = find_char(acc, "CurrentVerticalTiltAngle")
+
+        def move(value):
+            # It starts moving and stays on its way until HoldPosition stops it where it is.
+            movement.set_value(1 if value > position.value else 0 if value < position.value else 2)
+
+        def hold(_):
+            position.set_value(50)
+            target.set_value(50)
+            movement.set_value(2)
+
+        effects["TargetPosition"] = move
+        effects["HoldPosition"] = hold
+        effects["TargetHorizontalTiltAngle"] = tilt.set_value
+        effects["TargetVerticalTiltAngle"] = vertical.set_value
+    elif kind == "heater_cooler":
+        acc.category = const.CATEGORY_AIR_CONDITIONER
+        acc.add_preload_service("HeaterCooler", chars=[
+            "HeatingThresholdTemperature", "CoolingThresholdTemperature", "RotationSpeed", "SwingMode",
+            "TemperatureDisplayUnits", "LockPhysicalControls"])
+        set_initial(acc, {"Active": 1, "CurrentHeaterCoolerState": 2, "TargetHeaterCoolerState": 1, "CurrentTemperature": 19.0,
+                          "HeatingThresholdTemperature": 21.0, "CoolingThresholdTemperature": 26.0, "RotationSpeed": 100,
+                          "SwingMode": 0, "TemperatureDisplayUnits": 0, "LockPhysicalControls": 0})
+        state = find_char(acc, "CurrentHeaterCoolerState")
+        effects["TargetHeaterCoolerState"] = lambda v: state.set_value({0: 1, 1: 2, 2: 3}.get(v, 1))
+    elif kind == "door_lock":
+        acc.category = const.CATEGORY_DOOR_LOCK
+        acc.add_preload_service("LockMechanism")
+        set_initial(acc, {"LockCurrentState": 1, "LockTargetState": 1})
+        # The bolt moves only when the test says so (set_value LockCurrentState), so that Home Assistant
+        # can be seen locking and unlocking in between.
+    elif kind == "remote":
+        acc.category = const.CATEGORY_PROGRAMMABLE_SWITCH
+        label = acc.add_preload_service("ServiceLabel")
+        label.configure_char("ServiceLabelNamespace", value=1)
+        for index in (1, 2, 3):
+            button = acc.add_preload_service("StatelessProgrammableSwitch", chars=["ServiceLabelIndex"], unique_id=index)
+            button.configure_char("ServiceLabelIndex", value=index)
+    elif kind == "doorbell":
+        acc.category = const.CATEGORY_VIDEO_DOOR_BELL
+        acc.add_preload_service("Doorbell")
+    elif kind == "garage":
+        acc.category = const.CATEGORY_GARAGE_DOOR_OPENER
+        acc.add_preload_service("GarageDoorOpener")
+        set_initial(acc, {"CurrentDoorState": 1, "TargetDoorState": 1, "ObstructionDetected": False})
+    elif kind == "battery_contact":
+        acc.category = const.CATEGORY_SENSOR
+        contact = acc.add_preload_service("ContactSensor")
+        contact.is_primary_service = True
+        acc.add_preload_service("BatteryService")
+        set_initial(acc, {"ContactSensorState": 0, "BatteryLevel": 87, "ChargingState": 2, "StatusLowBattery": 0})
+    elif kind == "vendor":
+        acc.category = const.CATEGORY_OTHER
+        service = Service(VENDOR_SERVICE, "Vendor")
+        rw = [const.HAP_PERMISSION_READ, const.HAP_PERMISSION_WRITE, const.HAP_PERMISSION_NOTIFY]
+        service.add_characteristic(
+            Characteristic("Vendor Level", VENDOR_LEVEL, {"Format": "float", "Permissions": rw, "minValue": 0, "maxValue": 10, "minStep": 0.5}),
+            Characteristic("Vendor Night Mode", VENDOR_NIGHT_MODE, {"Format": "bool", "Permissions": rw}),
+            Characteristic("Vendor Greeting", VENDOR_GREETING, {"Format": "string", "Permissions": rw}),
+        )
+        acc.add_service(service)
+        set_initial(acc, {"Vendor Level": 2.5, "Vendor Night Mode": False, "Vendor Greeting": "hello"})
+    else:
+        raise ValueError(f"unknown accessory kind {kind!r}")
+    return acc, effects
+
+
 def make_accessory(driver, kind, name, aid):
+    if kind in HOMEASSISTANT_KINDS:
+        acc, effects = make_homeassistant_accessory(driver, kind, name, aid)
+    else:
+        acc, effects = make_default_accessory(driver, kind, name, aid)
+    acc.set_info_service(
+        firmware_revision="1.0.0", manufacturer="hap2mqtt tests", model=kind, serial_number=f"HAP2MQTT-{aid}")
+    record_setters(driver, acc, effects)
+    return acc
+
+
+def make_default_accessory(driver, kind, name, aid):
+    """The accessories of the default profile and of add_accessory. Returns (accessory, effects)."""
     acc = Accessory(driver, name, aid=aid)
     effects = {}
     if kind == "light":
@@ -154,10 +353,7 @@ def make_accessory(driver, kind, name, aid):
         effects["TargetPosition"] = move
     else:
         raise ValueError(f"unknown accessory kind {kind!r}")
-    acc.set_info_service(
-        firmware_revision="1.0.0", manufacturer="hap2mqtt tests", model=kind, serial_number=f"HAP2MQTT-{aid}")
-    record_setters(driver, acc, effects)
-    return acc
+    return acc, effects
 
 
 DEFAULT_ACCESSORIES = [
@@ -168,6 +364,27 @@ DEFAULT_ACCESSORIES = [
     ("Thermostat", "thermostat", 6),
     ("Blind", "blind", 8),
 ]
+
+
+# The homeassistant profile (--profile homeassistant): one accessory per service type that Home Assistant
+# gets a control for. "Garage " ends in a space on purpose (names must not carry it into Home Assistant).
+HOMEASSISTANT_ACCESSORIES = [
+    ("Lamp", "stepped_light", 2),
+    ("Fan", "stepped_fan", 3),
+    ("Air Purifier", "air_purifier", 4),
+    ("Humidifier", "humidifier", 5),
+    ("Television", "television", 6),
+    ("Camera", "camera", 8),
+    ("Blind", "tilting_blind", 9),
+    ("Heater", "heater_cooler", 10),
+    ("Door Lock", "door_lock", 11),
+    ("Remote", "remote", 12),
+    ("Doorbell", "doorbell", 13),
+    ("Garage ", "garage", 14),
+    ("Battery Sensor", "battery_contact", 15),
+    ("Vendor Device", "vendor", 16),
+]
+HOMEASSISTANT_KINDS = {kind for _, kind, _ in HOMEASSISTANT_ACCESSORIES}
 
 
 def scale_accessories(count):
@@ -218,7 +435,12 @@ class FixtureBridge(Bridge):
 class Fixture:
     def __init__(self, args):
         self.args = args
-        defaults = scale_accessories(args.lights) if args.lights is not None else DEFAULT_ACCESSORIES
+        if args.lights is not None:
+            defaults = scale_accessories(args.lights)
+        elif args.profile == "homeassistant":
+            defaults = HOMEASSISTANT_ACCESSORIES
+        else:
+            defaults = DEFAULT_ACCESSORIES
         self.layout = Layout(args.state + ".layout.json", defaults)
         self.driver = make_driver(FixtureDriver, args.port, args.state, args.code, args.pairing_id)
         self.bridge = FixtureBridge(self.driver, "hap2mqtt Test Bridge")
@@ -239,7 +461,12 @@ class Fixture:
         raise KeyError(f"no accessory {name!r}")
 
     def char(self, accessory, name):
-        char = find_char(self.accessory(accessory), name)
+        base, _, nth = name.partition("#")
+        if nth:
+            matches = [c for service in self.accessory(accessory).services for c in service.characteristics if c.display_name == base]
+            char = matches[int(nth) - 1] if 0 < int(nth) <= len(matches) else None
+        else:
+            char = find_char(self.accessory(accessory), name)
         if char is None:
             raise KeyError(f"accessory {accessory!r} has no characteristic {name!r}")
         return char
@@ -332,6 +559,8 @@ def main():
     parser.add_argument("--reset", action="store_true", help="start unpaired: delete the state and layout files")
     parser.add_argument("--lights", type=int, default=None, metavar="N",
                         help="the scale profile: N lights of 10 characteristics each instead of the six accessories")
+    parser.add_argument("--profile", choices=["default", "homeassistant"], default="default",
+                        help="homeassistant: one accessory per service type Home Assistant controls instead of the six")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)

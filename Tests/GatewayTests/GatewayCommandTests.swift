@@ -93,13 +93,13 @@ struct GatewayCommandTests {
 
     @Test("a number off the step is written rounded to the nearest step, and the result says the value written")
     func valuesOffTheStep() async throws {
-        let h = try await GatewayHarness()
-        try await h.waitUntilOnline()
-        let result = try await h.set("hall_thermostat/thermostat/target_temperature", "21.26")
-        #expect(result.payloadString == #"{"status":"ok","value":21.3}"#)
-        #expect(h.provider.writes.last?.map(\.value) == [.float(21.3)], "the accessory gets the rounded value")
-        #expect(try await h.observer.retained("hap2mqtt/hall_thermostat/thermostat/target_temperature")?.payloadString == "21.3")
-        await h.stop()
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let result = try await h.set("hall_thermostat/thermostat/target_temperature", "21.26")
+            #expect(result.payloadString == #"{"status":"ok","value":21.3}"#)
+            #expect(h.provider.writes.last?.map(\.value) == [.float(21.3)], "the accessory gets the rounded value")
+            #expect(h.mqtt.retained("hap2mqtt/hall_thermostat/thermostat/target_temperature")?.payloadString == "21.3")
+        }
     }
 
     @Test("toggle, on/off and enum names are accepted")

@@ -28,6 +28,40 @@ struct GatewayDiscoveryTests {
         }
     }
 
+    @Test("the gateway's own device config goes out before any accessory's, so Home Assistant can link them at once")
+    func bridgeConfigFirst() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let configs = h.mqtt.published.filter { $0.topic.hasPrefix("homeassistant/") && !$0.payload.isEmpty }
+            #expect(configs.count > 4, "\(configs.map(\.topic))")
+            #expect(configs.first?.topic == "homeassistant/binary_sensor/hap2mqtt_bridge_hap2mqtt/connection_state/config",
+                    "\(configs.prefix(3).map(\.topic))")
+        }
+    }
+
+    @Test("a camera's snapshot is retained on its snapshot topic: at start, and again on …/snapshot/get")
+    func cameraSnapshots() async throws {
+        let camera = InMemoryAccessoryProvider.accessory(aid: 6, name: "Porch Camera", services: [HAPType("110")!])
+        try await withGatewayHarness(accessories: GatewayFixture.accessories() + [camera]) { h in
+            let id = GatewayFixture.id(6)
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9]
+            h.provider.setSnapshot(jpeg, for: id)
+            try await h.waitUntilOnline()
+            let topic = "hap2mqtt/porch_camera/camera_rtp_stream_management/snapshot"
+            let first = try await h.waitFor(topic: topic, after: 0)
+            #expect(first.payload == jpeg, "the camera's JPEG as it came")
+            #expect(first.retain)
+            #expect(h.provider.snapshotRequests.first.map { [$0.width, $0.height] } == [640, 480])
+            let newer: [UInt8] = [0xFF, 0xD8, 9, 9, 0xFF, 0xD9]
+            h.provider.setSnapshot(newer, for: id)
+            let mark = h.mqtt.published.count
+            try await h.send(topic + "/get", "")
+            let second = try await h.waitFor(topic: topic, after: mark)
+            #expect(second.payload == newer && h.mqtt.retained(topic)?.payload == newer)
+            #expect(h.provider.snapshotRequests.map(\.accessory) == [id, id], "only the camera is asked")
+        }
+    }
+
     @Test("the hs topic carries hue,saturation and follows either value")
     func hsState() async throws {
         try await withGatewayHarness { h in

@@ -18,7 +18,8 @@ struct HomeAssistantDiscoveryTests {
         ("HeaterCooler", "climate"), ("WindowCovering", "cover"), ("Door", "cover"), ("Window", "cover"),
         ("GarageDoorOpener", "cover"), ("LockMechanism", "lock"), ("Fan", "fan"), ("Fanv2", "fan"), ("Valve", "switch"),
         ("Faucet", "switch"), ("SecuritySystem", "alarm_control_panel"), ("StatelessProgrammableSwitch", "event"),
-        ("Doorbell", "event"), ("FilterMaintenance", "binary_sensor"), ("AirPurifier", "sensor"),
+        ("Doorbell", "event"), ("FilterMaintenance", "binary_sensor"), ("AirPurifier", "fan"),
+        ("HumidifierDehumidifier", "humidifier"), ("Television", "switch"), ("CameraRTPStreamManagement", "image"),
     ]
 
     /// Keys each platform cannot do without.
@@ -27,7 +28,9 @@ struct HomeAssistantDiscoveryTests {
         "sensor": ["state_topic"], "binary_sensor": ["state_topic"], "climate": ["mode_command_topic", "mode_state_topic"],
         "cover": ["command_topic"], "lock": ["command_topic", "state_topic"], "fan": ["command_topic", "state_topic"],
         "alarm_control_panel": ["command_topic", "state_topic"], "event": ["state_topic", "event_types"],
-        "button": ["command_topic", "payload_press"],
+        "button": ["command_topic", "payload_press"], "humidifier": ["command_topic", "target_humidity_command_topic"],
+        "select": ["command_topic", "options"], "number": ["command_topic", "min", "max", "step"], "text": ["command_topic"],
+        "image": ["image_topic"],
     ]
 
     let topics = TopicScheme(base: "hap2mqtt")
@@ -54,14 +57,18 @@ struct HomeAssistantDiscoveryTests {
             let match = try #require(config.topic.wholeMatch(of: topicPattern), "\(config.topic)")
             #expect(String(match.1) == config.component)
             #expect(String(match.2) == "hap2mqtt_00_00_00_00_00_01_2", "node_id from the accessory id, not its name")
-            #expect(json["unique_id"] as? String == config.uniqueID && config.uniqueID.hasPrefix("hap2mqtt_00_00_00_00_00_01_2_"))
-            #expect(json.keys.contains("name"))
-            for key in Self.requiredKeys[config.component] ?? [] { #expect(json[key] != nil, "\(config.topic) lacks \(key)") }
             let device = try #require(json["device"] as? [String: Any])
             #expect(device["identifiers"] as? [String] == ["hap2mqtt_00_00_00_00_00_01_2"])
             #expect(device["name"] as? String == accessory.name)
             #expect(device["manufacturer"] as? String == "hap2mqtt tests" && device["sw_version"] as? String == "1.0.0")
             #expect(device["via_device"] as? String == discovery.bridgeIdentifier)
+            if config.component == "device_automation" {
+                try checkTrigger(json, config: config, layout: layout)
+                continue
+            }
+            #expect(json["unique_id"] as? String == config.uniqueID && config.uniqueID.hasPrefix("hap2mqtt_00_00_00_00_00_01_2_"))
+            #expect(json.keys.contains("name"))
+            for key in Self.requiredKeys[config.component] ?? [] { #expect(json[key] != nil, "\(config.topic) lacks \(key)") }
             #expect((json["origin"] as? [String: Any])?["name"] as? String == "hap2mqtt")
             let availability = try #require(json["availability"] as? [[String: Any]])
             #expect(availability.compactMap { $0["topic"] as? String } == [topics.bridgeState, topics.availability(layout.slug)])
@@ -70,6 +77,16 @@ struct HomeAssistantDiscoveryTests {
             try checkTopics(json, config: config, layout: layout)
             checkPayloads(json, config: config, accessory: accessory, layout: layout)
         }
+    }
+
+    /// A device trigger (Home Assistant's MQTT device automation) has what its schema requires, and its
+    /// topic is one the gateway publishes button presses on.
+    func checkTrigger(_ json: [String: Any], config: DiscoveryConfig, layout: AccessoryLayout) throws {
+        #expect(json["automation_type"] as? String == "trigger")
+        for key in ["topic", "type", "subtype", "payload"] { #expect(json[key] is String, "\(config.topic) lacks \(key)") }
+        let stateless = Set(layout.characteristics.filter(\.isStateless).map(\.stateTopic))
+        #expect(stateless.contains(json["topic"] as? String ?? ""), "\(config.topic): triggers on an event topic")
+        #expect(json["name"] == nil && json["availability"] == nil, "a trigger is no entity")
     }
 
     /// The payloads a config compares the state with are ones the gateway publishes for that
@@ -97,13 +114,16 @@ struct HomeAssistantDiscoveryTests {
         let readable = Set(layout.characteristics.filter(\.isReadable).map(\.stateTopic))
         let writable = Set(layout.characteristics.filter(\.isWritable).map(\.stateTopic))
         let hs = Set(layout.hsTopics.map(\.stateTopic))
+        let snapshot = layout.snapshotTopic.map { [$0] } ?? []
         let published = readable.union(hs).union([topics.accessory(layout.slug), topics.availability(layout.slug), topics.bridgeState])
+            .union(snapshot)
         for (key, value) in json where key.hasSuffix("_topic") {
             let topic = try #require(value as? String, "\(key) in \(config.topic)")
             if key.hasSuffix("command_topic") || key == "set_position_topic" {
                 switch topics.command(for: topic) {
                 case .set(let state)?: #expect(writable.contains(state) || hs.contains(state), "\(config.topic): \(key) \(topic) takes no command")
                 case .accessorySet(let slug)?: #expect(slug == layout.slug)
+                case .get(let state)?: #expect(snapshot.contains(state), "\(config.topic): \(key) \(topic) asks for nothing")
                 default: Issue.record("\(config.topic): \(key) \(topic) is not a command topic of the gateway")
                 }
             } else {

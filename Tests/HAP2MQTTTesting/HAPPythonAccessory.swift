@@ -68,6 +68,27 @@ public final class HAPPythonAccessory: Sendable {
         case light, `switch`, temperature, lock, thermostat, blind
     }
 
+    /// Which accessories the bridge starts with.
+    public enum Profile: String, Sendable {
+        /// Light, Switch, Temperature, Lock, Thermostat and Blind (aids 2, 3, 4, 5, 6, 8).
+        case `default`
+        /// One accessory per service type Home Assistant gets a control for (`HOMEASSISTANT_ACCESSORIES`
+        /// in the fixture): Lamp (brightness in steps of 5), Fan (speed in steps of 25), Air Purifier,
+        /// Humidifier, Television, Camera, Blind (tilt, hold), Heater (heater-cooler), Door Lock, Remote
+        /// (three buttons), Doorbell, `Garage ` (with a trailing space), Battery Sensor, Vendor Device.
+        case homeAssistant = "homeassistant"
+    }
+
+    /// A snapshot the camera was asked for and sent: the size asked for, and the JPEG sent (its length
+    /// and the file it came from).
+    public struct SnapshotRequest: Sendable, Hashable {
+        public let accessory: String
+        public let width: Int
+        public let height: Int
+        public let bytes: Int
+        public let path: String
+    }
+
     /// The HAP port on 127.0.0.1.
     public let port: UInt16
     /// The setup code, `XXX-XX-XXX`.
@@ -80,6 +101,7 @@ public final class HAPPythonAccessory: Sendable {
     private let script: String
     private let fixedPairingID: String?
     private let lights: Int?
+    private let profile: Profile
 
     /// The default setup code, the one HAP-python's examples use.
     public static let defaultSetupCode = "031-45-154"
@@ -95,7 +117,9 @@ public final class HAPPythonAccessory: Sendable {
         return python
     }
 
-    private init(port: UInt16, setupCode: String, pairingID: String?, lights: Int?, python given: String?) throws(HAPPythonAccessoryError) {
+    private init(
+        port: UInt16, setupCode: String, pairingID: String?, lights: Int?, profile: Profile, python given: String?
+    ) throws(HAPPythonAccessoryError) {
         let python: String
         if let given {
             guard FileManager.default.isExecutableFile(atPath: given) else { throw .venvMissing(given) }
@@ -118,6 +142,7 @@ public final class HAPPythonAccessory: Sendable {
         self.script = script
         self.fixedPairingID = pairingID
         self.lights = lights
+        self.profile = profile
         self.shared = FixtureProcess(log: directory.appendingPathComponent("fixture.log"))
     }
 
@@ -132,17 +157,20 @@ public final class HAPPythonAccessory: Sendable {
     ///   - pairingID: a fixed pairing id instead of a random one.
     ///   - lights: the scale profile instead of the six accessories: this many colour lights `Light 1`…
     ///     `Light N` (aids 2…N+1) of 10 characteristics each (the benchmarks' large bridges).
+    ///   - profile: the accessories to start with (ignored with `lights`).
     ///   - python: a Python with HAP-python instead of `HAP2MQTT_TEST_PYTHON` or `<repo>/.venv`.
     /// - Throws: `HAPPythonAccessoryError.venvMissing` when there is no Python with HAP-python,
     ///   `.startFailed` or `.timedOut` when the fixture does not come up.
     public static func start(
-        setupCode: String = defaultSetupCode, pairingID: String? = nil, lights: Int? = nil, python: String? = nil
+        setupCode: String = defaultSetupCode, pairingID: String? = nil, lights: Int? = nil, profile: Profile = .default,
+        python: String? = nil
     ) async throws(HAPPythonAccessoryError) -> HAPPythonAccessory {
         var lastError = HAPPythonAccessoryError.startFailed("no attempt")
         for _ in 0..<3 {  // another process may take the free port between the check and the bind
             let port: UInt16
             do { port = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
-            let accessory = try HAPPythonAccessory(port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, python: python)
+            let accessory = try HAPPythonAccessory(
+                port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, profile: profile, python: python)
             do {
                 try await accessory.start(reset: true)
                 return accessory
@@ -165,6 +193,7 @@ public final class HAPPythonAccessory: Sendable {
         var arguments = [script, "--port", String(port), "--state", directory.appendingPathComponent("accessory.state").path, "--code", setupCode]
         if let fixedPairingID { arguments += ["--pairing-id", fixedPairingID] }
         if let lights { arguments += ["--lights", String(lights)] }
+        if profile != .default { arguments += ["--profile", profile.rawValue] }
         if reset { arguments.append("--reset") }
         try shared.launch(python: python, arguments: arguments)
         let clock = ContinuousClock()
@@ -217,6 +246,8 @@ public final class HAPPythonAccessory: Sendable {
     public var rejectedWrites: [RejectedWrite] { shared.record.rejectedWrites }
     /// Every `PUT /prepare` so far, in order.
     public var prepareRequests: [PrepareRequest] { shared.record.prepareRequests }
+    /// Every snapshot a camera sent (`POST /resource`), in order.
+    public var snapshotRequests: [SnapshotRequest] { shared.record.snapshotRequests }
 
     /// Waits until at least `count` setter calls have been recorded and returns them all.
     /// - Throws: `.timedOut` with what was recorded.

@@ -11,6 +11,7 @@ enum FixtureJSON {
         case set(HAPPythonAccessory.SetterCall, request: Int?)
         case rejected(HAPPythonAccessory.RejectedWrite)
         case prepare(HAPPythonAccessory.PrepareRequest)
+        case snapshot(HAPPythonAccessory.SnapshotRequest)
         case error(String, portInUse: Bool)
         case other
     }
@@ -49,6 +50,9 @@ enum FixtureJSON {
             let ttl = (o["ttl"] as? NSNumber)?.intValue ?? 0
             let pid = (o["pid"] as? NSNumber).flatMap { UInt64($0.stringValue) } ?? 0
             return .prepare(.init(ttl: ttl, pid: pid))
+        case "snapshot":
+            func int(_ key: String) -> Int { (o[key] as? NSNumber)?.intValue ?? 0 }
+            return .snapshot(.init(accessory: accessory, width: int("width"), height: int("height"), bytes: int("bytes"), path: o["path"] as? String ?? ""))
         case "error":
             return .error(o["error"] as? String ?? "unknown error", portInUse: o["reason"] as? String == "port_in_use")
         default:

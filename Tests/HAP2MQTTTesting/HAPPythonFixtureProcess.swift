@@ -10,6 +10,7 @@ final class FixtureProcess: Sendable {
         var setterCalls: [HAPPythonAccessory.SetterCall] = []
         var rejectedWrites: [HAPPythonAccessory.RejectedWrite] = []
         var prepareRequests: [HAPPythonAccessory.PrepareRequest] = []
+        var snapshotRequests: [HAPPythonAccessory.SnapshotRequest] = []
     }
 
     enum StartOutcome {
@@ -86,6 +87,7 @@ final class FixtureProcess: Sendable {
                 case .set(let call, _): s.record.setterCalls.append(call)
                 case .rejected(let write): s.record.rejectedWrites.append(write)
                 case .prepare(let request): s.record.prepareRequests.append(request)
+                case .snapshot(let request): s.record.snapshotRequests.append(request)
                 case .error(let why, let portInUse):
                     if !s.ready { s.startError = portInUse ? .portInUse(0) : .startFailed(why) }
                 case .other: break

@@ -53,6 +53,57 @@ extension HomeAssistant {
         return try await renderTemplate(template).split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
     }
 
+    /// The id of the device `entityID` belongs to in Home Assistant's device registry, or nil.
+    public func deviceID(of entityID: String) async throws -> String? {
+        let id = try await renderTemplate("{{ device_id(\(jsonString(entityID))) }}").trimmingCharacters(in: .whitespacesAndNewlines)
+        return id.isEmpty || id == "None" ? nil : id
+    }
+
+    /// A field of a device of the registry (`device_attr`), e.g. `via_device_id`, as text; nil for none.
+    public func deviceAttribute(_ deviceID: String, _ name: String) async throws -> String? {
+        let text = try await renderTemplate("{{ device_attr(\(jsonString(deviceID)), \(jsonString(name))) }}")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty || text == "None" ? nil : text
+    }
+
+    /// Creates (or replaces) an automation in `automations.yaml` through Home Assistant's config API
+    /// (`POST /api/config/automation/config/<id>`), which reloads the automations; `config` holds
+    /// `alias`, `trigger` and `action`. Its entity is `automation.<alias in snake case>`.
+    public func saveAutomation(id: String, _ config: [String: any Sendable]) async throws {
+        var body = config
+        body["id"] = id
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        _ = try await request("POST", "/api/config/automation/config/\(id)", body: data)
+    }
+
+    /// The image an `image` entity shows, as Home Assistant serves it (`GET /api/image_proxy/<entity>`).
+    public func image(_ entityID: String) async throws -> [UInt8] {
+        [UInt8](try await request("GET", "/api/image_proxy/\(entityID)"))
+    }
+
+    /// The devices of the MQTT integration, each with its entities and their states (and units), as a
+    /// Markdown table: what README "Entities from a real run" shows.
+    public func entityTable() async throws -> String {
+        let template = "{% for e in integration_entities('mqtt') %}{{ device_attr(device_id(e), 'name') }}\t{{ e }}\n{% endfor %}"
+        var devices: [String: [String]] = [:]
+        for line in try await renderTemplate(template).split(separator: "\n") {
+            let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            guard fields.count == 2 else { continue }
+            devices[fields[0], default: []].append(fields[1])
+        }
+        var lines = ["| device | entities |", "| --- | --- |"]
+        for (device, entities) in devices.sorted(by: { $0.key < $1.key }) {
+            var shown: [String] = []
+            for entity in entities.sorted() {
+                let state = try await state(entity)
+                let unit = state?.attributes["unit_of_measurement"]?.string.map { " \($0)" } ?? ""
+                shown.append("`\(entity)` (\(state?.state ?? "?")\(unit))")
+            }
+            lines.append("| \(device) | \(shown.joined(separator: ", ")) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Waits until `entityID` exists and `predicate` holds for it, up to `timeout`.
     /// - Throws: `TestSupportError.timedOut` with the last state seen.
     @discardableResult

@@ -27,7 +27,7 @@ struct HomeAssistantEndToEndTests {
     func homeAssistantWithTheDemoBridge() async throws {
         try await HomeAssistantDemoSetup.with { setup in
             try await expectDevicesWithTheAccessoriesValues(setup)
-            print("Home Assistant's devices and entities for the demo bridge, with their starting states:\n\(try await entityList(setup))")
+            print("Home Assistant's devices and entities for the demo bridge, with their starting states:\n\(try await setup.homeAssistant.entityTable())")
             try await expectServiceCallsRunTheSetters(setup)
             try await expectAccessoryChangesReachHomeAssistant(setup)
             try await expectAvailabilityFollowsTheBridgeProcess(setup)
@@ -198,30 +198,6 @@ struct HomeAssistantEndToEndTests {
         try await setup.bridge.waitForRequest(skipping: skipping) { $0 == [.init(accessory: "Kettle", characteristic: "On", value: .bool(true))] }
         try await setup.waitForState("switch.kettle") { $0.state == "on" }
         try await setup.waitForState("binary_sensor.kettle_outlet_in_use") { $0.state == "on" }
-    }
-
-    /// The devices Home Assistant shows for the demo, each with its entities and their states, as a
-    /// Markdown table (for the README).
-    private func entityList(_ setup: HomeAssistantDemoSetup) async throws -> String {
-        let ha = setup.homeAssistant
-        let template = "{% for e in integration_entities('mqtt') %}{{ device_attr(device_id(e), 'name') }}\t{{ e }}\n{% endfor %}"
-        var devices: [String: [String]] = [:]
-        for line in try await ha.renderTemplate(template).split(separator: "\n") {
-            let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
-            guard fields.count == 2 else { continue }
-            devices[fields[0], default: []].append(fields[1])
-        }
-        var lines = ["| device | entities |", "| --- | --- |"]
-        for (device, entities) in devices.sorted(by: { $0.key < $1.key }) {
-            var shown: [String] = []
-            for entity in entities.sorted() {
-                let state = try await ha.state(entity)
-                let unit = state?.attributes["unit_of_measurement"]?.string.map { " \($0)" } ?? ""
-                shown.append("`\(entity)` (\(state?.state ?? "?")\(unit))")
-            }
-            lines.append("| \(device) | \(shown.joined(separator: ", ")) |")
-        }
-        return lines.joined(separator: "\n")
     }
 
     private func onOff(_ value: CharacteristicValue?) -> String {

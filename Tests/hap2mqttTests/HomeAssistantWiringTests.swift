@@ -29,6 +29,20 @@ struct HomeAssistantWiringTests {
         #expect(ha.excludedCharacteristics == ["status_low_battery", "hall/thermostat/current_temperature"])
         let gateway = loaded.configuration.gatewayConfiguration(stateDirectory: StateDirectory(path: files.path))
         #expect(gateway.homeAssistant == ha)
+        #expect(gateway.snapshotInterval == .seconds(60), "a camera's snapshot every minute by default")
+    }
+
+    @Test("homekit.snapshot_interval reaches the gateway; 0 takes snapshots only when asked; a negative one is refused")
+    func snapshotInterval() throws {
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        for (text, interval) in [("15", Duration.seconds(15)), ("0", .zero), ("2.5", .milliseconds(2500))] {
+            let loaded = try Configuration.load(path: files.write("homekit:\n  snapshot_interval: \(text)\n", to: "c.yaml"), environment: [:])
+            #expect(loaded.configuration.gatewayConfiguration(stateDirectory: StateDirectory(path: files.path)).snapshotInterval == interval)
+        }
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(path: files.write("homekit:\n  snapshot_interval: -1\n", to: "c.yaml"), environment: [:])
+        }
     }
 }
 

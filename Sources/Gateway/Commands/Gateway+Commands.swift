@@ -30,7 +30,12 @@ extension Gateway {
             } else {
                 await handleSet(state: state, message)
             }
-        case .get(let state): await handleGet(state: state, message)
+        case .get(let state):
+            if let camera = camera(snapshotTopic: state) {
+                await handleSnapshotGet(camera, message)
+            } else {
+                await handleGet(state: state, message)
+            }
         case .accessorySet(let slug): await handleAccessorySet(slug: slug, message)
         case .bridgeRequest(let name): await handleBridgeRequest(name, message)
         }

@@ -97,11 +97,13 @@ extension Gateway {
     }
 
     /// The retained topics an accessory's layout gives it, whether published this run or not: its
-    /// availability, its JSON, the state topic of every readable characteristic with a state, its `hs` topics.
+    /// availability, its JSON, the state topic of every readable characteristic with a state, its `hs` topics,
+    /// a camera's snapshot topic (the last snapshot stays until the next one replaces it).
     func retainedTopics(of layout: AccessoryLayout) -> Set<String> {
         var result: Set<String> = [topics.availability(layout.slug), topics.accessory(layout.slug)]
         for c in layout.characteristics where c.isReadable && !c.isStateless { result.insert(c.stateTopic) }
         for colour in layout.hsTopics { result.insert(colour.stateTopic) }
+        if let snapshot = layout.snapshotTopic { result.insert(snapshot) }
         return result
     }
 }

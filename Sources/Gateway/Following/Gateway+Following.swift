@@ -139,7 +139,9 @@ extension Gateway {
         if var after = published[new.id], let layout = index.layouts[new.id] {
             let newStateTopics = Set(layout.characteristics.map(\.stateTopic))
             for topic in before.topics.sorted() where !after.topics.contains(topic) {
-                if newStateTopics.contains(topic) || topic == topics.availability(layout.slug) || topic == topics.accessory(layout.slug) {
+                if newStateTopics.contains(topic) || topic == topics.availability(layout.slug) || topic == topics.accessory(layout.slug)
+                    || topic == layout.snapshotTopic
+                {
                     after.topics.insert(topic)
                 } else {
                     outbox.clear(topic)

@@ -58,6 +58,7 @@ enum CharacteristicEntities {
         t("75"): .binary("running", on: "true", diagnostic: true),
         t("8F"): .binary("battery_charging", diagnostic: true),
         t("AC"): .binary("problem"),
+        t("AB"): .sensor(nil, "%"),
         t("D2"): .binary("running"),
     ]
 
@@ -66,19 +67,128 @@ enum CharacteristicEntities {
         "celsius": "°C", "percentage": "%", "lux": "lx", "arcdegrees": "°", "seconds": "s",
     ]
 
-    /// The entity of one characteristic, or nil for those that cannot be read, label characteristics,
-    /// and raw `tlv8`/`data`/`array`/`dict` values (control points, not something to show).
-    static func entity(_ slot: ServiceContext.Slot, in c: ServiceContext, isMain: Bool) -> DiscoveryEntity? {
+    /// The entities of one characteristic that no mapping used: none for label characteristics, stateless
+    /// ones, and raw `tlv8`/`data`/`array`/`dict` values (control points, not something to show).
+    ///
+    /// A characteristic that can be written is a control, so that nothing writable is lost: `switch` for a
+    /// bool (and for Active), `select` for an enumeration (its valid values by name), `number` for other numbers (range,
+    /// step, unit), `text` for a string. One that can only be written is a `button` (a bool, or a number
+    /// with a single value), or a `button` per valid value (RemoteKey's keys, VolumeSelector's up and
+    /// down). One that can only be read is a `sensor` or a `binary_sensor`.
+    static func entities(_ slot: ServiceContext.Slot, in c: ServiceContext, isMain: Bool) -> [DiscoveryEntity] {
         let characteristic = slot.characteristic
-        guard let state = slot.state, !DiscoveryTypes.Characteristic.labels.contains(characteristic.type),
-            !HAPCatalog.isStateless(characteristic.type)
-        else { return nil }
+        guard !DiscoveryTypes.Characteristic.labels.contains(characteristic.type), !HAPCatalog.isStateless(characteristic.type) else {
+            return []
+        }
+        switch characteristic.format {
+        case .tlv8, .data, .array, .dictionary: return []
+        default: break
+        }
+        if let command = slot.command {
+            if slot.state != nil { return control(slot, command: command, in: c, isMain: isMain).map { [$0] } ?? [] }
+            return buttons(slot, command: command, in: c)
+        }
+        return sensor(slot, in: c, isMain: isMain).map { [$0] } ?? []
+    }
+
+    /// A characteristic's name in words: `Current relative humidity`; for a type the catalog does not know
+    /// (a vendor's), the description the accessory gave it (`Night mode`), else its slug in words.
+    static func word(_ characteristic: Characteristic) -> String {
+        if let info = HAPCatalog.characteristic(characteristic.type) { return words(camelCase: info.name) }
+        if let text = characteristic.descriptionText.map(HomeAssistantDiscovery.displayName), !text.isEmpty {
+            return words(camelCase: text)
+        }
+        return words(HAPCatalog.characteristicSlug(characteristic.type))
+    }
+
+    /// The entity name of a characteristic's own entity: the device name for the accessory's main entity,
+    /// the service's label for a service's main entity, else the characteristic in words after the label.
+    private static func name(_ characteristic: Characteristic, in c: ServiceContext, isMain: Bool) -> JSONValue {
+        isMain ? c.mainName : .string(c.entityName(word(characteristic)))
+    }
+
+    /// The valid values of an enumeration with their names in snake case (`swing_enabled`), limited to
+    /// the ones the accessory allows; empty for a characteristic that is no enumeration.
+    static func namedValues(_ characteristic: Characteristic) -> [(Int, String)] {
+        guard let names = HAPCatalog.characteristic(characteristic.type)?.validValues, !names.isEmpty else { return [] }
+        let allowed = characteristic.validValues.map(Set.init)
+        return names.filter { allowed?.contains($0.value) ?? true }.map { ($0.value, snakeCase($0.name)) }
+    }
+
+    /// A readable and writable characteristic as a control: `switch`, `select`, `number` or `text`.
+    private static func control(_ slot: ServiceContext.Slot, command: String, in c: ServiceContext, isMain: Bool) -> DiscoveryEntity? {
+        let characteristic = slot.characteristic
+        guard let state = slot.state else { return nil }
+        var o: [String: JSONValue] = ["state_topic": .string(state), "command_topic": .string(command)]
+        if !isMain { o["entity_category"] = "config" }
+        let component: String
+        let values = namedValues(characteristic)
+        switch characteristic.format {
+        case .bool:
+            component = "switch"
+            o["payload_on"] = "true"
+            o["payload_off"] = "false"
+        case _ where characteristic.type == DiscoveryTypes.Characteristic.active:
+            component = "switch"  // Active is on and off, though HAP makes it an enumeration
+            o["payload_on"] = "1"
+            o["payload_off"] = "0"
+        case .string:
+            component = "text"
+            o["max"] = .int(min(characteristic.maxLength ?? 64, 255))
+        case _ where !values.isEmpty:
+            component = "select"
+            o["options"] = .array(values.map { .string($0.1) })
+            o["value_template"] = .string(Template.words(values))
+            o["command_template"] = .string(Template.integers(values))
+        default:
+            component = "number"
+            let range = characteristic.format.integerRange
+            let low = Swift.max(characteristic.minValue ?? range?.lowerBound ?? 0, -1e15)
+            let high = Swift.min(characteristic.maxValue ?? range?.upperBound ?? 100, 1e15)
+            let step = characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? (characteristic.format.isInteger ? 1 : 0.1)
+            o["min"] = .number(low)
+            o["max"] = .number(high)
+            o["step"] = .number(step)
+            if let unit = characteristic.unit { o["unit_of_measurement"] = .string(units[unit] ?? unit) }
+            // A slider of more than 256 positions cannot be set to one of them.
+            if (high - low) / step > 256 { o["mode"] = "box" }
+        }
+        return DiscoveryEntity(component: component, objectID: "s\(c.service.iid)_c\(characteristic.iid)",
+                               name: name(characteristic, in: c, isMain: isMain), options: o)
+    }
+
+    /// A write-only characteristic as buttons: one for a bool or a single-valued number (HoldPosition,
+    /// ResetFilterIndication), one per valid value for an enumeration (RemoteKey, VolumeSelector).
+    static func buttons(_ slot: ServiceContext.Slot, command: String, in c: ServiceContext, names: [Int: String] = [:]) -> [DiscoveryEntity] {
+        let characteristic = slot.characteristic
+        let word = word(characteristic)
+        let objectID = "s\(c.service.iid)_c\(characteristic.iid)"
+        if characteristic.format == .bool {
+            return [DiscoveryEntity(component: "button", objectID: objectID, name: .string(c.entityName(word)),
+                                    options: ["command_topic": .string(command), "payload_press": "true"])]
+        }
+        let values = namedValues(characteristic)
+        if values.isEmpty {
+            guard let min = characteristic.minValue, min == characteristic.maxValue else { return [] }
+            return [DiscoveryEntity(component: "button", objectID: objectID, name: .string(c.entityName(word)),
+                                    options: ["command_topic": .string(command), "payload_press": .string(CharacteristicValue.format(min))])]
+        }
+        return values.map { value, valueName in
+            let label = names[value] ?? "\(word) \(words(valueName).lowercased())"
+            return DiscoveryEntity(component: "button", objectID: "\(objectID)_v\(value)", name: .string(c.entityName(label)),
+                                   options: ["command_topic": .string(command), "payload_press": .string(String(value))])
+        }
+    }
+
+    /// A read-only characteristic as a `sensor` or `binary_sensor`.
+    private static func sensor(_ slot: ServiceContext.Slot, in c: ServiceContext, isMain: Bool) -> DiscoveryEntity? {
+        let characteristic = slot.characteristic
+        guard let state = slot.state else { return nil }
         let info = HAPCatalog.characteristic(characteristic.type)
         var kind = kinds[characteristic.type]
         if kind == nil {
             switch characteristic.format {
             case .bool: kind = .binary(nil, on: "true")
-            case .tlv8, .data, .array, .dictionary: return nil
             default: kind = .sensor(nil, characteristic.unit.map { units[$0] ?? $0 })
             }
         }
@@ -104,10 +214,17 @@ enum CharacteristicEntities {
             if let unit = kind.unit { o["unit_of_measurement"] = .string(unit) }
             if characteristic.format.isNumeric { o["state_class"] = "measurement" }
         }
-        let word = info.map { words(camelCase: $0.name) } ?? words(HAPCatalog.characteristicSlug(characteristic.type))
-        let name: JSONValue = isMain ? c.mainName : .string(c.isMain ? word : "\(c.label) \(word.lowercased())")
         return DiscoveryEntity(
-            component: kind.component, objectID: "s\(c.service.iid)_c\(characteristic.iid)", name: name, options: o)
+            component: kind.component, objectID: "s\(c.service.iid)_c\(characteristic.iid)", name: name(characteristic, in: c, isMain: isMain),
+            options: o)
+    }
+
+    /// `Status low battery` → `status low battery`; a first word in capitals (`PM2.5 density`, `VOC`)
+    /// stays as it is.
+    static func lowercasingFirstWord(_ text: String) -> String {
+        let first = text.prefix { $0 != " " }
+        guard first.count == 1 || first.dropFirst().contains(where: \.isLowercase) else { return text }
+        return first.lowercased() + text.dropFirst(first.count)
     }
 
     /// `outlet_2` → `Outlet 2` (Home Assistant's sentence case).

@@ -23,8 +23,16 @@ enum DiscoveryTypes {
         static let securitySystem = t("7E")
         static let statelessProgrammableSwitch = HAPType.Service.statelessProgrammableSwitch
         static let doorbell = HAPType.Service.doorbell
-        /// Services that describe the accessory or the protocol, not something a user controls.
-        static let skipped: Set<HAPType> = [HAPType.Service.protocolInformation, t("55"), t("CC")]
+        static let airPurifier = t("BB")
+        static let filterMaintenance = t("BA")
+        static let humidifierDehumidifier = t("BD")
+        static let television = t("D8")
+        static let inputSource = t("D9")
+        static let speaker = t("113")
+        static let cameraRTPStreamManagement = t("110")
+        /// Services that describe the accessory or the protocol, not something a user controls; and Input
+        /// Source, which its Television shows as the options of its input `select`.
+        static let skipped: Set<HAPType> = [HAPType.Service.protocolInformation, t("55"), t("CC"), inputSource]
     }
 
     /// Characteristic types the mappings use.
@@ -59,6 +67,30 @@ enum DiscoveryTypes {
         static let securitySystemCurrentState = t("66")
         static let securitySystemTargetState = t("67")
         static let programmableSwitchEvent = HAPType.Characteristic.programmableSwitchEvent
+        static let targetFanState = t("BF")
+        static let holdPosition = t("6F")
+        static let currentHorizontalTilt = t("6C")
+        static let targetHorizontalTilt = t("7B")
+        static let currentVerticalTilt = t("6E")
+        static let targetVerticalTilt = t("7D")
+        static let currentAirPurifierState = t("A9")
+        static let targetAirPurifierState = t("A8")
+        static let filterChangeIndication = t("AC")
+        static let filterLifeLevel = t("AB")
+        static let resetFilterIndication = t("AD")
+        static let currentHumidifierDehumidifierState = t("B3")
+        static let targetHumidifierDehumidifierState = t("B4")
+        static let dehumidifierThreshold = t("C9")
+        static let humidifierThreshold = t("CA")
+        static let activeIdentifier = t("E7")
+        static let identifier = t("E6")
+        static let isConfigured = t("D6")
+        static let currentVisibilityState = t("135")
+        static let remoteKey = t("E1")
+        static let mute = t("11A")
+        static let volume = t("119")
+        static let volumeSelector = t("EA")
+        static let serviceLabelIndex = t("CB")
         /// Characteristics that only label a service; never an entity of their own.
         static let labels: Set<HAPType> = [HAPType.Characteristic.name, HAPType.Characteristic.configuredName, t("CB"), t("CD")]
     }

@@ -64,7 +64,11 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Every config of an accessory, with or without the configured characteristic exclusions.
     public func configs(for accessory: Accessory, layout: AccessoryLayout, applyingExclusions: Bool) -> [DiscoveryConfig] {
         let node = HomeAssistantDiscovery.nodeID(of: accessory.id)
+        let labels = Self.labels(of: accessory)
+        // The primary service, else the first with a mapping of its own (a camera's stream, not its
+        // microphone), else the first that gets entities.
         let mainIID = (accessory.services.first { $0.isPrimary && ServiceMappings.isMappable($0) }
+            ?? accessory.services.first { ServiceMappings.isMappable($0) && ServiceMappings.byType[$0.type] != nil }
             ?? accessory.services.first(where: ServiceMappings.isMappable))?.iid
         var entities: [DiscoveryEntity] = []
         for (service, laid) in zip(accessory.services, layout.services) {
@@ -79,18 +83,20 @@ public struct HomeAssistantDiscovery: Sendable {
                 }
                 continue
             }
-            guard ServiceMappings.isMappable(service) else { continue }
+            guard ServiceMappings.isMappable(service), let label = labels[service.iid] else { continue }
+            // A service whose type repeats is numbered like its siblings, so none takes the device name.
             var context = ServiceContext(
-                service: service, serviceSlug: laid.slug, accessorySlug: layout.slug, topics: topics,
-                isMain: service.iid == mainIID, label: label(service, slug: laid.slug, accessory: accessory), slots: slots)
+                service: service, accessory: accessory, serviceSlug: laid.slug, accessorySlug: layout.slug, topics: topics,
+                isMain: service.iid == mainIID && !label.isNumbered, label: label.text, slots: slots)
             ServiceMappings.byType[service.type]?(&context)
             let hasMain = !context.entities.isEmpty
             let mainType = HAPCatalog.service(service.type)?.required.first
             for slot in context.untaken {
                 let isMain = !hasMain && slot.characteristic.type == mainType
-                if let entity = CharacteristicEntities.entity(slot, in: context, isMain: isMain) { context.entities.append(entity) }
+                context.entities += CharacteristicEntities.entities(slot, in: context, isMain: isMain)
             }
             entities += context.entities
+            entities += ServiceMappings.deviceTriggers(context, number: label.number)
         }
         let device = deviceBlock(accessory, node: node)
         let availability: JSONValue = [
@@ -99,16 +105,81 @@ public struct HomeAssistantDiscovery: Sendable {
         ]
         return entities.map { entity in
             var payload = entity.options
-            payload["name"] = entity.name
-            payload["unique_id"] = .string("\(node)_\(entity.objectID)")
             payload["device"] = device
             payload["origin"] = origin
-            payload["availability"] = availability
-            payload["availability_mode"] = "all"
+            // A device trigger is no entity: it has no name, unique_id or availability (its schema drops them).
+            if entity.component != ServiceMappings.deviceAutomation {
+                payload["name"] = entity.name
+                payload["unique_id"] = .string("\(node)_\(entity.objectID)")
+                payload["availability"] = availability
+                payload["availability_mode"] = "all"
+            }
             return DiscoveryConfig(
                 component: entity.component, topic: "\(configuration.prefix)/\(entity.component)/\(node)/\(entity.objectID)/config",
                 uniqueID: "\(node)_\(entity.objectID)", payload: .object(payload))
         }
+    }
+
+    /// A service's name in entity names.
+    struct Label {
+        var text: String
+        /// The service's number among the services of its type, when the type repeats in the accessory
+        /// (its ServiceLabelIndex, else its place among them); nil for a service alone of its type.
+        var number: Int?
+        var isNumbered: Bool { number != nil }
+    }
+
+    /// The label of every mappable service: its own Name (or ConfiguredName) when it has one that differs
+    /// from the accessory's; else its type in words, numbered `1`, `2`, … when the type repeats
+    /// (`Button 1`, `Button 2`: the buttons of one remote are all numbered, the first too).
+    static func labels(of accessory: Accessory) -> [Int: Label] {
+        let mappable = accessory.services.filter(ServiceMappings.isMappable)
+        var counts: [HAPType: Int] = [:]
+        // A camera's streams are not numbered: only the first gets the image, so it stays "Camera".
+        for service in mappable where service.type != DiscoveryTypes.Service.cameraRTPStreamManagement {
+            counts[service.type, default: 0] += 1
+        }
+        var seen: [HAPType: Int] = [:]
+        var labels: [Int: Label] = [:]
+        let accessoryName = displayName(accessory.name)
+        for service in mappable {
+            seen[service.type, default: 0] += 1
+            var number: Int?
+            if counts[service.type, default: 0] > 1 {
+                let index = service.characteristic(ofType: DiscoveryTypes.Characteristic.serviceLabelIndex)?.value?.int64Value
+                number = index.map { Int($0) } ?? seen[service.type]
+            }
+            var text: String?
+            for type in [HAPType.Characteristic.configuredName, .Characteristic.name] {
+                if case .string(let s)? = service.characteristic(ofType: type)?.value {
+                    let name = displayName(s)
+                    if !name.isEmpty, name != accessoryName { text = name }
+                }
+                if text != nil { break }
+            }
+            let word = typeWord(service.type)
+            let numbered = number.map { word.isEmpty ? "Service \($0)" : "\(word) \($0)" }
+            labels[service.iid] = Label(text: text ?? numbered ?? word, number: number)
+        }
+        return labels
+    }
+
+    /// A service type in words for labels: `Button` for a stateless programmable switch, `Filter` for a
+    /// filter's maintenance, `Camera` for a camera's stream, else the type's name in words without a trailing `service` (`Battery`,
+    /// `Humidity sensor`); empty for a type the catalog does not know (a vendor's UUID says nothing).
+    private static func typeWord(_ type: HAPType) -> String {
+        if type == DiscoveryTypes.Service.statelessProgrammableSwitch { return "Button" }
+        if type == DiscoveryTypes.Service.filterMaintenance { return "Filter" }
+        if type == DiscoveryTypes.Service.cameraRTPStreamManagement { return "Camera" }
+        guard var base = HAPCatalog.service(type)?.slug else { return "" }
+        if base.hasSuffix("_service"), base != "_service" { base.removeLast("_service".count) }
+        return CharacteristicEntities.words(base)
+    }
+
+    /// A name as Home Assistant should show it: runs of white space as one space, none at either end (an
+    /// accessory named `Garage ` must not make `Garage  Obstruction detected`).
+    static func displayName(_ name: String) -> String {
+        name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// `origin`: who published the config.
@@ -121,7 +192,7 @@ public struct HomeAssistantDiscovery: Sendable {
     /// `device`: the accessory as Home Assistant's device registry shows it; the room is the suggested area.
     private func deviceBlock(_ accessory: Accessory, node: String) -> JSONValue {
         var d: [String: JSONValue] = [
-            "identifiers": [.string(node)], "name": .string(accessory.name), "via_device": .string(bridgeIdentifier),
+            "identifiers": [.string(node)], "name": .string(Self.displayName(accessory.name)), "via_device": .string(bridgeIdentifier),
         ]
         let fields: [(String, String?)] = [
             ("manufacturer", accessory.manufacturer), ("model", accessory.model), ("serial_number", accessory.serialNumber),
@@ -129,15 +200,6 @@ public struct HomeAssistantDiscovery: Sendable {
         ]
         for (key, value) in fields { if let value, !value.isEmpty { d[key] = .string(value) } }
         return .object(d)
-    }
-
-    /// A service's name in entity names: its own Name when it differs from the accessory's, else its
-    /// slug in words (`Humidity sensor`, `Outlet 2`).
-    private func label(_ service: Service, slug: String, accessory: Accessory) -> String {
-        for type in [HAPType.Characteristic.configuredName, .Characteristic.name] {
-            if case .string(let s)? = service.characteristic(ofType: type)?.value, !s.isEmpty, s != accessory.name { return s }
-        }
-        return CharacteristicEntities.words(slug)
     }
 
     /// The `node_id` of an accessory's configs: `hap2mqtt_` + its id made safe (`hap2mqtt_aa_bb_cc_dd_ee_ff_2`),

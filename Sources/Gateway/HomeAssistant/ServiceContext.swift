@@ -15,19 +15,28 @@ struct ServiceContext {
     }
 
     let service: Service
+    /// The accessory the service belongs to, for mappings that read linked services (a Television's
+    /// Input Sources).
+    let accessory: Accessory
     let serviceSlug: String
     let accessorySlug: String
     let topics: TopicScheme
     /// Whether this is the accessory's main service: its main entity takes the device name alone.
     let isMain: Bool
-    /// The service's name in entity names: its Name, or its type in words (`Humidity sensor`, `Outlet 2`).
+    /// The service's name in entity names: its Name, or its type in words (`Humidity sensor`, `Battery`;
+    /// numbered when the type repeats in the accessory: `Button 1`, `Button 2`); empty for a vendor's
+    /// service without a name.
     let label: String
     private(set) var slots: [HAPType: Slot]
     private(set) var taken: Set<Int> = []
     var entities: [DiscoveryEntity] = []
 
-    init(service: Service, serviceSlug: String, accessorySlug: String, topics: TopicScheme, isMain: Bool, label: String, slots: [HAPType: Slot]) {
+    init(
+        service: Service, accessory: Accessory, serviceSlug: String, accessorySlug: String, topics: TopicScheme, isMain: Bool, label: String,
+        slots: [HAPType: Slot]
+    ) {
         self.service = service
+        self.accessory = accessory
         self.serviceSlug = serviceSlug
         self.accessorySlug = accessorySlug
         self.topics = topics
@@ -66,8 +75,23 @@ struct ServiceContext {
     /// The main entity's name: the device name alone for the main service, else the service's label.
     var mainName: JSONValue { isMain ? .null : .string(label) }
 
+    /// The name of one more entity of the service, `word` in sentence case (`Mute`, `Filter life`): the
+    /// word alone for the main service, else after the service's label (`Speaker mute`), unless the word
+    /// already starts with the label (`Battery level` in `Battery`).
+    func entityName(_ word: String) -> String {
+        if isMain || label.isEmpty || word.lowercased().hasPrefix(label.lowercased()) { return word }
+        return "\(label) \(CharacteristicEntities.lowercasingFirstWord(word))"
+    }
+
     /// Adds the service's main entity.
     mutating func addMain(_ component: String, _ options: [String: JSONValue]) {
         entities.append(DiscoveryEntity(component: component, objectID: "s\(service.iid)", name: mainName, options: options))
+    }
+
+    /// Adds an entity of the service besides its main one, `s<service iid>_<suffix>`: `suffix` is
+    /// `c<characteristic iid>` for a characteristic's own entity, with `_v<value>` for one value of it.
+    mutating func add(_ component: String, suffix: String, name: String, _ options: [String: JSONValue]) {
+        entities.append(
+            DiscoveryEntity(component: component, objectID: "s\(service.iid)_\(suffix)", name: .string(entityName(name)), options: options))
     }
 }

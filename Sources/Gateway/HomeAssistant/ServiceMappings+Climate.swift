@@ -42,8 +42,10 @@ extension ServiceMappings {
     /// HeaterCooler → climate: the mode needs two characteristics (Active 0 means off; otherwise
     /// TargetHeaterCoolerState 0 auto, 1 heat, 2 cool), so it is read from the accessory's JSON topic and
     /// written through `<base>/<accessory>/set` as one HAP request. The action comes from
-    /// CurrentHeaterCoolerState (0 inactive, 1 idle, 2 heating, 3 cooling); the thresholds are the low and
-    /// high target.
+    /// CurrentHeaterCoolerState (0 inactive, 1 idle, 2 heating, 3 cooling). HomeKit has only the two
+    /// thresholds; as in Home Assistant's HomeKit Controller, heat and cool mode show one target (the
+    /// heating or the cooling threshold) and auto mode shows both as the low and high target. The fan
+    /// speed (RotationSpeed) is offered as the fan modes off/low/medium/high, SwingMode as swing on/off.
     static func heaterCooler(_ c: inout ServiceContext) {
         guard let active = c.takeReadWrite(C.active), let target = c.takeReadWrite(C.targetHeaterCoolerState) else { return }
         let modes = [(0, "auto"), (1, "heat"), (2, "cool")]
@@ -70,8 +72,82 @@ extension ServiceMappings {
             o["action_topic"] = .string(action)
             o["action_template"] = .string(Template.words([(0, "off"), (1, "idle"), (2, "heating"), (3, "cooling")], fallback: "idle"))
         }
-        thresholds(&c, into: &o)
+        heaterCoolerTargets(&c, target: targetValue, into: &o)
+        if let speed = c.takeReadWrite(C.rotationSpeed) { fanModes(speed, into: &o) }
+        if let swing = c.takeReadWrite(C.swingMode) {
+            o["swing_mode_state_topic"] = .string(swing.state)
+            o["swing_mode_command_topic"] = .string(swing.command)
+            o["swing_modes"] = ["on", "off"]
+            o["swing_mode_state_template"] = .string(Template.words([(0, "off"), (1, "on")]))
+            o["swing_mode_command_template"] = .string(Template.integers([(0, "off"), (1, "on")]))
+        }
         c.addMain("climate", o)
+    }
+
+    /// The heater-cooler's targets from its thresholds, all read from the accessory's JSON topic: the one
+    /// target of heat mode (HeatingThreshold) or cool mode (CoolingThreshold), written to the threshold of
+    /// the mode Home Assistant shows (`this.state` in the command template); and the low and high target
+    /// in auto mode. Outside its mode a target is `None`, which Home Assistant shows as no value.
+    private static func heaterCoolerTargets(_ c: inout ServiceContext, target: String, into o: inout [String: JSONValue]) {
+        let heating = c.takeReadWrite(C.heatingThreshold), cooling = c.takeReadWrite(C.coolingThreshold)
+        guard heating != nil || cooling != nil else { return }
+        let service = "\"\(c.serviceSlug)\""
+        func value(_ t: (state: String, command: String, slot: ServiceContext.Slot)?) -> String {
+            t.map { Template.json(c.serviceSlug, $0.slot.topic.slug) } ?? "'None'"
+        }
+        func write(_ t: (state: String, command: String, slot: ServiceContext.Slot)) -> String {
+            "{\(service):{\"\(t.slot.topic.slug)\":{{ value }}}}"
+        }
+        o["temperature_state_topic"] = .string(c.accessoryJSONTopic)
+        o["temperature_state_template"] = .string(
+            "{{ \(value(heating)) if \(target) == 1 else \(value(cooling)) if \(target) == 2 else 'None' }}")
+        o["temperature_command_topic"] = .string(c.accessorySetTopic)
+        switch (heating, cooling) {
+        case (let heat?, let cool?):
+            o["temperature_command_template"] = .string("{% if this.state == 'cool' %}\(write(cool)){% else %}\(write(heat)){% endif %}")
+        case (let only?, nil), (nil, let only?):
+            o["temperature_command_template"] = .string(write(only))
+        case (nil, nil):
+            break
+        }
+        if let heat = heating {
+            o["temperature_low_state_topic"] = .string(c.accessoryJSONTopic)
+            o["temperature_low_state_template"] = .string("{{ \(value(heat)) if \(target) == 0 else 'None' }}")
+            o["temperature_low_command_topic"] = .string(heat.command)
+            temperatureRange(heat.slot.characteristic, into: &o)
+        }
+        if let cool = cooling {
+            o["temperature_high_state_topic"] = .string(c.accessoryJSONTopic)
+            o["temperature_high_state_template"] = .string("{{ \(value(cool)) if \(target) == 0 else 'None' }}")
+            o["temperature_high_command_topic"] = .string(cool.command)
+            if heating == nil { temperatureRange(cool.slot.characteristic, into: &o) }
+            if let max = cool.slot.characteristic.maxValue { o["max_temp"] = .number(max) }
+        }
+    }
+
+    /// RotationSpeed as the fan modes off, low, medium and high (0, a third, two thirds and all of its
+    /// range, each on the characteristic's step; a level that falls on the one before is left out), as
+    /// Home Assistant's HomeKit Controller offers them. A speed shows as the level nearest to it.
+    private static func fanModes(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout [String: JSONValue]) {
+        let characteristic = speed.slot.characteristic
+        let low = characteristic.minValue ?? 0, high = characteristic.maxValue ?? 100
+        guard high > low else { return }
+        let f = CharacteristicValue.format
+        var levels: [(name: String, value: Double)] = []
+        for (name, share) in [("off", 0.0), ("low", 1.0 / 3), ("medium", 2.0 / 3), ("high", 1.0)] {
+            let value = min(high, max(low, characteristic.roundedToStep(low + share * (high - low))))
+            if levels.last?.value != value { levels.append((name, value)) }
+        }
+        guard levels.count > 1 else { return }
+        o["fan_mode_state_topic"] = .string(speed.state)
+        o["fan_mode_command_topic"] = .string(speed.command)
+        o["fan_modes"] = .array(levels.map { .string($0.name) })
+        var choice = "'\(levels[levels.count - 1].name)'"
+        for (level, next) in zip(levels, levels.dropFirst()).reversed() {
+            choice = "'\(level.name)' if v < \(f((level.value + next.value) / 2)) else \(choice)"
+        }
+        o["fan_mode_state_template"] = .string("{% set v = value | float %}{{ \(choice) }}")
+        o["fan_mode_command_template"] = .string("{{ \(Template.table(levels.map { (Template.quoted($0.name), f($0.value)) }))[value] }}")
     }
 
     /// HeatingThresholdTemperature and CoolingThresholdTemperature as the low and high target.

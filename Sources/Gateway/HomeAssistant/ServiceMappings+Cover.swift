@@ -5,30 +5,60 @@ extension ServiceMappings {
 
     /// WindowCovering, Door and Window → cover with position: CurrentPosition and TargetPosition in
     /// percent (HomeKit's and Home Assistant's 0 closed, 100 open); open and close set the target to the
-    /// ends of its range. HomeKit has no stop on the target, so none is offered. With PositionState the
-    /// state (opening, closing, or open/closed from the position) is read from the accessory's JSON topic,
-    /// which carries both values at once.
+    /// ends of its range. With HoldPosition, stop writes it, and open, close and stop go through the
+    /// accessory's `set` topic as JSON (Home Assistant's cover has one command topic). With PositionState
+    /// the state (opening, closing, or open/closed from the position) is read from the accessory's JSON
+    /// topic, which carries both values at once. The tilt is the horizontal tilt (else the vertical one),
+    /// see `tilt`.
     static func positionCover(_ c: inout ServiceContext, deviceClass: String) {
         guard let target = c.takeReadWrite(C.targetPosition), let current = c.take(C.currentPosition), let position = current.state
         else { return }
         let closed = target.slot.characteristic.minValue ?? 0
         let open = target.slot.characteristic.maxValue ?? 100
+        let f = CharacteristicValue.format
         var o: [String: JSONValue] = [
             "device_class": .string(deviceClass),
             "position_topic": .string(position), "set_position_topic": .string(target.command),
             "command_topic": .string(target.command),
-            "payload_open": .string(CharacteristicValue.format(open)), "payload_close": .string(CharacteristicValue.format(closed)),
+            "payload_open": .string(f(open)), "payload_close": .string(f(closed)),
             "payload_stop": .null, "position_open": .number(open), "position_closed": .number(closed),
         ]
+        if let hold = c.take(C.holdPosition), hold.command != nil {
+            let service = "{\"\(c.serviceSlug)\":{"
+            o["command_topic"] = .string(c.accessorySetTopic)
+            o["payload_open"] = .string(service + "\"\(target.slot.topic.slug)\":\(f(open))}}")
+            o["payload_close"] = .string(service + "\"\(target.slot.topic.slug)\":\(f(closed))}}")
+            o["payload_stop"] = .string(service + "\"\(hold.topic.slug)\":true}}")
+        }
         if let movement = c.take(C.positionState), movement.state != nil {
             let moving = Template.json(c.serviceSlug, movement.topic.slug)
             let at = Template.json(c.serviceSlug, current.topic.slug)
             o["state_topic"] = .string(c.accessoryJSONTopic)
             o["value_template"] = .string(
                 "{{ 'closing' if \(moving) == 0 else 'opening' if \(moving) == 1 else "
-                    + "('closed' if \(at) == \(CharacteristicValue.format(closed)) else 'open') }}")
+                    + "('closed' if \(at) == \(f(closed)) else 'open') }}")
         }
+        tilt(&c, into: &o)
         c.addMain("cover", o)
+    }
+
+    /// The cover's tilt from TargetHorizontalTiltAngle (else TargetVerticalTiltAngle) and its current
+    /// angle, in arc degrees: Home Assistant's tilt 0–100 % spans the characteristic's range (-90° to 90°
+    /// is 0 to 100 %, 0° is 50 %); opening the tilt sets 0° (slats level) when the range holds it, closing
+    /// it sets the minimum. The other direction's tilt, if any, is left for its own `number`.
+    private static func tilt(_ c: inout ServiceContext, into o: inout [String: JSONValue]) {
+        let pairs = [(C.targetHorizontalTilt, C.currentHorizontalTilt), (C.targetVerticalTilt, C.currentVerticalTilt)]
+        guard let (targetType, currentType) = pairs.first(where: { c.slots[$0.0]?.command != nil }),
+            let target = c.takeReadWrite(targetType)
+        else { return }
+        let characteristic = target.slot.characteristic
+        let low = characteristic.minValue ?? -90, high = characteristic.maxValue ?? 90
+        o["tilt_command_topic"] = .string(target.command)
+        o["tilt_status_topic"] = .string(c.take(currentType)?.state ?? target.state)
+        o["tilt_min"] = .int(Int(low.rounded(.up)))
+        o["tilt_max"] = .int(Int(high.rounded(.down)))
+        o["tilt_closed_value"] = .int(Int(low.rounded(.up)))
+        o["tilt_opened_value"] = .int(low <= 0 && 0 <= high ? 0 : Int(high.rounded(.down)))
     }
 
     /// GarageDoorOpener → cover with `device_class: garage`: TargetDoorState takes 0 (open) and 1 (closed);

@@ -29,6 +29,12 @@ enum ServiceMappings {
         S.securitySystem: securitySystem,
         S.statelessProgrammableSwitch: { buttonEvent(&$0, deviceClass: "button") },
         S.doorbell: { buttonEvent(&$0, deviceClass: "doorbell") },
+        S.airPurifier: { fan(&$0, power: C.active, on: "1", off: "0") },
+        S.filterMaintenance: filterMaintenance,
+        S.humidifierDehumidifier: humidifier,
+        S.television: television,
+        S.speaker: speaker,
+        S.cameraRTPStreamManagement: camera,
     ]
 
     /// Lightbulb → light (default schema): on, brightness on HomeKit's 0–100 scale, hue and saturation as
@@ -81,34 +87,39 @@ enum ServiceMappings {
     }
 
     /// LockMechanism → lock: LockTargetState takes 1 (secured) and 0 (unsecured); LockCurrentState says
-    /// 0 unsecured, 1 secured, 2 jammed, 3 unknown.
+    /// 0 unsecured, 1 secured, 2 jammed, 3 unknown. While the current state differs from the target the
+    /// lock is locking or unlocking (as Home Assistant's HomeKit Controller shows it), read from the
+    /// accessory's JSON topic, which carries both.
     static func lock(_ c: inout ServiceContext) {
         guard let target = c.take(C.lockTargetState), let command = target.command else { return }
         var o: [String: JSONValue] = ["command_topic": .string(command), "payload_lock": "1", "payload_unlock": "0"]
-        if let current = c.take(C.lockCurrentState), let state = current.state {
-            o["state_topic"] = .string(state)
-            o["state_locked"] = "1"
-            o["state_unlocked"] = "0"
-            o["state_jammed"] = "2"
-            o["payload_reset"] = "3"
+        if let current = c.take(C.lockCurrentState), current.state != nil {
+            let now = Template.json(c.serviceSlug, current.topic.slug)
+            o["state_topic"] = .string(c.accessoryJSONTopic)
+            if target.state != nil {
+                let wanted = Template.json(c.serviceSlug, target.topic.slug)
+                o["value_template"] = .string(
+                    "{% set c = \(now) %}{% set t = \(wanted) %}"
+                        + "{{ 'LOCKING' if c == 0 and t == 1 else 'UNLOCKING' if c == 1 and t == 0 else "
+                        + "{0: 'UNLOCKED', 1: 'LOCKED', 2: 'JAMMED'}.get(c, 'None') }}")
+            } else {
+                o["value_template"] = .string("{{ {0: 'UNLOCKED', 1: 'LOCKED', 2: 'JAMMED'}.get(\(now), 'None') }}")
+            }
         }
         c.addMain("lock", o)
     }
 
-    /// Fan (On) and Fanv2 (Active) → fan, with percentage from RotationSpeed, direction from
-    /// RotationDirection (0 clockwise = forward) and oscillation from SwingMode.
+    /// Fan (On), Fanv2 and AirPurifier (Active) → fan, with the speed from RotationSpeed (only the
+    /// accessory's own steps, see `speed`), direction from RotationDirection (0 clockwise = forward),
+    /// oscillation from SwingMode, and auto/manual as preset modes from TargetFanState or
+    /// TargetAirPurifierState (0 manual, 1 auto).
     static func fan(_ c: inout ServiceContext, power: HAPType, on: String, off: String) {
         guard let p = c.takeReadWrite(power) else { return }
         var o: [String: JSONValue] = [
             "state_topic": .string(p.state), "command_topic": .string(p.command),
             "payload_on": .string(on), "payload_off": .string(off),
         ]
-        if let speed = c.takeReadWrite(C.rotationSpeed) {
-            o["percentage_state_topic"] = .string(speed.state)
-            o["percentage_command_topic"] = .string(speed.command)
-            o["speed_range_min"] = 1
-            o["speed_range_max"] = .number(max(1, (speed.slot.characteristic.maxValue ?? 100).rounded(.down)))
-        }
+        if let speed = c.takeReadWrite(C.rotationSpeed) { self.speed(speed, into: &o) }
         if let direction = c.takeReadWrite(C.rotationDirection) {
             o["direction_state_topic"] = .string(direction.state)
             o["direction_command_topic"] = .string(direction.command)
@@ -121,7 +132,42 @@ enum ServiceMappings {
             o["payload_oscillation_on"] = "1"
             o["payload_oscillation_off"] = "0"
         }
+        if let target = c.takeReadWrite(C.targetFanState) ?? c.takeReadWrite(C.targetAirPurifierState) {
+            let allowed = target.slot.characteristic.validValues ?? [0, 1]
+            let modes = [(0, "manual"), (1, "auto")].filter { allowed.contains($0.0) }
+            o["preset_mode_state_topic"] = .string(target.state)
+            o["preset_mode_command_topic"] = .string(target.command)
+            o["preset_modes"] = .array(modes.map { .string($0.1) })
+            o["preset_mode_value_template"] = .string(Template.words(modes))
+            o["preset_mode_command_template"] = .string(Template.integers(modes))
+        }
         c.addMain("fan", o)
+    }
+
+    /// RotationSpeed as the fan's percentage, offering only the accessory's own speeds: with a step of
+    /// 25 Home Assistant offers 25, 50, 75 and 100 % (its `speed_range_min`/`speed_range_max` count the
+    /// steps, and templates turn a step number into the percentage and back). Fewer than two steps give
+    /// no speed control; more than 100 are offered as whole percents, which the gateway rounds to the
+    /// step (docs/DESIGN.md "Values").
+    static func speed(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout [String: JSONValue]) {
+        let characteristic = speed.slot.characteristic
+        let low = characteristic.minValue ?? 0, high = characteristic.maxValue ?? 100
+        guard high > low else { return }
+        let step = characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1
+        let steps = Int(((high - low) / step + 1e-9).rounded(.down))
+        guard steps >= 2 else { return }
+        o["percentage_state_topic"] = .string(speed.state)
+        o["percentage_command_topic"] = .string(speed.command)
+        o["speed_range_min"] = 1
+        if low == 0, step == 1, steps <= 100 {
+            o["speed_range_max"] = .int(steps)  // one speed per percent: the values are the percentages
+            return
+        }
+        let (count, size) = steps <= 100 ? (steps, step) : (100, (high - low) / 100)
+        let f = CharacteristicValue.format
+        o["speed_range_max"] = .int(count)
+        o["percentage_command_template"] = .string("{{ value * \(f(size)) + \(f(low)) }}")
+        o["percentage_value_template"] = .string("{{ ((value | float - \(f(low))) / \(f(size))) | round | int }}")
     }
 
     /// SecuritySystem → alarm_control_panel: HomeKit's 0 stay, 1 away, 2 night, 3 disarmed, 4 triggered.

@@ -48,7 +48,12 @@ extension Gateway {
     /// Queues a retained message of an accessory, remembered with the accessory's topics so that it is
     /// cleared when the accessory goes.
     func retain(_ topic: String, _ text: String, qos: MQTTQoS, for accessory: AccessoryID) {
-        outbox.retain(topic, text, qos: qos)
+        retain(topic, payload: Array(text.utf8), qos: qos, for: accessory)
+    }
+
+    /// Queues a retained binary message of an accessory (a camera's JPEG), remembered as `retain` does.
+    func retain(_ topic: String, payload: [UInt8], qos: MQTTQoS, for accessory: AccessoryID) {
+        outbox.retain(topic, payload: payload, qos: qos)
         published[accessory]?.topics.insert(topic)
     }
 

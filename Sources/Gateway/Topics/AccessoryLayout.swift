@@ -31,6 +31,9 @@ public struct AccessoryLayout: Sendable {
     public let services: [(slug: String, iid: Int, type: HAPType, characteristics: [CharacteristicTopic])]
     /// Characteristic topics by iid.
     public let byIID: [Int: CharacteristicTopic]
+    /// `<base>/<accessory>/<service>/snapshot` of a camera (an accessory with a CameraRTPStreamManagement
+    /// service, the first one's slug); nil for other accessories.
+    public let snapshotTopic: String?
 
     public init(accessory: Accessory, slug: String, topics: TopicScheme) {
         id = accessory.id
@@ -65,7 +68,11 @@ public struct AccessoryLayout: Sendable {
         }
         self.services = services
         self.byIID = byIID
+        snapshotTopic = services.first { $0.type == AccessoryLayout.cameraRTPStreamManagement }.map { topics.snapshot(slug, $0.slug) }
     }
+
+    /// The service of a camera's video streams (HAP type 110), which names its snapshot topic.
+    static let cameraRTPStreamManagement = HAPType("110")!
 
     private static func serviceName(_ service: Service) -> String? {
         for type in [HAPType.Characteristic.configuredName, HAPType.Characteristic.name] {

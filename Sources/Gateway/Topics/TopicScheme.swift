@@ -24,6 +24,10 @@ public struct TopicScheme: Sendable, Hashable {
         "\(base)/\(accessory)/\(service)/\(characteristic)"
     }
 
+    /// `<base>/<accessory>/<service>/snapshot`: a camera's latest snapshot, a JPEG (retained); a message to
+    /// `…/snapshot/get` asks for a new one.
+    public func snapshot(_ accessory: String, _ service: String) -> String { "\(base)/\(accessory)/\(service)/snapshot" }
+
     /// The topic filters the gateway subscribes to for commands.
     public var commandFilters: [String] {
         ["\(base)/+/+/+/set", "\(base)/+/+/+/get", "\(base)/+/set", "\(base)/bridge/request/+"]

@@ -47,7 +47,8 @@ extension Configuration {
             mqttSummary: [
                 "url": mqtt.url.description, "client_id": mqtt.clientID, "protocol": mqtt.protocolVersion.rawValue,
             ],
-            configurationJSON: redactedSummary.json, homeAssistant: homeAssistantConfiguration)
+            configurationJSON: redactedSummary.json, homeAssistant: homeAssistantConfiguration,
+            snapshotInterval: homekit.snapshotInterval)
     }
 
     /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay and the exclusions.

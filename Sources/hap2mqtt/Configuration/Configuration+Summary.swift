@@ -51,6 +51,7 @@ extension HomeKitSettings {
             .init("poll_interval", .number(pollInterval.inSeconds)),
             .init("write_timeout", .number(writeTimeout.inSeconds)),
             .init("keepalive_interval", .number(keepaliveInterval.inSeconds)),
+            .init("snapshot_interval", .number(snapshotInterval.inSeconds)),
             .init("accessories", .object(overrides)),
         ])
     }

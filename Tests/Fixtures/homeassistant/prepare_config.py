@@ -2,7 +2,8 @@
 
 Usage: python prepare_config.py CONFIG_DIR HTTP_PORT MQTT_PORT [DISCOVERY_PREFIX]
 
-Writes configuration.yaml (HTTP on 127.0.0.1:HTTP_PORT, nothing that reaches the internet), an MQTT config
+Writes configuration.yaml (HTTP on 127.0.0.1:HTTP_PORT, nothing that reaches the internet; automations from
+automations.yaml, which tests fill through the REST API to try device triggers), an MQTT config
 entry for the broker on 127.0.0.1:MQTT_PORT with discovery on (since Home Assistant 2022.12 the broker can
 only be set in a config entry), onboarding marked done, and an owner user with a long-lived access token
 made by Home Assistant's own auth code. Prints the token as the only line on stdout.
@@ -69,11 +70,14 @@ def main() -> None:
             "  server_host: 127.0.0.1\n"
             f"  server_port: {http_port}\n"
             "api:\n"
+            "automation: !include automations.yaml\n"
             "logger:\n"
             "  default: warning\n"
             "  logs:\n"
             "    homeassistant.components.mqtt: info\n"
         )
+    with open(os.path.join(config_dir, "automations.yaml"), "w", encoding="utf-8") as f:
+        f.write("[]\n")
     write_storage(config_dir, "onboarding", ONBOARDING_VERSION, {"done": list(STEPS)})
     write_storage(
         config_dir,

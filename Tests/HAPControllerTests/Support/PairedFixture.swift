@@ -21,9 +21,9 @@ struct PairedFixture: Sendable {
         try #require(current, "the suite needs the .pairedFixture trait")
     }
 
-    /// Starts a fresh accessory and pairs a new controller with it.
-    static func start() async throws -> PairedFixture {
-        let accessory = try await HAPPythonAccessory.start()
+    /// Starts a fresh accessory (with the accessories of `profile`) and pairs a new controller with it.
+    static func start(profile: HAPPythonAccessory.Profile = .default) async throws -> PairedFixture {
+        let accessory = try await HAPPythonAccessory.start(profile: profile)
         let directory = try TemporaryDirectory()
         let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))

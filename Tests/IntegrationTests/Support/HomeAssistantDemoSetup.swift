@@ -17,21 +17,13 @@ struct HomeAssistantDemoSetup {
     /// Starts everything, runs `body`, and stops everything again, also when a start or `body` throws;
     /// the gateway must exit cleanly (status 0).
     static func with(_ body: (HomeAssistantDemoSetup) async throws -> Void) async throws {
-        var stops: [() async -> Void] = []
-        func stopAll() async {
-            for stop in stops.reversed() { await stop() }
-        }
-        do {
+        try await Teardown.around { teardown in
             let broker = try await MosquittoBroker()
-            stops.append { await broker.stop() }
+            teardown.add { await broker.stop() }
             let bridge = try await DemoBridge.start()
-            stops.append { await bridge.stop() }
+            teardown.add { await bridge.stop() }
             let gateway = try GatewayProcess(brokerURL: broker.url)
-            stops.append {
-                let running = gateway.isRunning
-                await gateway.stop()
-                if running { #expect(gateway.terminationStatus == 0, "hap2mqtt did not stop cleanly:\n\(gateway.log.suffix(3000))") }
-            }
+            teardown.add(gateway)
             try await LiveGateway.pair(gateway, port: bridge.port, code: try bridge.setupCode())
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
             try gateway.start()
@@ -39,13 +31,9 @@ struct HomeAssistantDemoSetup {
             await observer.disconnect()
             try #require(online != nil, "hap2mqtt did not come online:\n\(gateway.log.suffix(3000))")
             let homeAssistant = try await HomeAssistant.start(brokerPort: broker.port)
-            stops.append { await homeAssistant.stop() }
+            teardown.add { await homeAssistant.stop() }
             try await body(HomeAssistantDemoSetup(broker: broker, bridge: bridge, gateway: gateway, homeAssistant: homeAssistant))
-        } catch {
-            await stopAll()
-            throw error
         }
-        await stopAll()
     }
 
     /// Waits until Home Assistant shows `entityID` in a state for which `predicate` holds.

@@ -13,6 +13,9 @@ struct HomeKitSettings: Sendable, Hashable {
     /// `homekit.keepalive_interval`: the time between cheap reads that keep a quiet connection alive
     /// and notice a dead one.
     var keepaliveInterval = Duration.seconds(30)
+    /// `homekit.snapshot_interval`: how often a camera's snapshot is fetched and published; zero only when
+    /// asked.
+    var snapshotInterval = Duration.seconds(60)
     /// `homekit.accessories`: overrides by accessory id.
     var accessories: [AccessoryID: AccessorySettings] = [:]
 
@@ -29,6 +32,7 @@ struct HomeKitSettings: Sendable, Hashable {
         if let value = section.value("keepalive_interval") {
             keepaliveInterval = try value.seconds(in: day, allowsZero: false)
         }
+        if let value = section.value("snapshot_interval") { snapshotInterval = try value.seconds(in: day, allowsZero: true) }
         if let value = section.value("accessories") {
             for (key, entry) in try value.entries() {
                 guard let id = AccessoryID(try key.text()), !id.serverID.isEmpty, id.aid >= 1 else {
