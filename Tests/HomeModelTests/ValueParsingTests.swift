@@ -63,12 +63,33 @@ struct ValueParsingTests {
     }
 
     @Test("numbers refuse fractions for integers, hexadecimal, infinities and words",
-          arguments: ["42.5", "0x10", "inf", "nan", "", "abc", "4 2", "--1", "1e999"])
+          arguments: ["42.5", "0x10", "inf", "nan", "", "abc", "4 2", "--1"])
     func badIntegers(_ text: String) throws {
         let brightness = try catalogCharacteristic("8")
         let error = try #require(valueError { () throws(ValueError) in try brightness.parseCommand(text, current: nil, name: "brightness") })
         #expect(error.rule == .wrongType(expected: .int))
         #expect(error.description.hasPrefix("brightness: '\(text)' is not a valid int value"))
+    }
+
+    @Test("a number whose text does not survive reading is refused with the reason, for floats and integers",
+          arguments: [("1e-400", ValueError.NumberLimit.underflow), ("-2.5e-999", .underflow), ("1e400", .overflow),
+                      ("-1e999", .overflow), ("\"1e-400\"", .underflow)])
+    func unrepresentableNumbers(_ text: String, _ limit: ValueError.NumberLimit) throws {
+        for (type, name) in [("13", "hue"), ("8", "brightness")] {
+            let characteristic = try catalogCharacteristic(type)
+            let error = try #require(valueError { () throws(ValueError) in try characteristic.parseCommand(text, current: nil, name: name) })
+            #expect(error.rule == .unrepresentable(limit))
+            let expected = limit == .underflow ? "too close to zero for a number: it would be written as 0" : "too large for a number"
+            #expect(error.description.hasPrefix("\(name): \(text) is \(expected)"), "\(error)")
+        }
+    }
+
+    @Test("zero written with an exponent or many zeros is still zero")
+    func zeroes() throws {
+        let hue = try catalogCharacteristic("13")
+        for text in ["0e-400", "0.000e5", "-0.0", "0E999"] {
+            #expect(try hue.parseCommand(text, current: nil, name: "hue") == .float(0), "\(text)")
+        }
     }
 
     @Test("float takes any finite number")

@@ -54,9 +54,13 @@ extension Characteristic {
             default: throw wrongType
             }
         case .uint8, .uint16, .uint32, .uint64, .int, .float:
-            if let number = ParsedNumber(text: trimmed) {
+            switch ParsedNumber.read(trimmed) {
+            case .number(let number):
                 guard let value = number.value(for: format) else { throw wrongType }
                 return value
+            case .unrepresentable(let limit):
+                throw ValueError(characteristic: name, value: shown, rule: .unrepresentable(limit))
+            case .notANumber: break
             }
             if let names = enumerationNames, !names.isEmpty {
                 guard let value = names.first(where: { ValidValue.matchKey($0.name) == ValidValue.matchKey(trimmed) })

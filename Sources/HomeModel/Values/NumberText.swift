@@ -5,20 +5,49 @@ enum ParsedNumber: Equatable {
     case uint(UInt64)
     case double(Double)
 
+    /// What number text reads as.
+    enum Reading: Equatable {
+        case number(ParsedNumber)
+        /// The text is no number at all.
+        case notANumber
+        /// The text is a number that does not round-trip to a finite double: too large (read as
+        /// infinity), or not zero but read as zero.
+        case unrepresentable(ValueError.NumberLimit)
+    }
+
     /// Reads a JSON-style number (`42`, `-7`, `21.5`, `1e3`, and a leading `+`), ignoring surrounding
-    /// white space. Hexadecimal, `inf`, `nan` and anything that is not finite are refused, although
-    /// Swift's `Double(String)` would take them.
+    /// white space. Hexadecimal, `inf`, `nan`, and numbers that do not survive the reading (`1e400`,
+    /// `1e-400`) are refused, although Swift's `Double(String)` would take them.
     init?(text: String) {
+        guard case .number(let number) = Self.read(text) else { return nil }
+        self = number
+    }
+
+    /// Reads number text as `init?(text:)` does, telling a number that a double cannot hold from text
+    /// that is no number.
+    static func read(_ text: String) -> Reading {
         let s = text.trimmingWhitespace
         guard let first = s.first, first.isNumber || first == "-" || first == "+" || first == ".",
             s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
-        else { return nil }
+        else { return .notANumber }
         if !s.contains(where: { ".eE".contains($0) }) {
-            if let i = Int64(s) { self = .int(i); return }
-            if let u = UInt64(s) { self = .uint(u); return }
+            if let i = Int64(s) { return .number(.int(i)) }
+            if let u = UInt64(s) { return .number(.uint(u)) }
         }
-        guard let d = Double(s), d.isFinite else { return nil }
-        self = .double(d)
+        guard let d = Double(s) else { return .notANumber }
+        guard d.isFinite else { return .unrepresentable(.overflow) }
+        // Double(String) rounds a number below the smallest subnormal to zero without a word.
+        if d == 0, Self.mantissaIsNonZero(s) { return .unrepresentable(.underflow) }
+        return .number(.double(d))
+    }
+
+    /// Whether a digit before the exponent is not 0 (`0.000`, `0e5` are zero; `1e-400` is not).
+    private static func mantissaIsNonZero(_ s: String) -> Bool {
+        for c in s {
+            if c == "e" || c == "E" { return false }
+            if c.isNumber, c != "0" { return true }
+        }
+        return false
     }
 
     /// The number as a characteristic value of `format`: integers for integer formats (nil when it has a

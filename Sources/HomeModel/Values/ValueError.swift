@@ -16,6 +16,17 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case outOfFormatRange
         /// `toggle` was asked for while the current value is not known yet.
         case unknownCurrentValue
+        /// The text is a number, but no finite value of the format: too large (`1e400`), or too close
+        /// to zero (`1e-400`, which would be written as 0).
+        case unrepresentable(NumberLimit)
+    }
+
+    /// Which end of the number line a value that cannot be held fell off.
+    public enum NumberLimit: Sendable, Hashable {
+        /// Larger in magnitude than the largest finite value.
+        case overflow
+        /// Not zero, yet closer to zero than the smallest value, so it would be read as zero.
+        case underflow
     }
 
     /// The characteristic's slug or type name, e.g. `brightness`.
@@ -45,6 +56,10 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case .outOfFormatRange: return "\(characteristic): \(v) does not fit the characteristic's format"
         case .unknownCurrentValue:
             return "\(characteristic): \(quoted(v)) needs the current value, which is not known yet"
+        case .unrepresentable(.overflow):
+            return "\(characteristic): \(v) is too large for a number: it would not be finite"
+        case .unrepresentable(.underflow):
+            return "\(characteristic): \(v) is too close to zero for a number: it would be written as 0"
         }
     }
 
