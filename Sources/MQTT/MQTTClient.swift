@@ -1,4 +1,5 @@
 public import Logging
+import SystemSupport
 
 /// An MQTT client over libmosquitto 2.0: MQTT 5 and 3.1.1, TLS, user name and password, last will,
 /// QoS 0/1/2, retained messages, MQTT 5 message properties, and reconnection that never gives up.
@@ -22,7 +23,8 @@ public import Logging
 /// own thread and only copy data into the streams.
 public final class MQTTClient: Sendable {
     /// Every message the broker delivers, in arrival order, with its retain flag and MQTT 5 properties.
-    /// Meant for one consumer; it buffers without limit until read, and finishes after `disconnect()`.
+    /// Meant for one consumer; it keeps unread messages within `MQTTConfiguration.inbound` (collapsing
+    /// and shedding past it, counted in `inboundStatistics`), and finishes after `disconnect()`.
     public let messages: AsyncStream<MQTTMessage>
     /// Connection changes, for one consumer; keeps the newest 100 if nobody reads them. Finishes after
     /// `disconnect()`.
@@ -40,18 +42,23 @@ public final class MQTTClient: Sendable {
     ///   `mqtts://host[:port]`; `.invalidConfiguration` for unreadable TLS files or out-of-range
     ///   settings; `.invalidTopic`, `.payloadTooLarge` or `.invalidMessage` for a bad will.
     public init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
-        let (messages, messageContinuation) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .unbounded)
+        let inbound = HandOffQueue(InboundBuffer(limits: configuration.inbound))
+        let messages = inbound.stream
         let (events, eventContinuation) = AsyncStream.makeStream(
             of: MQTTConnectionEvent.self, bufferingPolicy: .bufferingNewest(100))
         self.messages = messages
         self.connectionEvents = events
         self.connection = try MQTTConnection(
-            configuration: configuration, logger: logger, messages: messageContinuation, events: eventContinuation)
+            configuration: configuration, logger: logger, messages: inbound, events: eventContinuation)
     }
 
     deinit {
         connection.stopWithoutWaiting()
     }
+
+    /// What became of the messages received so far: collapsed, shed, or with their payload dropped
+    /// (`MQTTConfiguration.inbound`).
+    public var inboundStatistics: MQTTInboundStatistics { connection.inbound.withBuffer { $0.statistics } }
 
     /// Connects and waits for the broker's CONNACK. From then on the client reconnects by itself until
     /// `disconnect()`. Calling it again while the client runs returns at once (or waits for the same
@@ -83,9 +90,11 @@ public final class MQTTClient: Sendable {
         try connection.publish([message])
     }
 
-    /// Publishes several messages in order under one lock: cheaper than one call each. All messages are
-    /// checked first, so a bad one stops the batch before anything is sent.
-    /// - Throws: as `publish(_:)`.
+    /// Publishes several messages in order under one lock: cheaper than one call each. A message that
+    /// fails its checks (topic, payload size, properties) is left out and the others are sent: one bad
+    /// message never costs the rest of a batch.
+    /// - Throws: as `publish(_:)`; for a bad message, after the others were handed over, the first bad
+    ///   one's error.
     public func publish(_ messages: [MQTTMessage]) throws(MQTTError) {
         try connection.publish(messages)
     }

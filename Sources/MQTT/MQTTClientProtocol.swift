@@ -7,8 +7,8 @@ public protocol MQTTClientProtocol: AnyObject, Sendable {
     var messages: AsyncStream<MQTTMessage> { get }
     /// True while a connection is established and accepted by the broker.
     var isConnected: Bool { get }
-    /// Publishes several messages in order without waiting; a bad one stops the batch before anything
-    /// is sent.
+    /// Publishes several messages in order without waiting; a bad one is left out and the others are
+    /// sent, then its error is thrown.
     /// - Throws: `MQTTError` (`.invalidTopic`, `.payloadTooLarge`, `.invalidMessage`, `.notConnected`,
     ///   `.closed`).
     func publish(_ messages: [MQTTMessage]) throws(MQTTError)
@@ -25,6 +25,13 @@ public protocol MQTTClientProtocol: AnyObject, Sendable {
     func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration) async throws(MQTTError) -> [MQTTMessage]
     /// Adds a hook called after every connection the broker accepts (`reconnect` false for the first).
     func onConnect(_ hook: @escaping @Sendable (_ reconnect: Bool) async -> Void)
+    /// What became of the messages received so far (collapsed, shed, payload dropped).
+    var inboundStatistics: MQTTInboundStatistics { get }
+}
+
+extension MQTTClientProtocol {
+    /// A client that neither collapses nor sheds: nothing counted.
+    public var inboundStatistics: MQTTInboundStatistics { MQTTInboundStatistics() }
 }
 
 extension MQTTClient: MQTTClientProtocol {}

@@ -65,6 +65,9 @@ public struct MQTTMessage: Sendable, Hashable {
     public var retain: Bool
     /// MQTT 5 properties; empty over MQTT 3.1.1.
     public var properties: MQTTProperties
+    /// Received only: the size of a payload the client did not keep because it was larger than
+    /// `MQTTInboundLimits.maxPayloadSize` (`payload` is then empty); nil when the payload is whole.
+    public var droppedPayloadSize: Int?
 
     /// A message with a binary payload.
     public init(

@@ -62,18 +62,22 @@ extension MQTTConnection {
 
     private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
         let payload: [UInt8]
-        if let bytes = message.payload, message.payloadlen > 0 {
-            payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
+        let size = Int(max(message.payloadlen, 0))
+        // A payload over the limit is never copied: libmosquitto frees its copy when this returns.
+        let dropsPayload = configuration.inbound.maxPayloadSize.map { size > $0 } ?? false
+        if let bytes = message.payload, size > 0, !dropsPayload {
+            payload = Array(UnsafeRawBufferPointer(start: bytes, count: size))
         } else {
             payload = []
         }
-        let received = MQTTMessage(
+        var received = MQTTMessage(
             topic: message.topic.map { String(cString: $0) } ?? "",
             payload: payload,
             qos: MQTTQoS(rawValue: message.qos) ?? .atMostOnce,
             retain: message.retain,
             properties: MosquittoProperties.read(properties))
-        messageContinuation.yield(received)
+        if dropsPayload { received.droppedPayloadSize = size }
+        inbound.push(received)
     }
 
     private func didLog(level: Int32, text: UnsafePointer<CChar>) {

@@ -3,12 +3,25 @@ import Foundation
 import Synchronization
 
 extension MQTTConnection {
-    /// Validates `messages` and hands them to libmosquitto under one lock; see `MQTTClient.publish`.
+    /// Validates `messages` and hands the valid ones to libmosquitto under one lock; see
+    /// `MQTTClient.publish`. A message that fails its check is left out, and the first such failure is
+    /// thrown after the others were handed over: one bad message never costs the rest of a batch.
     func publish(_ messages: [MQTTMessage]) throws(MQTTError) {
+        var messages = messages
         var lists = [OpaquePointer?]()
         lists.reserveCapacity(messages.count)
         defer { for var list in lists { mosquitto_property_free_all(&list) } }
-        for message in messages { lists.append(try prepare(message)) }
+        var firstError: MQTTError?
+        var bad: [Int] = []
+        for (index, message) in messages.enumerated() {
+            do throws(MQTTError) {
+                lists.append(try prepare(message))
+            } catch {
+                if firstError == nil { firstError = error }
+                bad.append(index)
+            }
+        }
+        for index in bad.reversed() { messages.remove(at: index) }
         try state.withLock { state throws(MQTTError) in
             if let error = state.notRunningError { throw error }
             for (index, list) in zip(messages.indices, lists) {
@@ -19,6 +32,7 @@ extension MQTTConnection {
                 if let error = submit(messages[index], properties: list, completion: nil, in: &state) { throw error }
             }
         }
+        if let firstError { throw firstError }
     }
 
     /// Publishes one message and waits for its acknowledgement; see `MQTTClient.publishAndWait`.

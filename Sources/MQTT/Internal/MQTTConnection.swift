@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import SystemSupport
 
 /// The engine behind `MQTTClient`: one libmosquitto client, the thread that drives it, and the state that
 /// the thread, the libmosquitto callbacks and the callers share.
@@ -17,12 +18,13 @@ final class MQTTConnection: Sendable {
     let state = Mutex(ConnectionState())
     /// Cuts the wait between reconnect attempts short when `disconnect()` is called.
     let wake = DispatchSemaphore(value: 0)
-    let messageContinuation: AsyncStream<MQTTMessage>.Continuation
+    /// The received messages until `MQTTClient.messages` reads them.
+    let inbound: HandOffQueue<InboundBuffer>
     let eventContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
 
     init(
         configuration: MQTTConfiguration, logger: Logger,
-        messages: AsyncStream<MQTTMessage>.Continuation, events: AsyncStream<MQTTConnectionEvent>.Continuation
+        messages: HandOffQueue<InboundBuffer>, events: AsyncStream<MQTTConnectionEvent>.Continuation
     ) throws(MQTTError) {
         try configuration.validate()
         let endpoint = try MQTTEndpoint(url: configuration.url)
@@ -30,7 +32,7 @@ final class MQTTConnection: Sendable {
         self.configuration = configuration
         self.endpoint = endpoint
         self.logger = logger
-        self.messageContinuation = messages
+        self.inbound = messages
         self.eventContinuation = events
         installCallbacks()
     }
@@ -127,7 +129,7 @@ final class MQTTConnection: Sendable {
             state.stopWaiters = []
             return waiters
         }
-        messageContinuation.finish()
+        inbound.finish()
         eventContinuation.finish()
         for waiter in stopWaiters { waiter.resume() }
     }
