@@ -1,6 +1,7 @@
 import HomeModel
 public import HomeStore
 public import Logging
+import SystemSupport
 
 /// The HAP `AccessoryProvider`: keeps one paired accessory server in sync with the `HomeStore` over one
 /// persistent, pair-verified connection that reads, writes and events share (embedded accessories allow
@@ -28,7 +29,8 @@ public import Logging
 public actor HAPAccessoryProvider: AccessoryProvider {
     /// `hap:<accessory pairing id>`.
     public nonisolated let id: String
-    /// What the provider reports to the store.
+    /// What the provider reports to the store; values that wait unread are merged per characteristic
+    /// (`ProviderEventBuffer`), so that an accessory flooding events cannot grow memory.
     public nonisolated let events: AsyncStream<ProviderEvent>
     /// The accessory server's pairing.
     public nonisolated let pairing: Pairing
@@ -38,7 +40,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     let controller: HAPController
     let cache: AccessoryCache
     let logger: Logger
-    private let continuation: AsyncStream<ProviderEvent>.Continuation
+    private let queue = HandOffQueue(ProviderEventBuffer())
 
     /// The live session's client; nil while disconnected.
     var client: HAPClient?
@@ -78,7 +80,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         self.settings = settings
         self.cache = AccessoryCache(directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID)
         self.logger = logger.with(["pairing": pairing.accessoryPairingID])
-        (events, continuation) = AsyncStream.makeStream(of: ProviderEvent.self)
+        events = queue.stream
     }
 
     /// A provider for a pairing whose file cannot be read (`reason`, e.g. "…json is damaged (not JSON)"):
@@ -109,7 +111,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         for session in [client, syncing].compactMap({ $0 }) { await session.connection.close() }
         client = nil
         syncing = nil
-        continuation.finish()
+        queue.finish()
     }
 
     /// Whether the connection is up and synced (for diagnostics and tests).
@@ -118,7 +120,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// Reports `event` to the store, unless stopped.
     func emit(_ event: ProviderEvent) {
         guard !stopped else { return }
-        continuation.yield(event)
+        queue.push(event)
     }
 
     /// The accessory server's name for log lines: the pairing's name, else its id.
