@@ -27,6 +27,8 @@ public actor Gateway {
     let mqtt: any MQTTClientProtocol
     let topics: TopicScheme
     let discovery: HomeAssistantDiscovery
+    /// Which MQTT 5 response topics are answered.
+    let responseTopics: ResponseTopicPolicy
     let logger: Logger
 
     var index: TopicIndex
@@ -39,6 +41,12 @@ public actor Gateway {
     var clearedDiscoveryTopics: Set<String> = []
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.
     var births = BirthAnswers()
+    /// Which refused commands are logged (at most one line a minute per topic).
+    var refusals = RefusalLog()
+    /// The MQTT client's inbound counts last logged.
+    var inboundReport = InboundReport()
+    /// When the gateway was made, for `bridge/health`.
+    let startedAt = ContinuousClock.now
     var isReady = false
     /// Whether the first full publish after the store's sync has gone out, `bridge/state` online last:
     /// what systemd's `READY=1` and the health check wait for.
@@ -62,6 +70,8 @@ public actor Gateway {
         self.mqtt = mqtt
         self.topics = TopicScheme(base: configuration.baseTopic)
         self.discovery = HomeAssistantDiscovery(configuration: configuration.homeAssistant, topics: topics, version: configuration.version)
+        self.responseTopics = ResponseTopicPolicy(
+            topics: topics, discoveryPrefix: configuration.homeAssistant.prefix, statusTopic: configuration.homeAssistant.statusTopic)
         self.index = TopicIndex(slugs: SlugRegistry(directory: configuration.stateDirectory, logger: logger), scheme: topics)
     }
 
@@ -96,6 +106,7 @@ public actor Gateway {
         earlyBatches = []
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
+        publishHealth()
         if let scan {
             reportRemoved(scan)
             let cleared = clearStale(scan)
@@ -121,6 +132,7 @@ public actor Gateway {
                 await self.handle(message)
             }
         })
+        tasks.append(Task { [weak self] in await self?.followHealth() })
         // Carries no batches; it ends when the store stops.
         for await _ in subscription.changes {}
     }

@@ -20,11 +20,17 @@ public struct GatewayConfiguration: Sendable {
     /// How often a camera's snapshot is fetched and published on its `…/snapshot` topic (and once at
     /// start); zero fetches one only when asked (`…/snapshot/get`).
     public var snapshotInterval: Duration
+    /// The largest command payload taken, in bytes (`mqtt.max_command_size`, default 64 KiB); a larger
+    /// one is refused with an error result (docs/DESIGN.md "Hostile input").
+    public var maxCommandSize: Int
+    /// How often `bridge/health` is published and the inbound counts are logged when they grew.
+    public var healthInterval: Duration
 
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
         stateDirectory: StateDirectory? = nil, mqttSummary: [String: String] = [:], configurationJSON: String? = nil,
-        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(), snapshotInterval: Duration = .seconds(60)
+        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(), snapshotInterval: Duration = .seconds(60),
+        maxCommandSize: Int = GatewayConfiguration.defaultMaxCommandSize, healthInterval: Duration = .seconds(60)
     ) {
         self.baseTopic = baseTopic
         self.stateQoS = stateQoS
@@ -34,5 +40,10 @@ public struct GatewayConfiguration: Sendable {
         self.configurationJSON = configurationJSON
         self.homeAssistant = homeAssistant
         self.snapshotInterval = snapshotInterval
+        self.maxCommandSize = maxCommandSize
+        self.healthInterval = healthInterval
     }
+
+    /// 64 KiB: far above any real command (the largest, a multi-write of a whole accessory, is a few KB).
+    public static let defaultMaxCommandSize = 64 * 1024
 }

@@ -44,7 +44,7 @@ struct RunServicesTests {
         let services = RunCommandRunner.services(
             mqtt: mqtt, brokerURL: broker.url, store: store, providers: [provider], gateway: gateway, watcher: watcher,
             monitor: monitor, stop: stop, logger: loggers.program)
-        #expect(services.map(\.name) == ["health monitor", "MQTT client", "home store", "gateway", "pairing watcher"])
+        #expect(services.map(\.name) == ["health monitor", "MQTT client", "home store", "gateway", "pairing watcher", "memory trimmer"])
 
         async let running: Void = ServiceGroup(services, logger: loggers.program).run(until: stop)
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == #"{"state":"online"}"# }
@@ -62,9 +62,9 @@ struct RunServicesTests {
         let lifeCycle = log.all.filter { $0.label == "hap2mqtt" && ($0.level == .debug || $0.level >= .notice || $0.message == "stopped") }
         #expect(lifeCycle.map(\.message) == [
             "started health monitor", "started MQTT client", "started home store", "started gateway",
-            "started pairing watcher",
+            "started pairing watcher", "started memory trimmer",
             "the test asked to stop; stopping",
-            "stopped pairing watcher", "stopped gateway", "stopped home store", "stopped MQTT client",
+            "stopped memory trimmer", "stopped pairing watcher", "stopped gateway", "stopped home store", "stopped MQTT client",
             "stopped health monitor",
             "stopped",
         ])

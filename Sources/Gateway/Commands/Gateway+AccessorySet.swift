@@ -19,12 +19,12 @@ extension Gateway {
         do {
             json = try JSONSerialization.jsonObject(with: Data(message.payload))
         } catch {
-            logger.info("refused \(message.topic): the payload is not valid JSON")
+            logRefusal(message.topic, "the payload is not valid JSON")
             respond(.failure("the payload is not valid JSON; \(shape)"), to: request)
             return
         }
         guard let parsed = json as? [String: Any], let object = Gateway.serviceValues(parsed) else {
-            logger.info("refused \(message.topic): the payload is not a JSON object of services")
+            logRefusal(message.topic, "the payload is not a JSON object of services")
             respond(.failure(shape), to: request)
             return
         }
@@ -55,7 +55,7 @@ extension Gateway {
         problems += unknown.map(\.text)
         if commands.isEmpty, problems.isEmpty { problems.append("the payload names no characteristic") }
         guard problems.isEmpty else {
-            logger.info("refused \(message.topic): \(problems.joined(separator: "; "))")
+            logRefusal(message.topic, problems.joined(separator: "; "))
             respond(.failure(problems.joined(separator: "; ")), to: request)
             return
         }

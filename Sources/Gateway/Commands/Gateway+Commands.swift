@@ -1,26 +1,39 @@
 import HomeModel
 import HomeStore
-import MQTT
+public import MQTT
 
 /// Commands from the broker (docs/DESIGN.md "Topics"): each message is routed by its topic, checked and
 /// queued by the store in one call, and answered by the `Responder`. The state a command changes is
 /// published from the store's change stream (`Gateway+Following.swift`), never from its answer.
 extension Gateway {
     /// Handles one incoming message on a command topic.
-    func handle(_ message: MQTTMessage) async {
+    func handle(_ incoming: MQTTMessage) async {
         guard isReady, !isStopped else { return }
-        if message.topic == configuration.homeAssistant.statusTopic {
-            handleHomeAssistantStatus(message)
+        if incoming.topic == configuration.homeAssistant.statusTopic {
+            handleHomeAssistantStatus(incoming)
             flush()
             return
         }
-        guard let command = topics.command(for: message.topic) else { return }
+        guard let command = topics.command(for: incoming.topic) else { return }
+        // Checked as the command arrives, so that a bad response topic costs its own answer and nothing
+        // else: the command is carried out and answered on its result topic as usual.
+        let message = checkingResponseTopic(incoming)
         if message.retain {
             // A retained command would be carried out again on every reconnect (Tasmota #744 and others).
             // An empty one is the user clearing it, as the warning says.
-            if !message.payload.isEmpty {
-                logger.warning("ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'")
+            if !message.payload.isEmpty, let line = refusals.admit(
+                "ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'",
+                topic: message.topic)
+            {
+                logger.warning(line)
             }
+            return
+        }
+        noteInbound()
+        let size = message.droppedPayloadSize ?? message.payload.count
+        guard size <= configuration.maxCommandSize else {
+            refuse(command, message, GatewayError.payloadTooLarge(size: size, limit: configuration.maxCommandSize))
+            flush()
             return
         }
         switch command {
@@ -42,6 +55,66 @@ extension Gateway {
         flush()
     }
 
+    /// Refuses a command before reading its payload: logged, and answered where its answers go.
+    func refuse(_ command: TopicScheme.Command, _ message: MQTTMessage, _ error: GatewayError) {
+        logRefusal(message.topic, error.description)
+        let properties = message.properties
+        switch command {
+        case .set(let state): respond(.failure(error.description), to: Responder.Request(answerTopic: state + "/set/result", properties: properties))
+        case .get: respond(.failure(error.description), to: Responder.Request(answerTopic: nil, properties: properties))
+        case .accessorySet(let slug):
+            respond(.failure(error.description), to: Responder.Request(answerTopic: topics.accessory(slug) + "/set/result", properties: properties))
+        case .bridgeRequest(let name):
+            let request = Responder.Request(answerTopic: topics.bridgeResponse(name), properties: properties)
+            outbox.send(contentsOf: Responder.answer(.failure(error), transaction: nil, to: request))
+        }
+    }
+
+    /// Whether a received command may take the place of an unread one on its topic in the MQTT client's
+    /// queue (`MQTTInboundLimits.collapses`): a `/set` or `/get` of one characteristic, not retained,
+    /// with no response topic or correlation data, so that only the newest value of a burst is written
+    /// and nobody waits for the answer to the one replaced. Bridge requests and multi-writes never
+    /// collapse: each says something different.
+    public static func collapsesCommand(baseTopic: String) -> @Sendable (MQTTMessage) -> Bool {
+        let scheme = TopicScheme(base: baseTopic)
+        return { message in
+            guard !message.retain, message.properties.responseTopic == nil, message.properties.correlationData == nil else {
+                return false
+            }
+            switch scheme.command(for: message.topic) {
+            case .set?, .get?: return true
+            default: return false
+            }
+        }
+    }
+
+    /// `message` without its response topic (and correlation data) when the gateway will not answer
+    /// there (`ResponseTopicPolicy`); the refusal is logged like a refused command.
+    func checkingResponseTopic(_ message: MQTTMessage) -> MQTTMessage {
+        guard let responseTopic = message.properties.responseTopic else { return message }
+        var why = responseTopics.refusal(of: responseTopic)
+        if why == nil, responseTopic.hasPrefix(responseTopics.responsePrefix), index.accessory(slug: Slug.responseLevel) != nil {
+            // An accessory that kept the slug from before it was reserved publishes there.
+            why = "the response topic is under an accessory's topics"
+        }
+        guard let why else { return message }
+        let shown = String(responseTopic.prefix(80)).debugDescription
+        if let line = refusals.admit("ignored the response topic \(shown) of \(message.topic): \(why); the command is carried out and answered on its result topic only", topic: "response " + message.topic) {
+            logger.info(line)
+        }
+        var checked = message
+        checked.properties.responseTopic = nil
+        checked.properties.correlationData = nil
+        return checked
+    }
+
+    /// Logs a refused command at info, with the start of its payload when given, at most once a minute
+    /// per topic (`RefusalLog`).
+    func logRefusal(_ topic: String, _ reason: String, payload: String? = nil) {
+        let shown = payload.map { " = \($0.prefix(64))" } ?? ""
+        if let line = refusals.admit("refused \(topic)\(shown): \(reason)", topic: topic) { logger.info(line) }
+    }
+
     /// Queues an answer to a request.
     func respond(_ result: CommandResult, to request: Responder.Request) {
         outbox.send(contentsOf: Responder.answer(result, to: request))
@@ -52,12 +125,12 @@ extension Gateway {
     func handleSet(state: String, _ message: MQTTMessage) async {
         let request = Responder.Request(answerTopic: state + "/set/result", properties: message.properties)
         guard let topic = index.characteristic(stateTopic: state) else {
-            logger.info("refused \(message.topic): \(GatewayError.unknownTopic(state))")
+            logRefusal(message.topic, GatewayError.unknownTopic(state).description)
             respond(.failure(GatewayError.unknownTopic(state).description), to: request)
             return
         }
         guard let text = message.payloadString else {
-            logger.info("refused \(message.topic): the payload is not UTF-8 text")
+            logRefusal(message.topic, "the payload is not UTF-8 text")
             respond(.failure("\(topic.slug): the payload is not UTF-8 text"), to: request)
             return
         }
@@ -88,7 +161,7 @@ extension Gateway {
         case .failure(.unknownAccessory), .failure(.unknownCharacteristic):
             respond(.failure(GatewayError.unknownTopic(command.state).description), to: command.request)
         case .failure(.invalidValue(let error)):
-            logger.info("refused \(command.topic) = \(command.text.prefix(64)): \(error)")
+            logRefusal(command.topic, "\(error)", payload: command.text)
             respond(.failure("\(error)"), to: command.request)
         case .failure(let error):
             logger.warning("write of \(address) failed: \(error)", ["accessory": address.accessory.description])
@@ -101,15 +174,21 @@ extension Gateway {
     /// through its change stream, which republishes it. Answered on a response topic only.
     func handleGet(state: String, _ message: MQTTMessage) async {
         let request = Responder.Request(answerTopic: nil, properties: message.properties)
-        guard let address = index.characteristic(stateTopic: state)?.address else {
-            logger.info("get on \(state): \(GatewayError.unknownTopic(state))")
+        guard let topic = index.characteristic(stateTopic: state) else {
+            logRefusal(message.topic, GatewayError.unknownTopic(state).description)
             respond(.failure(GatewayError.unknownTopic(state).description), to: request)
             return
         }
+        let address = topic.address
         let results = await store.read([address])
         switch results[address] ?? .failure(.failed("no answer")) {
         case .success(let value):
             respond(.success(value), to: request)
+        case .failure(.readRefused(.writeOnlyCharacteristic)):
+            // Refused by the store without asking the accessory: a user's mistake, not the accessory's.
+            let reason = "\(topic.slug): the characteristic is write-only and cannot be read"
+            logRefusal(message.topic, reason)
+            respond(.failure(reason, hapStatus: .writeOnlyCharacteristic), to: request)
         case .failure(let error):
             logger.warning("read of \(address) failed: \(error)", ["accessory": address.accessory.description])
             respond(.failure(error), to: request)

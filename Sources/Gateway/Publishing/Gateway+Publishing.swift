@@ -75,7 +75,17 @@ extension Gateway {
         do {
             try outbox.flush(to: mqtt)
         } catch {
-            logger.debug("publish failed, the broker connection is down: \(error)")
+            logPublishFailure(error)
+        }
+    }
+
+    /// A failed publish: while the broker is away only transient messages are lost (retained state goes
+    /// out again after the reconnect), which is normal; a message the client refused is a fault worth a
+    /// warning (the others of its batch went out).
+    func logPublishFailure(_ error: MQTTError) {
+        switch error {
+        case .notConnected, .closed: logger.debug("publish failed, the broker connection is down: \(error)")
+        default: logger.warning("a message was not published: \(error)")
         }
     }
 
@@ -85,8 +95,7 @@ extension Gateway {
         do {
             try mqtt.publish(messages)
         } catch {
-            // Retained state is republished in full after the reconnect; only transient messages are lost.
-            logger.debug("publish failed, the broker connection is down: \(error)")
+            logPublishFailure(error)
         }
     }
 }

@@ -5,8 +5,12 @@ internal import Foundation
 /// Letters with diacritics lose them (`Küche` → `kuche`); every run of other characters becomes one `_`;
 /// `+`, `#`, `/`, NUL and control characters therefore never reach a topic.
 public enum Slug {
-    /// Slugs the gateway keeps for itself.
-    public static let reserved: Set<String> = ["bridge"]
+    /// Slugs the gateway keeps for itself: `bridge` for its own topics, `response` for the answers to
+    /// MQTT 5 requests that name a response topic under the base topic (`ResponseTopicPolicy`).
+    public static let reserved: Set<String> = ["bridge", responseLevel]
+
+    /// The level under the base topic where answers on MQTT 5 response topics may go.
+    public static let responseLevel = "response"
 
     /// The slug of `name`, or `fallback` when nothing of it is left.
     public static func make(_ name: String, fallback: String = "accessory") -> String {

@@ -17,6 +17,9 @@ extension Configuration {
         c.keyFile = mqtt.keyFile
         c.keepAlive = mqtt.keepalive
         c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic)
+        // A command over the limit arrives without its payload, to be refused with an error result.
+        c.inbound = MQTTInboundLimits(
+            maxPayloadSize: mqtt.maxCommandSize, collapses: Gateway.collapsesCommand(baseTopic: mqtt.baseTopic))
         return c
     }
 
@@ -48,7 +51,7 @@ extension Configuration {
                 "url": mqtt.url.description, "client_id": mqtt.clientID, "protocol": mqtt.protocolVersion.rawValue,
             ],
             configurationJSON: redactedSummary.json, homeAssistant: homeAssistantConfiguration,
-            snapshotInterval: homekit.snapshotInterval)
+            snapshotInterval: homekit.snapshotInterval, maxCommandSize: mqtt.maxCommandSize)
     }
 
     /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay and the exclusions.

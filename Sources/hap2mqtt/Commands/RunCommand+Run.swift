@@ -109,6 +109,7 @@ enum RunCommandRunner {
                 stop: { await store.stop() }),
             Service("gateway", run: { await gateway.run() }, stop: { await gateway.stop() }),
             Service("pairing watcher", run: { await watcher.run() }),
+            Service("memory trimmer", run: { await MemoryTuning.returnFreedMemory() }),
         ]
     }
 

@@ -32,6 +32,7 @@ extension MQTTSettings {
             .init("key_file", .text(keyFile ?? "")),
             .init("keepalive", .number(Double(keepalive))),
             .init("qos", .number(Double(qos.rawValue))),
+            .init("max_command_size", .number(Double(maxCommandSize))),
         ])
     }
 }

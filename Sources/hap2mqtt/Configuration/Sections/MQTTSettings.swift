@@ -35,6 +35,8 @@ struct MQTTSettings: Sendable, Hashable {
     var keepalive = 30
     /// `mqtt.qos`: the QoS of state messages.
     var qos = MQTTQoS.atLeastOnce
+    /// `mqtt.max_command_size`: the largest command payload taken, in bytes; larger ones are refused.
+    var maxCommandSize = 64 * 1024
 
     init() {}
 
@@ -86,6 +88,12 @@ struct MQTTSettings: Sendable, Hashable {
             guard let level = try? value.integer("0, 1 or 2"), let qos = MQTTQoS(rawValue: Int32(clamping: level))
             else { throw value.wrongType("0, 1 or 2") }
             self.qos = qos
+        }
+        if let value = section.value("max_command_size") {
+            let expected = "a number of bytes from 1024 to 268435455"
+            let bytes = try value.integer(expected)
+            guard (1024...268_435_455).contains(bytes) else { throw value.invalid("expected \(expected), got \(bytes)") }
+            maxCommandSize = bytes
         }
     }
 
