@@ -23,8 +23,9 @@ import SystemSupport
 /// own thread and only copy data into the streams.
 public final class MQTTClient: Sendable {
     /// Every message the broker delivers, in arrival order, with its retain flag and MQTT 5 properties.
-    /// Meant for one consumer; it keeps unread messages within `MQTTConfiguration.inbound` (collapsing
-    /// and shedding past it, counted in `inboundStatistics`), and finishes after `disconnect()`.
+    /// Meant for one consumer; it keeps unread messages within `MQTTConfiguration.inbound` (without limit
+    /// by default; collapsing and shedding past it, counted in `inboundStatistics`), and finishes after
+    /// `disconnect()`.
     public let messages: AsyncStream<MQTTMessage>
     /// Connection changes, for one consumer; keeps the newest 100 if nobody reads them. Finishes after
     /// `disconnect()`.

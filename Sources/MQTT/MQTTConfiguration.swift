@@ -48,7 +48,7 @@ public struct MQTTConfiguration: Sendable {
     /// because it costs a formatted string per message on busy clients.
     public var logLibraryDebug: Bool = false
     /// What is kept of received messages until they are read: the payload limit, the queue's bounds and
-    /// which messages collapse. By default no payload limit, 1,000 messages or 8 MiB, no collapsing.
+    /// which messages collapse. By default no limit and no collapsing.
     public var inbound = MQTTInboundLimits()
 
     /// A configuration with every other field at its default.

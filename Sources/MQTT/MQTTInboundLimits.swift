@@ -19,9 +19,10 @@ public struct MQTTInboundLimits: Sendable {
     /// true of. The replaced message is counted as collapsed. By default nothing collapses.
     public var collapses: @Sendable (_ message: MQTTMessage) -> Bool
 
-    /// Limits with the given values: by default no payload limit, 1,000 messages, 8 MiB, no collapsing.
+    /// Limits with the given values; by default none: every message is kept whole until read, as a
+    /// general client must (a program that expects floods sets them).
     public init(
-        maxPayloadSize: Int? = nil, maxMessages: Int = 1_000, maxBytes: Int = 8 * 1024 * 1024,
+        maxPayloadSize: Int? = nil, maxMessages: Int = 0, maxBytes: Int = 0,
         collapses: @escaping @Sendable (_ message: MQTTMessage) -> Bool = { _ in false }
     ) {
         self.maxPayloadSize = maxPayloadSize

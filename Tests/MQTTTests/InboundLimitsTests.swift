@@ -65,7 +65,7 @@ struct InboundLimitsTests {
     @Test("unread messages are bounded in bytes too")
     func byteBound() async throws {
         let broker = try await MosquittoBroker()
-        let client = try await client(broker, MQTTInboundLimits(maxMessages: 0, maxBytes: 10_000))
+        let client = try await client(broker, MQTTInboundLimits(maxBytes: 10_000))
         let publisher = try await MQTTTestClient.connect(to: broker, subscribe: [])
         for n in 0..<20 {
             try await publisher.publish(MQTTMessage(topic: "b/\(n % 10)", payload: Array(repeating: 1, count: 1000), qos: .atLeastOnce))

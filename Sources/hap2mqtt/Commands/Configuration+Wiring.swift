@@ -17,11 +17,19 @@ extension Configuration {
         c.keyFile = mqtt.keyFile
         c.keepAlive = mqtt.keepalive
         c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic)
-        // A command over the limit arrives without its payload, to be refused with an error result.
+        // A flood of commands costs bounded memory (docs/DESIGN.md "Hostile input"): a command over the
+        // limit arrives without its payload, to be refused with an error result; unread commands are
+        // bounded, repeated ones collapse.
         c.inbound = MQTTInboundLimits(
-            maxPayloadSize: mqtt.maxCommandSize, collapses: Gateway.collapsesCommand(baseTopic: mqtt.baseTopic))
+            maxPayloadSize: mqtt.maxCommandSize, maxMessages: Self.inboundCommands, maxBytes: Self.inboundBytes,
+            collapses: Gateway.collapsesCommand(baseTopic: mqtt.baseTopic))
         return c
     }
+
+    /// The most commands waiting for the gateway; more are dropped and counted (`bridge/health`).
+    static let inboundCommands = 1_000
+    /// The most bytes of commands waiting for the gateway.
+    static let inboundBytes = 8 * 1024 * 1024
 
     /// The home store's settings: homes and rooms, per-accessory names and places, the write time-out.
     /// The homes are the `home` section's, with its rooms in the order written, then every other home

@@ -114,6 +114,7 @@ struct BridgeAccessory: Decodable {
         var name: String?
         var slug: String
         var topic: String
+        var format: String?
         var perms: [String]
         var isReadable: Bool { perms.contains("pr") }
     }

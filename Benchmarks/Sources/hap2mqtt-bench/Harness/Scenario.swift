@@ -64,6 +64,7 @@ enum ScenarioRegistry {
         HAPScenario(),
         ScaleScenario(),
         FaultsScenario(),
+        FloodScenario(),
     ]
 
     static func named(_ name: String) -> (any BenchmarkScenario)? { all.first { $0.name == name } }

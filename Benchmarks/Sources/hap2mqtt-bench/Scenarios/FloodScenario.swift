@@ -1,0 +1,93 @@
+import Foundation
+import HAP2MQTTTesting
+import MQTT
+
+/// The flood of README "Security": the real `hap2mqtt run` binary with a paired HAP-python bridge takes
+/// a burst of 1 MB commands and then many small bad ones (the payloads of the fuzz test), as fast as the
+/// broker forwards them. Reported: the process's resident memory when ready, its peak through the flood
+/// (`VmHWM`), and what it holds once the flood is over and it had time to settle (`VmRSS`).
+struct FloodScenario: BenchmarkScenario {
+    let name = "flood"
+    let summary = "hap2mqtt run taking 1 MB commands and a burst of small bad ones: peak and settled resident memory"
+
+    /// The small payloads, sent round-robin to the command topics.
+    static let smallPayloads: [[UInt8]] = [
+        [], [0xC3, 0x28, 0xFF], Array("1e400".utf8), Array("1e-400".utf8), Array("NaN".utf8), [0x31, 0x00],
+        Array(#"{"a":1,"a":2}"#.utf8), Array("true".utf8), Array("-5".utf8), Array(String(repeating: "[", count: 2000).utf8),
+    ]
+
+    func run(_ context: BenchmarkContext) async throws -> ScenarioResult {
+        let started = Monotonic.now()
+        let large = context.pick(full: 3_000, tiny: 50)
+        let small = context.pick(full: 120_000, tiny: 2_000)
+        let settle = context.pick(full: Duration.seconds(60), tiny: .seconds(10))
+        let lights = 5
+        let binary = try ScaleScenario.gatewayBinary()
+        context.progress("Python venv for HAP-python")
+        let python = try await BenchPython.ensure()
+        var figures: (start: Double, peak: Double, settled: Double, shed: String) = (0, 0, 0, "")
+        try await context.withBroker { broker in
+            context.progress("starting a HAP-python bridge of \(lights) lights and pairing with it")
+            let fleet = try await BridgeFleet.start(count: 1, lights: lights, python: python)
+            let base = context.uniqueBase(name)
+            let gateway = try GatewayProcess(brokerURL: broker.url, baseTopic: base, logLevel: "info")
+            defer { try? FileManager.default.removeItem(at: gateway.directory) }
+            do {
+                try fleet.copyPairings(to: gateway.stateDirectory)
+                let watcher = try await MQTTTestClient.connect(to: broker, subscribe: ["\(base)/bridge/state", "\(base)/bridge/health"])
+                try gateway.start()
+                _ = try await watcher.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) { $0.payloadString == #"{"state":"online"}"# }
+                try await Task.sleep(for: .seconds(1))
+                guard let pid = gateway.processIdentifier, let start = ResidentMemory.current(pid: pid) else {
+                    throw BenchmarkError.process("hap2mqtt run exited\n\(gateway.log.suffix(2_000))")
+                }
+                let topics = (1...lights).flatMap { n in
+                    ["on", "brightness", "hue", "saturation"].map { "\(base)/light_\(n)/lightbulb/\($0)/set" }
+                } + ["\(base)/light_1/set", "\(base)/bridge/request/rename"]
+                let publisher = try await MQTTTestClient.connect(to: broker, subscribe: [])
+                context.progress("\(large) commands of 1 MB")
+                let megabyte = Array(repeating: UInt8(ascii: "5"), count: 1_000_000)
+                for index in 0..<large {
+                    try await publisher.publish(MQTTMessage(topic: topics[index % topics.count], payload: megabyte, qos: .atLeastOnce))
+                }
+                context.progress("\(small) small bad commands")
+                for index in 0..<small {
+                    let payload = Self.smallPayloads[index % Self.smallPayloads.count]
+                    try await publisher.publish(MQTTMessage(topic: topics[(index / 7) % topics.count], payload: payload, qos: .atLeastOnce))
+                }
+                await publisher.disconnect()
+                context.progress("settling for \(settle)")
+                try await Task.sleep(for: settle)
+                guard let end = ResidentMemory.current(pid: pid) else {
+                    throw BenchmarkError.process("hap2mqtt run exited during the flood\n\(gateway.log.suffix(2_000))")
+                }
+                figures = (Double(start.nowKB) / 1024, Double(end.peakKB) / 1024, Double(end.nowKB) / 1024,
+                           await watcher.messages(on: "\(base)/bridge/health").last?.payloadString ?? "none")
+                await watcher.disconnect()
+                await gateway.stop()
+                await fleet.stop()
+            } catch {
+                await gateway.stop()
+                await fleet.stop()
+                throw error
+            }
+        }
+        context.progress("start \(Table.number(figures.start)) MB, peak \(Table.number(figures.peak)) MB, settled \(Table.number(figures.settled)) MB")
+        return ScenarioResult(
+            scenario: name,
+            parameters: "\(large) × 1 MB and \(small) small bad commands, a HAP-python bridge of \(lights) lights, the \(binary.deletingLastPathComponent().lastPathComponent) binary",
+            metrics: [
+                Metric(name: "resident when ready", unit: "MB", gateway: [figures.start]),
+                Metric(name: "peak resident through the flood", unit: "MB", gateway: [figures.peak],
+                       goals: [Goal(statistic: .max, comparison: .atMost, limit: 80)]),
+                Metric(name: "resident \(settle.components.seconds) s after the flood", unit: "MB", gateway: [figures.settled],
+                       goals: [Goal(statistic: .max, comparison: .atMost, limit: figures.start + 10)]),
+            ],
+            notes: [
+                "peak: VmHWM of the hap2mqtt process; ready and settled: its VmRSS (/proc/<pid>/status)",
+                "the commands are published one after the other at QoS 1, each acknowledged by the broker; the gateway refuses them all (too large, or not a value)",
+                "the last bridge/health: \(figures.shed)",
+            ],
+            seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
+    }
+}
