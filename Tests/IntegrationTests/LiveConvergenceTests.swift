@@ -198,7 +198,7 @@ struct LiveConvergenceTests {
         let line = try #require(live.gateway.log.split(separator: "\n").last { $0.contains("republishing") })
         let count = try #require(line.split(separator: " ").compactMap { Int($0) }.first, "\(line)")
         try await eventually("the broker to hold every republished topic", timeout: .seconds(30)) {
-            try await live.retainedSnapshot(["hap2mqtt/#", "homeassistant/#"]).count == count
+            try await live.retainedSnapshot(["hap2mqtt/#", "homeassistant/#"], includingHealth: true).count == count
         }
         await live.stop()
     }

@@ -58,12 +58,13 @@ struct LiveGateway {
         try await observer.retained(topic)?.payloadString
     }
 
-    /// Every retained message under `hap2mqtt/` but `bridge/health` the broker holds now, by topic, read with a fresh client:
+    /// Every retained message under `hap2mqtt/` the broker holds now, by topic, read with a fresh client:
     /// retained messages arrive before a marker it publishes to itself.
     /// `filters` reads other topics instead (`homeassistant/#` for the discovery configs).
-    func retainedSnapshot(_ filters: [String] = ["hap2mqtt/#"]) async throws -> [String: String] {
-        // bridge/health changes by itself (uptime, memory) every minute: not part of the state compared.
-        try await MQTTTestClient.retainedSnapshot(of: broker, filters).filter { $0.key != "hap2mqtt/bridge/health" }
+    /// `bridge/health` changes by itself (uptime, memory) every minute: it is left out of the state
+    /// compared unless `includingHealth`.
+    func retainedSnapshot(_ filters: [String] = ["hap2mqtt/#"], includingHealth: Bool = false) async throws -> [String: String] {
+        try await MQTTTestClient.retainedSnapshot(of: broker, filters).filter { includingHealth || $0.key != "hap2mqtt/bridge/health" }
     }
 
     /// Waits until the observer sees `payload` on `topic` (retained or not); returns the message.
