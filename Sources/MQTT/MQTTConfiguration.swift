@@ -22,6 +22,15 @@ public struct MQTTConfiguration: Sendable {
     public var certFile: String?
     /// PEM private key of `certFile`, unencrypted.
     public var keyFile: String?
+    /// Keeps the client's session on the broker between connections, so QoS 1 and 2 messages published
+    /// to its subscriptions while it is away (a broker restart, a network outage) are delivered after the
+    /// reconnect instead of lost. MQTT 5: Clean Start off and this Session Expiry Interval (§3.1.2.4,
+    /// §3.1.2.11.2), in whole seconds (a fraction is dropped), 1...4294967294; MQTT 3.1.1: Clean Session off (§3.1.2.4), and
+    /// the broker decides how long it keeps the session (mosquitto: `persistent_client_expiration`).
+    /// nil (the default): a clean start on every connection. Needs a non-empty `clientID`, which is
+    /// what the broker finds the session by. A broker that restarts keeps sessions only with its own
+    /// persistence on.
+    public var sessionExpiry: Duration?
     /// Seconds between keep-alive pings (MQTT 5 §3.1.2.10): 0 (off) or 5...65535. A broker that hears
     /// nothing for 1.5 times this publishes the client's last will.
     public var keepAlive: Int = 30
@@ -77,8 +86,17 @@ extension MQTTConfiguration {
         if sendWindowBytes < 0 {
             throw .invalidConfiguration("sendWindowBytes must not be negative")
         }
+        if let sessionExpiry {
+            guard !clientID.isEmpty else {
+                throw .invalidConfiguration("a persistent session (sessionExpiry) needs a clientID: the broker finds the session by it")
+            }
+            guard (1...4_294_967_294).contains(sessionExpiry.components.seconds) else {
+                throw .invalidConfiguration("sessionExpiry must be 1...4294967294 seconds, not \(sessionExpiry); nil means a clean start")
+            }
+        }
         if clientID.utf8.count > 65_535 || clientID.utf8.contains(0) {
             throw .invalidConfiguration("clientID must be at most 65535 bytes without NUL")
         }
     }
 }
+

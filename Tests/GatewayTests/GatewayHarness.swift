@@ -149,14 +149,16 @@ final class BrokerGatewayHarness: Stoppable {
     /// Starts everything; on a failure, stops what it started before throwing.
     init(
         accessories: [Accessory] = GatewayFixture.accessories(), autoSync: Bool = true,
-        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration()
+        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
+        brokerOptions: MosquittoBroker.Options = MosquittoBroker.Options(), sessionExpiry: Duration? = nil
     ) async throws {
-        broker = try await MosquittoBroker()
+        broker = try await MosquittoBroker(options: brokerOptions)
         (provider, store) = await GatewayFixture.store(
             accessories, autoSync: autoSync, writeTimeout: .seconds(10), homes: [Home(name: "Home")], log: log)
         var configuration = MQTTConfiguration(url: broker.url, clientID: "gateway-\(UUID().uuidString.prefix(6))")
         configuration.will = Gateway.lastWill(baseTopic: "hap2mqtt")
         configuration.reconnectDelay = (.milliseconds(100), .milliseconds(500))
+        configuration.sessionExpiry = sessionExpiry
         do {
             observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#"])
             do {
@@ -205,8 +207,12 @@ final class BrokerGatewayHarness: Stoppable {
 
 /// Runs `body` with a gateway on a real broker (see `BrokerGatewayHarness`) and stops everything
 /// afterwards, also when `body` throws.
-func withBrokerGatewayHarness(autoSync: Bool = true, _ body: (BrokerGatewayHarness) async throws -> Void) async throws {
-    try await withStopping(try await BrokerGatewayHarness(autoSync: autoSync), body)
+func withBrokerGatewayHarness(
+    autoSync: Bool = true, brokerOptions: MosquittoBroker.Options = MosquittoBroker.Options(), sessionExpiry: Duration? = nil,
+    _ body: (BrokerGatewayHarness) async throws -> Void
+) async throws {
+    try await withStopping(
+        try await BrokerGatewayHarness(autoSync: autoSync, brokerOptions: brokerOptions, sessionExpiry: sessionExpiry), body)
 }
 
 /// The JSON object of a message's payload.

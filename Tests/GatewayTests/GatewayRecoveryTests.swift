@@ -31,6 +31,58 @@ struct GatewayRecoveryTests {
         }
     }
 
+    @Test("QoS 1 commands sent while the broker restarts 10 times are all carried out: the persistent session keeps them")
+    func commandsAcrossRestarts() async throws {
+        try await withBrokerGatewayHarness(brokerOptions: .init(persistent: true), sessionExpiry: .seconds(60)) { h in
+            try await h.waitUntilOnline()
+            // The answers come back on an MQTT 5 response topic, to a client whose session keeps them too.
+            let answers = try await MQTTTestClient.connect(to: h.broker.url, subscribe: ["answers/#"]) {
+                $0.sessionExpiry = .seconds(60)
+            }
+            let commander = try await MQTTTestClient.connect(to: h.broker.url, subscribe: [])
+            let publisher = NumberedPublisher(client: commander.client) { n in
+                MQTTMessage(
+                    topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness/set", string: "\(n % 100)", qos: .atLeastOnce,
+                    properties: MQTTProperties(responseTopic: "answers/set", correlationData: Array("\(n)".utf8)))
+            }
+            publisher.start()
+            for restart in 1...10 {
+                let before = publisher.accepted.count
+                try await eventually("more commands are accepted before restart \(restart)") { publisher.accepted.count >= before + 3 }
+                try await h.broker.restart()
+            }
+            try await eventually("commands are accepted after the last restart") { publisher.accepted.count >= 40 }
+            await publisher.stop()
+            let accepted = publisher.accepted
+            func answered() async -> Set<Int> {
+                Set(await answers.messages(on: "answers/set").compactMap { $0.properties.correlationData.flatMap { Int(String(decoding: $0, as: UTF8.self)) } })
+            }
+            try await eventually("every accepted command is answered (\(accepted.count) accepted)", timeout: .seconds(60)) {
+                await answered().isSuperset(of: accepted)
+            }
+            #expect(await answers.messages(on: "answers/set").allSatisfy { $0.payloadString?.contains(#""status":"ok""#) == true })
+            await commander.disconnect()
+            await answers.disconnect()
+        }
+    }
+
+    @Test("a retained /set sent while the gateway reconnects with its persistent session is still ignored")
+    func retainedCommandAfterRestart() async throws {
+        try await withBrokerGatewayHarness(brokerOptions: .init(persistent: true), sessionExpiry: .seconds(60)) { h in
+            try await h.waitUntilOnline()
+            try await h.broker.restart()
+            let commander = try await MQTTTestClient.connect(to: h.broker.url, subscribe: [])
+            try await commander.publish("hap2mqtt/kitchen_lamp/lightbulb/brightness/set", "33", retain: true)
+            try await commander.publish("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true")
+            try await eventually("the plain command is carried out") { h.provider.writes.count == 1 }
+            _ = try await h.log.waitFor(.warning, containing: "ignored a retained command")
+            #expect(h.provider.writes.flatMap { $0 }.map(\.value) == [.bool(true)])
+            // The retained command is still there, and every later connection ignores it again.
+            try await commander.publish("hap2mqtt/kitchen_lamp/lightbulb/brightness/set", "", retain: true)
+            await commander.disconnect()
+        }
+    }
+
     @Test("stop publishes bridge/state offline, acknowledged by the broker")
     func cleanStop() async throws {
         try await withBrokerGatewayHarness { h in

@@ -68,6 +68,9 @@ struct ConnectionState {
     var everReady = false
     /// Remembered topic filters and their QoS, sent again after every reconnect.
     var subscriptions: [String: SubscriptionOptions] = [:]
+    /// Filters unsubscribed while disconnected with a persistent session, which the broker still holds:
+    /// unsubscribed after the next CONNACK.
+    var unsentUnsubscriptions: Set<String> = []
     /// Message ids of re-subscriptions sent after a reconnect, to name refused filters in the log.
     var resubscriptions: [Int32: [String]] = [:]
     var offlineQueue: [QueuedPublish] = []

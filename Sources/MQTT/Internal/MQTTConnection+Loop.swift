@@ -29,9 +29,7 @@ extension MQTTConnection {
         while !isStopping {
             state.withLock { $0.attempt = AttemptFacts() }
             let started = ContinuousClock.now
-            let rc = firstAttempt
-                ? mosquitto_connect_async(pointer, endpoint.host, Int32(endpoint.port), Int32(configuration.keepAlive))
-                : mosquitto_reconnect_async(pointer)
+            let rc = startAttempt(first: firstAttempt) { isStopping }
             let savedErrno = errno
             firstAttempt = false
             let outcome = rc == MosquittoError.success

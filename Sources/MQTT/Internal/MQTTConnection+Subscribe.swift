@@ -8,7 +8,10 @@ extension MQTTConnection {
         let options = SubscriptionOptions(qos: qos, retainAsPublished: retainAsPublished)
         try await filterOperation(filters) { state, completion in
             let previous = filters.map { state.subscriptions[$0] }
-            for filter in filters { state.subscriptions[filter] = options }
+            for filter in filters {
+                state.subscriptions[filter] = options
+                state.unsentUnsubscriptions.remove(filter)
+            }
             guard state.ready else { return completion.resume(returning: .success(())) }
             let (rc, mid, savedErrno) = sendSubscribe(filters, options: options)
             if rc == MosquittoError.success {
@@ -25,16 +28,22 @@ extension MQTTConnection {
 
     /// Forgets `filters` and, when connected, unsubscribes and waits for UNSUBACK.
     func unsubscribe(_ filters: [String]) async throws(MQTTError) {
+        // A persistent session keeps its subscriptions on the broker while the client is away: they are
+        // unsubscribed after the reconnect.
+        let unsent: Set<String> = configuration.sessionExpiry == nil ? [] : Set(filters)
         try await filterOperation(filters) { state, completion in
             for filter in filters { state.subscriptions[filter] = nil }
-            guard state.ready else { return completion.resume(returning: .success(())) }
+            guard state.ready else {
+                state.unsentUnsubscriptions.formUnion(unsent)
+                return completion.resume(returning: .success(()))
+            }
             var mid: Int32 = 0
             let rc = withCStrings(filters) { mosquitto_unsubscribe_multiple(pointer, &mid, Int32(filters.count), $0, nil) }
             let savedErrno = errno
             if rc == MosquittoError.success {
                 state.unsubscribeWaiters[mid] = completion
             } else if rc == MosquittoError.noConnection {
-                // Clean start: the next connection's session has no subscriptions anyway.
+                state.unsentUnsubscriptions.formUnion(unsent)
                 completion.resume(returning: .success(()))
             } else {
                 completion.resume(returning: .failure(MosquittoError.operationError(rc, savedErrno: savedErrno)))
@@ -63,6 +72,14 @@ extension MQTTConnection {
     /// Sends every remembered filter again, one SUBSCRIBE per QoS; called by the loop thread when a
     /// connection is accepted, before anything else is published on it.
     func resubscribe(_ state: inout ConnectionState) {
+        if !state.unsentUnsubscriptions.isEmpty {
+            let filters = state.unsentUnsubscriptions.sorted()
+            state.unsentUnsubscriptions = []
+            let rc = withCStrings(filters) { mosquitto_unsubscribe_multiple(pointer, nil, Int32(filters.count), $0, nil) }
+            if rc != MosquittoError.success {
+                log(.error, "could not unsubscribe from \(filters.joined(separator: ", ")) after the reconnect: \(MosquittoError.text(rc))")
+            }
+        }
         let byOptions = Dictionary(grouping: state.subscriptions.keys.sorted()) {
             state.subscriptions[$0] ?? SubscriptionOptions(qos: .atMostOnce, retainAsPublished: false)
         }

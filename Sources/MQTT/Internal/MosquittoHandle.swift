@@ -25,9 +25,9 @@ final class MosquittoHandle: @unchecked Sendable {
     init(configuration: MQTTConfiguration, endpoint: MQTTEndpoint) throws(MQTTError) {
         _ = mosquittoLibraryInitialised
         let clientID = configuration.clientID.isEmpty ? nil : configuration.clientID
-        // Clean start: the gateway re-subscribes and republishes its state on every connection, so a
-        // broker-side session would only replay stale commands.
-        guard let pointer = mosquitto_new(clientID, true, nil) else {
+        // Without a persistent session every connection starts clean; with one, the broker keeps the
+        // subscriptions and the QoS 1/2 messages that arrive while the client is away.
+        guard let pointer = mosquitto_new(clientID, configuration.sessionExpiry == nil, nil) else {
             throw .invalidConfiguration("libmosquitto could not create a client: \(String(cString: strerror(errno)))")
         }
         self.pointer = pointer

@@ -6,8 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A real mosquitto broker for tests, on a free port of 127.0.0.1, without persistence, in its own
-/// temporary folder. It is stopped by `stop()`/`kill()` or, as a last resort, when it is deallocated.
+/// A real mosquitto broker for tests, on a free port of 127.0.0.1, in its own temporary folder, with
+/// persistence only when `Options.persistent` asks for it. It is stopped by `stop()`/`kill()` or, as a last resort, when it is deallocated.
 ///
 /// ```swift
 /// let broker = try await MosquittoBroker()
@@ -23,10 +23,17 @@ public final class MosquittoBroker: Sendable {
         public var tls: TestServerCertificate?
         /// More lines for `mosquitto.conf`, as written.
         public var extraConfiguration: [String]
+        /// Keeps retained messages, sessions and their queued messages across `restart()`, in a file of
+        /// the broker's own temporary folder (written when it stops).
+        public var persistent: Bool
 
         /// Options; the defaults give an anonymous broker with one plain listener.
-        public init(users: [String: String] = [:], tls: TestServerCertificate? = nil, extraConfiguration: [String] = []) {
+        public init(
+            users: [String: String] = [:], tls: TestServerCertificate? = nil, extraConfiguration: [String] = [],
+            persistent: Bool = false
+        ) {
             self.users = users
+            self.persistent = persistent
             self.tls = tls
             self.extraConfiguration = extraConfiguration
         }
@@ -100,8 +107,8 @@ public final class MosquittoBroker: Sendable {
         await end(signal: SIGKILL)
     }
 
-    /// Stops the broker if it runs and starts it again on the same ports. Without persistence, retained
-    /// messages and sessions are gone.
+    /// Stops the broker if it runs and starts it again on the same ports. Without `Options.persistent`,
+    /// retained messages and sessions are gone.
     /// - Throws: as `init`.
     public func restart() async throws {
         await stop()
@@ -162,7 +169,7 @@ public final class MosquittoBroker: Sendable {
             // in our folder; as anyone else this line changes nothing.
             "user \(Self.currentUserName)",
             "listener \(port) 127.0.0.1",
-            "persistence false",
+            options.persistent ? "persistence true" : "persistence false",
             "log_dest file \(logFile.path)",
             "log_type error",
             "log_type warning",
@@ -183,6 +190,9 @@ public final class MosquittoBroker: Sendable {
         }
         if let tls = options.tls, let tlsPort {
             lines += ["listener \(tlsPort) 127.0.0.1", "cafile \(tls.caFile)", "certfile \(tls.certFile)", "keyfile \(tls.keyFile)"]
+        }
+        if options.persistent {
+            lines.append("persistence_location \(directory.path)/")
         }
         lines += options.extraConfiguration
         try (lines.joined(separator: "\n") + "\n")
