@@ -18,7 +18,9 @@ JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"}). Commands:
   set_value accessory characteristic value          as the accessory itself would: subscribers get an event
                                                     (answers changed_ns: CLOCK_MONOTONIC before the change)
   get_value accessory characteristic               answers {"value":…,"type":"bool"|"int"|"float"|"str"|"null"}
-  fail_writes accessory characteristic status       writes answer this HAP status (null: accept again)
+  fail_writes accessory characteristic status       writes answer this HAP status (null: accept again);
+                                                    with "applied":true the value is stored first, as
+                                                    HAP-python does when a setter raises (-70402)
   remove_accessory accessory                        live, and kept for the next start
   add_accessory accessory kind                      kind: light, color_light, switch, temperature, lock, thermostat, blind
                                                     (and the kinds of the homeassistant profile)
@@ -65,15 +67,18 @@ def emit(obj):
     print(json.dumps(obj, separators=(",", ":")), flush=True)
 
 
-# (accessory name, characteristic name) -> HAP status that writes answer instead of being applied.
+# (accessory name, characteristic name) -> (HAP status that writes answer, whether the value is stored anyway).
 FAILING = {}
 _original_wrap_char_setter = accessory_driver_module._wrap_char_setter
 
 
 def _wrap_char_setter(char, value, client_addr):
     key = (char.service.broker.display_name, char.display_name)
-    status = FAILING.get(key)
-    if status is not None:
+    failing = FAILING.get(key)
+    if failing is not None:
+        status, applied = failing
+        if applied:
+            char.set_value(value, should_notify=False)
         emit({"event": "rejected", "accessory": key[0], "characteristic": key[1], **typed(value), "status": status})
         return status, None
     return _original_wrap_char_setter(char, value, client_addr)
@@ -507,7 +512,7 @@ class Fixture:
             if command.get("status") is None:
                 FAILING.pop(key, None)
             else:
-                FAILING[key] = int(command["status"])
+                FAILING[key] = (int(command["status"]), bool(command.get("applied", False)))
             return {}
         if cmd == "remove_accessory":
             acc = self.accessory(command["accessory"])

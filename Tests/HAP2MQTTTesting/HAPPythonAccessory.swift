@@ -266,10 +266,15 @@ public final class HAPPythonAccessory: Sendable {
     /// controllers get an EVENT.
     /// - Returns: when the fixture changed it: CLOCK_MONOTONIC in ns (the clock of `clock_gettime`, the
     ///   same in every process of the machine), taken just before the change.
+    /// With `silent`, nobody gets an event: an accessory that says it sends events and does not.
     @discardableResult
-    public func setValue(accessory: String, characteristic: String, value: CharacteristicValue) async throws(HAPPythonAccessoryError) -> UInt64? {
-        try await control(["cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": FixtureJSON.object(for: value)])
-            .changedNanoseconds
+    public func setValue(
+        accessory: String, characteristic: String, value: CharacteristicValue, silent: Bool = false
+    ) async throws(HAPPythonAccessoryError) -> UInt64? {
+        try await control([
+            "cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": FixtureJSON.object(for: value),
+            "silent": silent,
+        ]).changedNanoseconds
     }
 
     /// The value the accessory holds now.
@@ -278,9 +283,15 @@ public final class HAPPythonAccessory: Sendable {
     }
 
     /// Makes writes to one characteristic fail with `status` (e.g. -70410, -70402) without changing the
-    /// value; nil accepts writes again.
-    public func failWrites(accessory: String, characteristic: String, status: HAPStatus?) async throws(HAPPythonAccessoryError) {
-        _ = try await control(["cmd": "fail_writes", "accessory": accessory, "characteristic": characteristic, "status": status.map { $0.rawValue } as Any])
+    /// value, or, with `applied`, after storing it (as HAP-python does when a setter raises); nil accepts
+    /// writes again.
+    public func failWrites(
+        accessory: String, characteristic: String, status: HAPStatus?, applied: Bool = false
+    ) async throws(HAPPythonAccessoryError) {
+        _ = try await control([
+            "cmd": "fail_writes", "accessory": accessory, "characteristic": characteristic,
+            "status": status.map { $0.rawValue } as Any, "applied": applied,
+        ])
     }
 
     /// Removes a bridged accessory now and for later starts; the configuration number grows.

@@ -8,11 +8,14 @@ import Darwin
 
 /// A TCP relay on 127.0.0.1 in front of a server port, that a test can cut: `cutConnections()` closes
 /// every relayed connection at once, without any protocol goodbye, as a crashed peer or a lost network
-/// would. New connections are relayed again afterwards.
+/// would. New connections are relayed again afterwards. With `closingIdleAfter`, it also closes each
+/// connection that carried no byte in either direction for that long, as accessories that end idle
+/// connections do (docs/hap-notes.md §7.8).
 ///
 /// ```swift
 /// let proxy = try TCPProxy(to: broker.port)   // clients connect to proxy.url
 /// proxy.cutConnections()                       // the broker sees the client vanish: its will fires
+/// let idle = try TCPProxy(to: accessory.port, closingIdleAfter: .seconds(3))
 /// ```
 public final class TCPProxy: Sendable {
     /// The port clients connect to.
@@ -21,9 +24,10 @@ public final class TCPProxy: Sendable {
     public var url: String { "mqtt://127.0.0.1:\(port)" }
     private let relay: Relay
 
-    /// Starts relaying 127.0.0.1:`port` to 127.0.0.1:`targetPort`.
+    /// Starts relaying 127.0.0.1:`port` to 127.0.0.1:`targetPort`, closing connections idle for
+    /// `closingIdleAfter` when it is given (checked every 100 ms).
     /// - Throws: `TestSupportError.socket`.
-    public init(to targetPort: Int) throws {
+    public init(to targetPort: Int, closingIdleAfter idleLimit: Duration? = nil) throws {
         let listener = try LoopbackSocket.makeListener(port: 0)
         do {
             port = try LoopbackSocket.boundPort(listener)
@@ -31,7 +35,7 @@ public final class TCPProxy: Sendable {
             close(listener)
             throw error
         }
-        relay = Relay(listener: listener, targetPort: targetPort)
+        relay = Relay(listener: listener, targetPort: targetPort, idleLimit: idleLimit)
         let relay = self.relay
         Thread { relay.acceptLoop() }.start()
     }
@@ -48,6 +52,12 @@ public final class TCPProxy: Sendable {
     /// How many connections are being relayed.
     public var connectionCount: Int { relay.connectionCount }
 
+    /// How many connections were closed for being idle.
+    public var idleCloses: Int { relay.idleCloses }
+
+    /// How long the oldest connection being relayed has been open; zero without one.
+    public var oldestConnectionAge: Duration { relay.oldestConnectionAge }
+
     /// Stops accepting and cuts every connection.
     public func stop() {
         relay.stop()
@@ -60,27 +70,54 @@ private final class Relay: Sendable {
     private struct Connection {
         var sockets: (Int32, Int32)
         var runningPumps = 2
+        let opened = ContinuousClock.now
+        var lastTraffic = ContinuousClock.now
+        var closing = false
     }
 
     private struct State {
         var stopped = false
         var connections: [Int: Connection] = [:]
         var nextID = 0
+        var idleCloses = 0
     }
 
     private let listener: Int32
     private let targetPort: Int
+    private let idleLimit: Duration?
     private let state = Mutex(State())
 
-    init(listener: Int32, targetPort: Int) {
+    init(listener: Int32, targetPort: Int, idleLimit: Duration?) {
         self.listener = listener
         self.targetPort = targetPort
+        self.idleLimit = idleLimit
     }
 
     var connectionCount: Int { state.withLock { $0.connections.count } }
+    var idleCloses: Int { state.withLock { $0.idleCloses } }
+    var oldestConnectionAge: Duration {
+        state.withLock { state in
+            state.connections.values.filter { !$0.closing }.map { ContinuousClock.now - $0.opened }.max() ?? .zero
+        }
+    }
+
+    /// Closes (FIN both ways) the connections quiet for longer than `idleLimit`.
+    private func closeIdleConnections() {
+        guard let idleLimit else { return }
+        let now = ContinuousClock.now
+        state.withLock { state in
+            for (id, connection) in state.connections where !connection.closing && now - connection.lastTraffic > idleLimit {
+                state.connections[id]?.closing = true
+                state.idleCloses += 1
+                shutdown(connection.sockets.0, Self.shutdownBoth)
+                shutdown(connection.sockets.1, Self.shutdownBoth)
+            }
+        }
+    }
 
     func acceptLoop() {
         while !state.withLock({ $0.stopped }) {
+            closeIdleConnections()
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             let client = accept(listener, nil, nil)
@@ -105,6 +142,7 @@ private final class Relay: Sendable {
         copying: while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
+            state.withLock { $0.connections[id]?.lastTraffic = .now }
             var sent = 0
             while sent < count {
                 let written = buffer.withUnsafeBytes { bytes -> Int in

@@ -78,7 +78,9 @@ def value_command(command, find):
 
       set_value accessory characteristic value   as the accessory itself would: subscribers get an event;
                                                  answers {"changed_ns":…}, CLOCK_MONOTONIC just before the
-                                                 change (the benchmarks time events from it)
+                                                 change (the benchmarks time events from it); with
+                                                 "silent":true nobody gets an event (an accessory that says
+                                                 it sends events and does not)
       get_value accessory characteristic         answers {"value":…,"type":"bool"|"int"|"float"|"str"|"null"}
 
     `find(accessory, characteristic)` returns the characteristic or raises KeyError."""
@@ -86,7 +88,7 @@ def value_command(command, find):
     if cmd == "set_value":
         char = find(command["accessory"], command["characteristic"])
         changed = time.monotonic_ns()
-        char.set_value(command["value"])
+        char.set_value(command["value"], should_notify=not command.get("silent", False))
         return {"changed_ns": changed}
     if cmd == "get_value":
         return typed(find(command["accessory"], command["characteristic"]).get_value())

@@ -71,6 +71,10 @@ public actor HAPConnection {
     private var busy = false
     private var turnQueue: [CheckedContinuation<Result<Void, HAPConnectionError>, Never>] = []
     private var reason: HAPConnectionError?
+    /// When the accessory last sent bytes, or the connection opened: where its idle time starts.
+    private var lastReceived = ContinuousClock.now
+    /// See `quietBeforeClose`.
+    private var quietBeforeEnd: Duration?
     private var closeWaiters: [CheckedContinuation<HAPConnectionError, Never>] = []
     /// The task that times requests out, and when it wakes next. One per connection rather than one per
     /// request: making and cancelling a sleeping task for each request cost 20-40 µs of a 200 µs read on a
@@ -119,6 +123,12 @@ public actor HAPConnection {
 
     /// Why the connection closed; nil while it is open.
     public var closeReason: HAPConnectionError? { reason }
+
+    /// How long the accessory had been quiet when the connection ended, for the ends that an idle time-out
+    /// on its side explains (docs/hap-notes.md §7.8): for a close or reset by the accessory, from its last
+    /// bytes to the close; for a request it never answered (a connection dropped without a word), from
+    /// its last bytes to that request. nil while open and for every other end.
+    public var quietBeforeClose: Duration? { quietBeforeEnd }
 
     /// Waits until the connection closes and returns why (at once when it is closed already).
     public func waitUntilClosed() async -> HAPConnectionError {
@@ -257,6 +267,14 @@ public actor HAPConnection {
     func shutDown(_ why: HAPConnectionError) {
         guard reason == nil else { return }
         reason = why
+        switch why {
+        case .connectionLost(.closedByPeer), .connectionLost(.reset):
+            quietBeforeEnd = ContinuousClock.now - lastReceived
+        case .requestTimedOut:
+            if let entry = inFlight { quietBeforeEnd = (entry.deadline - entry.limit) - lastReceived }
+        default:
+            break
+        }
         watchdog?.task.cancel()
         watchdog = nil
         tcp.close()
@@ -304,6 +322,7 @@ public actor HAPConnection {
             shutDown(error == .closed ? .closed : .connectionLost(error))
             return false
         case .success(let bytes):
+            lastReceived = .now
             receive(bytes)
             return reason == nil
         }

@@ -20,6 +20,12 @@ struct AccessoryIndex: Sendable {
     let evented: [HAPCharacteristicID]
     /// Readable characteristics that change but send no events: polled at the poll interval.
     var polled: [HAPCharacteristicID]
+    /// Readable characteristics with `ev` that hold a state (not the information services, not stateless
+    /// buttons): read at the catch-up interval, because some accessories advertise events and never send
+    /// them.
+    let caughtUp: [HAPCharacteristicID]
+    /// Readable stateless characteristics (ProgrammableSwitchEvent, ButtonEvent): a read of one tells nothing.
+    let stateless: Set<HAPCharacteristicID>
     /// The cheap read that checks the connection: the bridge's (aid 1) firmware revision, as iOS does,
     /// else its first readable characteristic, else any readable one.
     let keepalive: HAPCharacteristicID?
@@ -39,6 +45,8 @@ struct AccessoryIndex: Sendable {
         var readable: [HAPCharacteristicID] = []
         var evented: [HAPCharacteristicID] = []
         var polled: [HAPCharacteristicID] = []
+        var caughtUp: [HAPCharacteristicID] = []
+        var stateless = Set<HAPCharacteristicID>()
         var identify: [Int: HAPCharacteristicID] = [:]
         var fixedIDs = Set<HAPCharacteristicID>()
         var probe: [Int: HAPCharacteristicID] = [:]
@@ -54,9 +62,11 @@ struct AccessoryIndex: Sendable {
                     if fixed { fixedIDs.insert(id) }
                     guard c.isReadable else { continue }
                     readable.append(id)
+                    if HAPCatalog.isStateless(c.type) { stateless.insert(id) }
                     if !fixed, probe[accessory.aid] == nil { probe[accessory.aid] = id }
                     if c.supportsEvents {
                         evented.append(id)
+                        if !fixed, !HAPCatalog.isStateless(c.type) { caughtUp.append(id) }
                     } else if !fixed, !HAPCatalog.isStateless(c.type) {
                         polled.append(id)
                     }
@@ -67,6 +77,8 @@ struct AccessoryIndex: Sendable {
         self.readable = readable
         self.evented = evented
         self.polled = polled
+        self.caughtUp = caughtUp
+        self.stateless = stateless
         self.identify = identify
         self.fixed = fixedIDs
         for id in readable where probe[id.aid] == nil { probe[id.aid] = id }
@@ -90,6 +102,17 @@ struct AccessoryIndex: Sendable {
     /// The aids with a successful answer of a characteristic outside the information services.
     func answeringAIDs(in results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Set<Int> {
         Set(results.values.filter { $0.status.isSuccess && !fixed.contains($0.id) }.map(\.id.aid))
+    }
+
+    /// The readable characteristics of the accessories `aids`, each a state (not a stateless button): what
+    /// is read again before a bridged accessory that was unreachable is reported reachable.
+    func stateful(of aids: Set<Int>) -> [HAPCharacteristicID] {
+        readable.filter { aids.contains($0.aid) && !stateless.contains($0) }
+    }
+
+    /// Whether a write to `id` may be sent twice: not to an Identify or a stateless characteristic.
+    func mayRepeatWrite(to id: HAPCharacteristicID) -> Bool {
+        !stateless.contains(id) && identify[id.aid] != id
     }
 
     /// The id of the accessory `aid`.

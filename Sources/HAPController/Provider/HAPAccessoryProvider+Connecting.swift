@@ -28,10 +28,15 @@ extension HAPAccessoryProvider {
             case .connected(let client):
                 backoff.reset()
                 failuresInARow = 0
+                let began = ContinuousClock.now
                 let reason = await watch(client)
                 self.client = nil
                 guard !stopped else { return }
+                if let quiet = await client.connection.quietBeforeClose { learnIdleLimit(quiet) }
                 connectionLost(reason.description)
+                // A session that ran for a while and ended is no failure to back off from: the accessory
+                // most likely closed it for being idle, and reads and writes wait for the new one.
+                if ContinuousClock.now - began >= Self.healthySession { continue }
             case .failed(let reason):
                 guard !stopped else { return }
                 attemptFailed(reason)
@@ -45,6 +50,9 @@ extension HAPAccessoryProvider {
             try? await Task.sleep(for: delay)
         }
     }
+
+    /// How long a session must have run for its end to be followed by an immediate reconnect.
+    static let healthySession = Duration.seconds(1)
 
     /// One attempt: pair-verify, `/accessories`, read every value, subscribe, then report `.synced` and
     /// reachability. Nothing is reported unless all of it worked.
@@ -112,6 +120,7 @@ extension HAPAccessoryProvider {
         self.client = client
         self.index = synced
         firstSyncReported = true
+        cancelOfflineReport()
         offlineAIDs = [:]
         let unreachable = synced.unreachableAIDs(in: readResults)
         for aid in unreachable { offlineAIDs[aid] = Self.bridgedUnreachableReason }
@@ -124,20 +133,35 @@ extension HAPAccessoryProvider {
             "connected to \(displayName) at \(pairing.host):\(pairing.port): \(accessories.count) accessories, "
                 + "\(synced.evented.count) characteristics with events, \(synced.polled.count) polled")
         for id in offline { logger.warning("accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description]) }
+        reconnectEnded(with: client)
     }
 
     /// The connection of a synced session closed.
     private func connectionLost(_ reason: String) {
         disconnectReason = reason
         offlineAIDs = [:]
+        reconnecting = true
         logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
-        if let ids = index?.ids, !ids.isEmpty { emit(.reachability(ids, reachable: false, reason: reason)) }
+        if let ids = index?.ids, !ids.isEmpty { holdOfflineReport(ids) }
+    }
+
+    /// Takes the quiet time before the accessory ended a session; a shorter idle limit shortens the
+    /// keep-alive of the next sessions.
+    private func learnIdleLimit(_ quiet: Duration) {
+        guard idleLimit.learn(quiet: quiet) else { return }
+        let keepalive = idleLimit.keepalive(configured: settings.keepaliveInterval)
+        guard keepalive < settings.keepaliveInterval else { return }
+        logger.info(
+            "\(displayName) ended a connection quiet for \(CharacteristicValue.format((quiet.inSeconds * 10).rounded() / 10)) s; "
+                + "keeping its connection alive every \(CharacteristicValue.format((keepalive.inSeconds * 10).rounded() / 10)) s")
     }
 
     /// A connection attempt failed. The first time, the first sync is reported from the cache (or as
     /// failed); the accessories are unreachable already otherwise.
     private func attemptFailed(_ reason: String) {
         disconnectReason = reason
+        reconnectEnded(with: nil)
+        sendOfflineReport()
         failuresInARow += 1
         if failuresInARow == 1 {
             logger.warning("cannot connect to \(displayName): \(reason); retrying with back-off")
@@ -150,6 +174,8 @@ extension HAPAccessoryProvider {
     /// The accessory refused this controller: say what to do, mark everything unreachable, stop trying.
     private func rejected(_ reason: String) {
         disconnectReason = "\(reason); pair again with hap2mqtt pair"
+        reconnectEnded(with: nil)
+        cancelOfflineReport()
         let file = PairingStore.fileName(forAccessory: pairing.accessoryPairingID)
         if (try? controller.store.directory.read(file)) == .some(nil) {
             // hap2mqtt unpair removed it on the accessory and then here; the running gateway's pairing

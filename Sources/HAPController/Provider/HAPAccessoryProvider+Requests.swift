@@ -3,12 +3,12 @@ public import HomeStore
 
 /// Reads, writes and identify from the store, over the live connection (docs/DESIGN.md "Writes").
 extension HAPAccessoryProvider {
-    /// Reads characteristics in one `GET /characteristics` (split when long). Fails fast with
-    /// `.unreachable` while there is no connection; `.unknown` for an address this provider does not have;
+    /// Reads characteristics in one `GET /characteristics` (split when long). Waits for a reconnect under
+    /// way (`session(after:)`); fails fast with `.unreachable` while there is no connection; `.unknown` for an address this provider does not have;
     /// `.status` with the accessory's HAP status per characteristic.
     public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
         var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
-        let (client, index, known) = route(addresses, into: &results)
+        let (client, index, known) = route(await session(), addresses, into: &results)
         guard let client, let index, !known.isEmpty else { return results }
         let answers: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
@@ -17,7 +17,7 @@ extension HAPAccessoryProvider {
             for (address, _) in known { results[address] = .failure(Self.accessoryError(error)) }
             return results
         }
-        note(answers)
+        await note(answers)
         for (address, id) in known {
             guard let answer = answers[id] else {
                 results[address] = .failure(.status(.resourceDoesNotExist))
@@ -30,11 +30,13 @@ extension HAPAccessoryProvider {
 
     /// Writes values and awaits the accessory's answer: characteristics with `tw` in one timed write
     /// (`PUT /prepare`, then the write with its `pid`), the others in one `PUT /characteristics`;
-    /// `wantsResponse` asks for the write response (`"r":true`). Fails fast with `.unreachable` while there
+    /// `wantsResponse` asks for the write response (`"r":true`). Waits for a reconnect under way
+    /// (`session(after:)`), and sends plain value writes once more on the new connection when theirs
+    /// closed before any answer was read (`send(_:on:index:)`); fails fast with `.unreachable` while there
     /// is no connection; `.status` with the accessory's HAP status per characteristic.
     public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
         var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
-        let (client, index, known) = route(writes.map(\.address), into: &results)
+        let (client, index, known) = route(await session(), writes.map(\.address), into: &results)
         guard let client, let index, !known.isEmpty else { return results }
         var items: (plain: [HAPCharacteristicWriteItem], timed: [HAPCharacteristicWriteItem]) = ([], [])
         var idOf: [CharacteristicAddress: HAPCharacteristicID] = [:]
@@ -52,12 +54,13 @@ extension HAPAccessoryProvider {
         var failure: AccessoryError?
         for (batch, timed) in [(items.plain, false), (items.timed, true)] where !batch.isEmpty {
             do {
-                answers.merge(try await client.write(batch, timed: timed)) { _, new in new }
+                let answered = timed ? try await client.write(batch, timed: true) : try await send(batch, on: client, index: index)
+                answers.merge(answered) { _, new in new }
             } catch {
                 failure = Self.accessoryError(error)
             }
         }
-        note(answers)
+        await note(answers)
         for (address, id) in idOf {
             if let answer = answers[id] {
                 results[address] = answer.status.isSuccess ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
@@ -66,6 +69,24 @@ extension HAPAccessoryProvider {
             }
         }
         return results
+    }
+
+    /// A plain write whose connection closed before any answer was read may or may not have been carried
+    /// out; writing the same values again does no harm, so it goes once more on the next connection
+    /// (docs/DESIGN.md "Writes"). Not for Identify or stateless characteristics (an identify or a button
+    /// press would happen twice), nor timed writes (their `pid` belongs to the old connection).
+    private func send(
+        _ batch: [HAPCharacteristicWriteItem], on client: HAPClient, index: AccessoryIndex
+    ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
+        do {
+            return try await client.write(batch)
+        } catch .connectionLost(let why) {
+            guard batch.allSatisfy({ index.mayRepeatWrite(to: $0.id) }), let next = await session(after: client),
+                !Task.isCancelled
+            else { throw .connectionLost(why) }
+            logger.info("the connection to \(displayName) closed before it answered a write (\(why)); writing again on the new connection")
+            return try await next.write(batch)
+        }
     }
 
     /// Makes the accessory identify itself by writing `true` to its Identify characteristic (type 14).
@@ -87,11 +108,12 @@ extension HAPAccessoryProvider {
         logger.info("asked \(accessory) to identify itself", ["accessory": accessory.description])
     }
 
-    /// The live client and index, and which addresses belong to this provider (with their HAP ids); the
+    /// `client` (the live one, or the one a reconnect brought) and the index, and which addresses belong to this provider (with their HAP ids); the
     /// others get their failure in `results`.
-    private func route(_ addresses: [CharacteristicAddress], into results: inout [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>])
-        -> (HAPClient?, AccessoryIndex?, [(address: CharacteristicAddress, id: HAPCharacteristicID)])
-    {
+    private func route(
+        _ client: HAPClient?, _ addresses: [CharacteristicAddress],
+        into results: inout [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+    ) -> (HAPClient?, AccessoryIndex?, [(address: CharacteristicAddress, id: HAPCharacteristicID)]) {
         guard let client, let index else {
             for address in addresses { results[address] = .failure(.unreachable(disconnectReason)) }
             return (nil, nil, [])

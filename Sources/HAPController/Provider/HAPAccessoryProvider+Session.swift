@@ -7,10 +7,12 @@ extension HAPAccessoryProvider {
     func watch(_ client: HAPClient) async -> HAPConnectionError {
         let events = client.events
         let pollInterval = settings.pollInterval
-        let keepaliveInterval = settings.keepaliveInterval
+        let keepaliveInterval = idleLimit.keepalive(configured: settings.keepaliveInterval)
+        let catchupInterval = settings.catchupInterval
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { for await batch in events { await self.received(batch) } }
-            group.addTask { await Self.every(pollInterval) { await self.poll(client) } }
+            group.addTask { await Self.every(pollInterval) { await self.poll(client, \.polled) } }
+            group.addTask { await Self.every(catchupInterval) { await self.poll(client, \.caughtUp) } }
             group.addTask { await Self.every(keepaliveInterval) { await self.keepAlive(client) } }
             let reason = await client.connection.waitUntilClosed()
             group.cancelAll()
@@ -28,8 +30,8 @@ extension HAPAccessoryProvider {
     }
 
     /// One `EVENT/1.0`: the values as `.event` updates. An event from a bridged accessory that was
-    /// unreachable brings it back first.
-    func received(_ batch: [HAPEventValue]) {
+    /// unreachable then brings it back, after its values were read again.
+    func received(_ batch: [HAPEventValue]) async {
         guard let index else { return }
         var updates: [ValueUpdate] = []
         var heard = Set<Int>()
@@ -43,13 +45,14 @@ extension HAPAccessoryProvider {
                 address: CharacteristicAddress(accessory: id, iid: event.id.iid), value: index.value(event.value, for: event.id),
                 source: .event))
         }
-        markReachable(heard)
         if !updates.isEmpty { emit(.values(updates)) }
+        await markReachable(heard)
     }
 
-    /// Reads the characteristics without events and reports them as `.poll` updates.
-    func poll(_ client: HAPClient) async {
-        guard let ids = index?.polled, !ids.isEmpty else { return }
+    /// Reads one list of the index (the characteristics without events, or those with events at the
+    /// catch-up interval) and reports the values as `.poll` updates.
+    func poll(_ client: HAPClient, _ list: KeyPath<AccessoryIndex, [HAPCharacteristicID]>) async {
+        guard let ids = index?[keyPath: list], !ids.isEmpty else { return }
         let results: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
             results = try await client.read(ids)
@@ -58,7 +61,12 @@ extension HAPAccessoryProvider {
             logger.debug("poll failed: \(error)")
             return
         }
-        note(results)
+        emitPolled(ids, results)
+        await note(results)
+    }
+
+    /// The successful answers among `results` for `ids`, as `.poll` updates.
+    private func emitPolled(_ ids: [HAPCharacteristicID], _ results: [HAPCharacteristicID: HAPCharacteristicResult]) {
         guard let index else { return }
         let updates = ids.compactMap { id -> ValueUpdate? in
             guard let result = results[id], result.status.isSuccess, let accessory = index.accessoryID(id.aid) else { return nil }
@@ -77,7 +85,7 @@ extension HAPAccessoryProvider {
         }
         guard !ids.isEmpty else { return }
         do {
-            note(try await client.read(ids))
+            await note(try await client.read(ids))
         } catch {
             logger.debug("keep-alive read failed: \(error)")
         }
@@ -85,11 +93,15 @@ extension HAPAccessoryProvider {
 
     /// Follows the reachability of single accessories in read or write answers: one that answered `-70402`
     /// and nothing else (information aside) is unreachable; one that answered is reachable.
-    func note(_ results: [HAPCharacteristicID: HAPCharacteristicResult]) {
+    func note(_ results: [HAPCharacteristicID: HAPCharacteristicResult]) async {
         guard let index, client != nil else { return }
-        let failed = index.unreachableAIDs(in: results).filter { offlineAIDs[$0] == nil }
-        markReachable(index.answeringAIDs(in: results))
-        let ids = failed.sorted().compactMap(index.accessoryID)
+        markUnreachable(index.unreachableAIDs(in: results).filter { offlineAIDs[$0] == nil })
+        await markReachable(index.answeringAIDs(in: results))
+    }
+
+    private func markUnreachable(_ aids: Set<Int>) {
+        guard let index else { return }
+        let ids = aids.sorted().compactMap(index.accessoryID)
         guard !ids.isEmpty else { return }
         for id in ids {
             offlineAIDs[id.aid] = Self.bridgedUnreachableReason
@@ -98,13 +110,30 @@ extension HAPAccessoryProvider {
         emit(.reachability(ids, reachable: false, reason: Self.bridgedUnreachableReason))
     }
 
-    /// Accessories that answered or sent an event: those that were unreachable alone are back.
-    private func markReachable(_ aids: Set<Int>) {
-        let back = aids.filter { offlineAIDs[$0] != nil }.sorted()
-        guard !back.isEmpty, let index else { return }
+    /// Accessories that answered or sent an event: those that were unreachable alone are back, once every
+    /// value of theirs was read again (docs/DESIGN.md "Availability and recovery"): while one was offline
+    /// its values may have changed unseen, or a refused write may have been carried out after all.
+    private func markReachable(_ aids: Set<Int>) async {
+        let back = Set(aids.filter { offlineAIDs[$0] != nil })
+        guard !back.isEmpty, let index, let client else { return }
+        // Claimed now, so that an answer arriving during the read does not read them again.
         for aid in back { offlineAIDs[aid] = nil }
-        let ids = back.compactMap(index.accessoryID)
-        for id in ids { logger.info("accessory \(id) answers again", ["accessory": id.description]) }
-        if !ids.isEmpty { emit(.reachability(ids, reachable: true, reason: nil)) }
+        let ids = index.stateful(of: back)
+        let results: [HAPCharacteristicID: HAPCharacteristicResult]
+        do {
+            results = try await client.read(ids)
+        } catch {
+            // A broken connection ends the session, which takes every accessory offline.
+            for aid in back where offlineAIDs[aid] == nil { offlineAIDs[aid] = Self.bridgedUnreachableReason }
+            logger.debug("reading the values of returning accessories failed: \(error)")
+            return
+        }
+        guard self.client != nil else { return }
+        emitPolled(ids, results)
+        let stillDown = index.unreachableAIDs(in: results)
+        for aid in stillDown { offlineAIDs[aid] = Self.bridgedUnreachableReason }
+        let returned = back.subtracting(stillDown).sorted().compactMap(index.accessoryID)
+        for id in returned { logger.info("accessory \(id) answers again", ["accessory": id.description]) }
+        if !returned.isEmpty { emit(.reachability(returned, reachable: true, reason: nil)) }
     }
 }

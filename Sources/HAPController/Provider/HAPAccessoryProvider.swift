@@ -11,9 +11,13 @@ import SystemSupport
 /// readable value, subscribes to events for every characteristic with `ev` (one request per aid) and only
 /// then reports `.synced` and the accessories reachable. While connected, events become `.values(.event)`,
 /// characteristics without events are polled at `pollInterval`, and a keep-alive read of the bridge's
-/// firmware revision every `keepaliveInterval` notices a dead connection. A dropped connection or a request
-/// that times out makes every accessory unreachable; reconnection follows `ReconnectBackoff`. A bridged
-/// accessory that answers `-70402` is unreachable alone until a read or event of it succeeds.
+/// firmware revision every `keepaliveInterval` notices a dead connection; an accessory that ends quiet
+/// connections sooner gets it at half its learned idle limit (`IdleLimit`). A dropped connection or a
+/// request that times out makes every accessory unreachable, unless a new session is synced within
+/// `offlineGrace`; a session that ran for a second or more is replaced at once, and reads and writes wait
+/// for that attempt; after failed attempts reconnection follows `ReconnectBackoff`. A bridged accessory
+/// that answers `-70402` is unreachable alone until a read or event of it succeeds, and its values are read
+/// again before it is reported reachable.
 ///
 /// When the first connection fails, the accessories of the cached `/accessories` are reported, unreachable;
 /// without a cache the first sync fails (`.syncFailed`), so one dead accessory never holds back the store.
@@ -57,6 +61,17 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// Failed connection attempts since the last good sync, for the log.
     var failuresInARow = 0
     var stopped = false
+    /// From a dropped session until the first attempt to replace it ends: reads and writes wait for it.
+    var reconnecting = false
+    /// Reads and writes waiting for the reconnect under way, by token.
+    var sessionWaiters: [UInt64: CheckedContinuation<HAPClient?, Never>] = [:]
+    var nextWaiterToken: UInt64 = 0
+    /// The accessories of a dropped session, whose offline report waits for `settings.offlineGrace`.
+    var pendingOfflineReport: [AccessoryID]?
+    /// Counts held offline reports, so that an old one's timer cannot send a newer one.
+    var offlineReportGeneration: UInt64 = 0
+    /// How quiet connections may get before the accessory ends them, learned from its drops.
+    var idleLimit = IdleLimit()
     /// Why the pairing cannot be used (its file is damaged); such a provider never connects.
     let unreadableReason: String?
     private var runner: Task<Void, Never>?
@@ -108,6 +123,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         guard !stopped else { return }
         stopped = true
         runner?.cancel()
+        reconnectEnded(with: nil)
+        cancelOfflineReport()
         for session in [client, syncing].compactMap({ $0 }) { await session.connection.close() }
         client = nil
         syncing = nil

@@ -38,7 +38,7 @@ struct HAPAccessoryProviderTests {
         return (directory, controller, scripted, try await scripted.pair(try await controller.identity()))
     }
 
-    @Test("a bridged accessory answering -70402 is offline alone (its name, which the bridge knows, aside), back with its next event; reads say why")
+    @Test("a bridged accessory answering -70402 is offline alone (its name, which the bridge knows, aside), back with its next event after its values were read again; reads say why")
     func bridgedAccessoryUnreachable() async throws {
         let (directory, controller, scripted, pairing) = try await Self.paired()
         defer { directory.remove() }
@@ -68,15 +68,18 @@ struct HAPAccessoryProviderTests {
         #expect(directory.files().contains("accessories-\(pairing.accessoryPairingID.replacingOccurrences(of: ":", with: "-")).json"))
 
         try await scripted.send(ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":10,"value":false}]}"#))
-        _ = try await events.wait(count: 5)
-        #expect(await events.summaries.suffix(2) == ["reachability [2] true", "values 2.10=false event"])
+        // Back, but its values are read again first: they may have changed while it was away.
+        #expect(try await scripted.readRequest().line == "GET /characteristics?id=2.2,2.10 HTTP/1.1")
+        try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":2,"iid":2,"value":"Lamp"},{"aid":2,"iid":10,"value":false}]}"#))
+        _ = try await events.wait(count: 6)
+        #expect(await events.summaries.suffix(3) == ["values 2.10=false event", "values 2.2=Lamp poll 2.10=false poll", "reachability [2] true"])
 
         let lamp = CharacteristicAddress(accessory: AccessoryID(serverID: pairing.accessoryPairingID, aid: 2), iid: 10)
         let read = Task { await provider.read([lamp]) }
         #expect(try await scripted.readRequest().line == "GET /characteristics?id=2.10 HTTP/1.1")
         try await scripted.send(ScriptedAccessory.response(status: 207, json: #"{"characteristics":[{"aid":2,"iid":10,"status":-70402}]}"#))
         #expect(await read.value[lamp] == .failure(.status(.serviceCommunicationFailure)))
-        _ = try await events.wait(count: 6)
+        _ = try await events.wait(count: 7)
         #expect(await events.summaries.last == "reachability [2] false")
 
         await provider.stop()
