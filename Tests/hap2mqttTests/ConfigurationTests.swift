@@ -23,8 +23,10 @@ struct ConfigurationTests {
         #expect(c.mqtt.baseTopic == "hap2mqtt" && c.mqtt.clientID == "hap2mqtt" && c.mqtt.protocolVersion == .v5)
         #expect(c.mqtt.username == nil && c.mqtt.password == nil && c.mqtt.caFile == nil)
         #expect(c.mqtt.keepalive == 30 && c.mqtt.qos == .atLeastOnce)
+        #expect(c.mqtt.sessionExpiry == .seconds(60) && c.mqttClientConfiguration.sessionExpiry == .seconds(60))
         #expect(c.homekit.stateDirectory == "./data" && c.homekit.pollInterval == .seconds(60))
         #expect(c.homekit.writeTimeout == .seconds(10) && c.homekit.keepaliveInterval == .seconds(30))
+        #expect(c.homekit.catchupInterval == .seconds(300))
         #expect(c.homekit.accessories.isEmpty)
         #expect(c.home.home == Home(name: "Home"))
         #expect(c.homeassistant.discovery && c.homeassistant.prefix == "homeassistant")
@@ -75,7 +77,7 @@ struct ConfigurationTests {
         }
         collect(root, "")
         let settings = Configuration.environmentVariables
-        #expect(settings.count == 29)
+        #expect(settings.count == 31)
         #expect(Set(settings).subtracting(documented).isEmpty)
         for key in ["name", "room", "home", "exclude"] {
             #expect(text.contains("  #     \(key): "), "the example accessory entry shows \(key)")

@@ -30,7 +30,8 @@ enum AccessoryProviders {
             let serverID = AccessoryID(serverID: accessoryPairingID, aid: 0).serverID
             let excluded = homekit.accessories.filter { $0.key.serverID == serverID && $0.value.exclude }.map(\.key.aid)
             var settings = HAPProviderSettings(
-                pollInterval: homekit.pollInterval, keepaliveInterval: homekit.keepaliveInterval, excludedAIDs: Set(excluded))
+                pollInterval: homekit.pollInterval, keepaliveInterval: homekit.keepaliveInterval, excludedAIDs: Set(excluded),
+                catchupInterval: homekit.catchupInterval)
             if let configurationFile { settings.commandOptions = " --config \(Self.shellQuoted(configurationFile))" }
             return settings
         }

@@ -16,6 +16,7 @@ extension Configuration {
         c.certFile = mqtt.certFile
         c.keyFile = mqtt.keyFile
         c.keepAlive = mqtt.keepalive
+        c.sessionExpiry = mqtt.sessionExpiry > .zero ? mqtt.sessionExpiry : nil
         c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic)
         // A flood of commands costs bounded memory (docs/DESIGN.md "Hostile input"): a command over the
         // limit arrives without its payload, to be refused with an error result; unread commands are

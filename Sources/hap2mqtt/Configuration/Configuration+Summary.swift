@@ -33,6 +33,7 @@ extension MQTTSettings {
             .init("keepalive", .number(Double(keepalive))),
             .init("qos", .number(Double(qos.rawValue))),
             .init("max_command_size", .number(Double(maxCommandSize))),
+            .init("session_expiry", .number(sessionExpiry.inSeconds)),
         ])
     }
 }
@@ -50,6 +51,7 @@ extension HomeKitSettings {
         return .object([
             .init("state_dir", .text(stateDirectory)),
             .init("poll_interval", .number(pollInterval.inSeconds)),
+            .init("catchup_interval", .number(catchupInterval.inSeconds)),
             .init("write_timeout", .number(writeTimeout.inSeconds)),
             .init("keepalive_interval", .number(keepaliveInterval.inSeconds)),
             .init("snapshot_interval", .number(snapshotInterval.inSeconds)),

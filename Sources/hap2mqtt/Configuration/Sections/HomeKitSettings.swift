@@ -8,6 +8,8 @@ struct HomeKitSettings: Sendable, Hashable {
     var stateDirectory = "./data"
     /// `homekit.poll_interval`: how often characteristics without events are read.
     var pollInterval = Duration.seconds(60)
+    /// `homekit.catchup_interval`: how often characteristics with events are read all the same.
+    var catchupInterval = Duration.seconds(300)
     /// `homekit.write_timeout`: how long a write waits for the accessory's answer.
     var writeTimeout = Duration.seconds(10)
     /// `homekit.keepalive_interval`: the time between cheap reads that keep a quiet connection alive
@@ -28,6 +30,7 @@ struct HomeKitSettings: Sendable, Hashable {
         if let value = section.value("state_dir") { stateDirectory = try value.nonEmptyText() }
         let day = 0.0...86_400
         if let value = section.value("poll_interval") { pollInterval = try value.seconds(in: day, allowsZero: false) }
+        if let value = section.value("catchup_interval") { catchupInterval = try value.seconds(in: day, allowsZero: false) }
         if let value = section.value("write_timeout") { writeTimeout = try value.seconds(in: day, allowsZero: false) }
         if let value = section.value("keepalive_interval") {
             keepaliveInterval = try value.seconds(in: day, allowsZero: false)

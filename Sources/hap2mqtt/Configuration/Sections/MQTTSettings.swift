@@ -37,6 +37,10 @@ struct MQTTSettings: Sendable, Hashable {
     var qos = MQTTQoS.atLeastOnce
     /// `mqtt.max_command_size`: the largest command payload taken, in bytes; larger ones are refused.
     var maxCommandSize = 64 * 1024
+    /// `mqtt.session_expiry`: how long the broker keeps the gateway's session (its subscriptions and
+    /// the QoS 1 commands sent meanwhile) after a connection ends; zero starts clean every time
+    /// (docs/DESIGN.md "Topics", the persistent session).
+    var sessionExpiry = Duration.seconds(60)
 
     init() {}
 
@@ -83,6 +87,11 @@ struct MQTTSettings: Sendable, Hashable {
                 throw value.invalid("expected \(expected), got \(seconds)")
             }
             keepalive = seconds
+        }
+        if let value = section.value("session_expiry") {
+            // MQTT 5's Session Expiry Interval counts whole seconds up to 4294967294 (§3.1.2.11.2); a week
+            // is far beyond any outage worth queueing commands for.
+            sessionExpiry = .seconds(try value.seconds(in: 0...604_800).components.seconds)
         }
         if let value = section.value("qos") {
             guard let level = try? value.integer("0, 1 or 2"), let qos = MQTTQoS(rawValue: Int32(clamping: level))
