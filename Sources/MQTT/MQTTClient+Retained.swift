@@ -17,6 +17,7 @@ extension MQTTClient {
         var settings = connection.configuration
         settings.clientID = settings.clientID.isEmpty ? "" : settings.clientID + "-scan"
         settings.will = nil
+        settings.sessionExpiry = nil
         let scanner = try MQTTClient(configuration: settings, logger: connection.logger)
         let messages = scanner.messages
         let collected = await withDeadline(timeout) { () async -> Result<[MQTTMessage], MQTTError> in
