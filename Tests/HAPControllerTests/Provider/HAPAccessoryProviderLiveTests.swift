@@ -8,7 +8,8 @@ import Testing
 
 /// The provider against a real HAP-python accessory: what it reads again, when, and how it rides out an
 /// accessory that closes idle connections.
-@Suite("HAP accessory provider against a real accessory: catching up and riding out drops")
+// One accessory at a time: three HAP-python processes syncing at once on a loaded machine take minutes.
+@Suite("HAP accessory provider against a real accessory: catching up and riding out drops", .serialized)
 struct HAPAccessoryProviderLiveTests {
     /// A started accessory paired with a controller, and a log of the provider.
     struct Setup {
@@ -26,7 +27,8 @@ struct HAPAccessoryProviderLiveTests {
             let provider = HAPAccessoryProvider(controller: fixture.controller, pairing: pairing, settings: settings, logger: log.logger(label: "hap"))
             let events = ProviderEvents(provider.events)
             await provider.start()
-            let first = try await events.wait(count: 2)
+            // A loaded machine (the whole suite at once) can hold a first sync up for a minute.
+            let first = try await events.wait(count: 2, timeout: .seconds(120))
             guard case .synced(let accessories)? = first.first(where: { if case .synced = $0 { true } else { false } }) else {
                 throw ProviderTestError.timedOut("the first sync (have \(await events.summaries))")
             }
