@@ -3,6 +3,11 @@ public struct TopicScheme: Sendable, Hashable {
     /// The base topic, without a trailing `/`.
     public let base: String
 
+    /// The longest base topic (and Home Assistant prefix or status topic) the configuration takes, in
+    /// UTF-8 bytes. With slugs of at most `Slug.maximumLength` every topic stays far below the 65,535
+    /// bytes MQTT and mosquitto accept (MQTT 5 §1.5.4).
+    public static let maximumBaseLength = 256
+
     public init(base: String) {
         var b = base
         while b.hasSuffix("/") { b.removeLast() }

@@ -86,7 +86,7 @@ struct Configuration: Sendable, Hashable {
         }
         configuration.home = try top.section("home") { s throws(ConfigurationError) in try HomeSettings(reading: &s) }
         configuration.homeassistant = try top.section("homeassistant") { s throws(ConfigurationError) in
-            try HomeAssistantSettings(reading: &s)
+            try HomeAssistantSettings(reading: &s, baseTopic: configuration.mqtt.baseTopic)
         }
         if let value = top.value("log_level") {
             let names = LogLevel.allCases.map(\.description).joined(separator: ", ")

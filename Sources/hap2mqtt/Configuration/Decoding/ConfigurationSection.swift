@@ -76,6 +76,12 @@ struct ConfigurationSection {
         return result
     }
 
+    /// The error for settings of this section that conflict with each other when none of them is set
+    /// here (a default conflicts with another section's key); `problem` is the whole line after the file.
+    func invalid(_ problem: String) -> ConfigurationError {
+        .invalidValue(ConfigurationLocation(source: source, mark: nil), key: "", problem: problem)
+    }
+
     /// Reports the first key that no reader asked for.
     /// - Throws: `ConfigurationError.unknownKey`, with the nearest known key when it is close.
     func finish() throws(ConfigurationError) {

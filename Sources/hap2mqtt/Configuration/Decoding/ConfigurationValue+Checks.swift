@@ -1,3 +1,4 @@
+import Gateway
 import SystemSupport
 #if canImport(Glibc)
 import Glibc
@@ -6,12 +7,16 @@ import Darwin
 #endif
 
 extension ConfigurationValue {
-    /// An MQTT topic name from the configuration (MQTT 5 §4.7): not empty, without the wildcards `+`
-    /// and `#` and without NUL; with `allowsSlashAtEnds` false also not starting or ending in `/`, as
+    /// An MQTT topic name from the configuration (MQTT 5 §4.7): not empty, at most
+    /// `TopicScheme.maximumBaseLength` bytes (the gateway's topics are built on it), without the wildcards
+    /// `+` and `#` and without NUL; with `allowsSlashAtEnds` false also not starting or ending in `/`, as
     /// a prefix that other levels are appended to must not.
     /// - Throws: `wrongType` for a list or mapping, `invalidValue` for a topic that breaks these rules.
     func topic(allowsSlashAtEnds: Bool) throws(ConfigurationError) -> String {
         let topic = try nonEmptyText()
+        if topic.utf8.count > TopicScheme.maximumBaseLength {
+            throw invalid("is \(topic.utf8.count) bytes long; at most \(TopicScheme.maximumBaseLength) are allowed")
+        }
         if topic.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) {
             throw invalid("must not contain the wildcards + and # or NUL, got \(topic.jsonQuoted)")
         }

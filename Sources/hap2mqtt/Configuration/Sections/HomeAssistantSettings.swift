@@ -24,13 +24,29 @@ struct HomeAssistantSettings: Sendable, Hashable {
     /// The birth delay as a range.
     var birthDelay: ClosedRange<Duration> { birthDelayMin...birthDelayMax }
 
-    /// Reads the section.
-    /// - Throws: `ConfigurationError` for a bad topic, a delay outside 0 to 3600 seconds or a minimum
+    /// Reads the section; `baseTopic` is `mqtt.base_topic`, which the topics here must stay out of.
+    /// - Throws: `ConfigurationError` for a bad topic, a prefix or status topic that overlaps
+    ///   `mqtt.base_topic` (the gateway's own topics), a delay outside 0 to 3600 seconds or a minimum
     ///   above its maximum, or an empty exclusion.
-    init(reading section: inout ConfigurationSection) throws(ConfigurationError) {
+    init(reading section: inout ConfigurationSection, baseTopic: String) throws(ConfigurationError) {
         if let value = section.value("discovery") { discovery = try value.bool() }
-        if let value = section.value("prefix") { prefix = try value.topic(allowsSlashAtEnds: false) }
-        if let value = section.value("status_topic") { statusTopic = try value.topic(allowsSlashAtEnds: true) }
+        let prefixValue = section.value("prefix")
+        let statusValue = section.value("status_topic")
+        if let prefixValue { prefix = try prefixValue.topic(allowsSlashAtEnds: false) }
+        if let statusValue { statusTopic = try statusValue.topic(allowsSlashAtEnds: true) }
+        // Discovery configs under the base topic, or the base topic under the prefix, would mix the two
+        // trees: a config and a characteristic could share a topic, and commands reach the wrong reader.
+        let base = "mqtt.base_topic (\(baseTopic.jsonQuoted))"
+        if Self.overlaps(prefix, baseTopic) {
+            try Self.conflict(
+                prefixValue, section.keyPath("prefix"), prefix, section: section,
+                "conflicts with \(base): neither may be the other or lie under it; change one of them")
+        }
+        if statusTopic == baseTopic || statusTopic.hasPrefix(baseTopic + "/") {
+            try Self.conflict(
+                statusValue, section.keyPath("status_topic"), statusTopic, section: section,
+                "conflicts with \(base): it must not lie under the gateway's own topics; change one of them")
+        }
         let hour = 0.0...3600
         let minValue = section.value("birth_delay_min")
         let maxValue = section.value("birth_delay_max")
@@ -43,5 +59,19 @@ struct HomeAssistantSettings: Sendable, Hashable {
         }
         excludeAccessories = try section.value("exclude_accessories")?.texts() ?? []
         excludeCharacteristics = try section.value("exclude_characteristics")?.texts() ?? []
+    }
+
+    /// Throws `problem` at `value` when the file or environment set it, else (a default conflicts with
+    /// another key) at the section, naming the key and its default.
+    private static func conflict(
+        _ value: ConfigurationValue?, _ key: String, _ topic: String, section: ConfigurationSection, _ problem: String
+    ) throws(ConfigurationError) {
+        throw value?.invalid(problem) ?? section.invalid("\(key) (default \(topic.jsonQuoted)) \(problem)")
+    }
+
+    /// Whether topic `a` and topic `b` are equal or one lies under the other (`hap2mqtt` and
+    /// `hap2mqtt/ha`).
+    private static func overlaps(_ a: String, _ b: String) -> Bool {
+        a == b || a.hasPrefix(b + "/") || b.hasPrefix(a + "/")
     }
 }
