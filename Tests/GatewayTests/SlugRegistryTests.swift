@@ -25,6 +25,20 @@ struct SlugRegistryTests {
         #expect(registry.accessory(forSlug: "kuche_lampe_2") == b)
     }
 
+    @Test("a long name makes a slug of at most 64 characters, numbered within the limit; a longer rename is refused")
+    func lengthLimit() throws {
+        var registry = SlugRegistry(directory: nil, logger: Logger(label: "gateway"))
+        let name = String(repeating: "Lamp ", count: 40)
+        let a = registry.slug(for: AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2), name: name)
+        let b = registry.slug(for: AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 3), name: name)
+        #expect(a.count <= Slug.maximumLength && a.hasPrefix("lamp_lamp") && !a.hasSuffix("_"))
+        #expect(b.count <= Slug.maximumLength && b.hasSuffix("_2") && b != a)
+        #expect(throws: GatewayError.invalidSlug(String(repeating: "x", count: 40) + "…", reason: "it is 65 characters long; a slug has at most 64")) {
+            try registry.rename(AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2), to: String(repeating: "x", count: 65))
+        }
+        try registry.rename(AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2), to: String(repeating: "x", count: 64))
+    }
+
     @Test("many new slugs are saved in one write, and read back by the next start")
     func batchedSave() throws {
         let dir = directory()

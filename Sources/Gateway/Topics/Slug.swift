@@ -3,7 +3,9 @@ internal import Foundation
 /// Topic-safe names (docs/DESIGN.md "Identity and names"): lower-case `[a-z0-9_-]`, made from a human name.
 ///
 /// Letters with diacritics lose them (`Küche` → `kuche`); every run of other characters becomes one `_`;
-/// `+`, `#`, `/`, NUL and control characters therefore never reach a topic.
+/// `+`, `#`, `/`, NUL and control characters therefore never reach a topic. A slug is at most
+/// `maximumLength` characters, so that every topic built from slugs stays far below what MQTT and brokers
+/// accept (docs/DESIGN.md "Identity and names").
 public enum Slug {
     /// Slugs the gateway keeps for itself: `bridge` for its own topics, `response` for the answers to
     /// MQTT 5 requests that name a response topic under the base topic (`ResponseTopicPolicy`).
@@ -11,6 +13,11 @@ public enum Slug {
 
     /// The level under the base topic where answers on MQTT 5 response topics may go.
     public static let responseLevel = "response"
+
+    /// The longest slug, in characters (all ASCII, so also in bytes): HAP's own limit for a name
+    /// (64 characters). Three slugs and the longest base topic (`TopicScheme.maximumBaseLength`) then
+    /// make a topic of a few hundred bytes, where MQTT allows 65,535.
+    public static let maximumLength = 64
 
     /// The slug of `name`, or `fallback` when nothing of it is left.
     public static func make(_ name: String, fallback: String = "accessory") -> String {
@@ -30,21 +37,35 @@ public enum Slug {
         }
         while let last = out.last, last == "_" || last == "-" { out.removeLast() }
         while let first = out.first, first == "_" || first == "-" { out.removeFirst() }
+        if out.count > maximumLength { out = trimmed(String(out.prefix(maximumLength))) }
         return out.isEmpty ? fallback : out
     }
 
-    /// Whether `text` is already a valid slug: non-empty `[a-z0-9_-]`.
+    /// `text` without separators at its end.
+    private static func trimmed(_ text: String) -> String {
+        var out = text
+        while let last = out.last, last == "_" || last == "-" { out.removeLast() }
+        return out
+    }
+
+    /// Whether `text` is already a valid slug: non-empty `[a-z0-9_-]`, at most `maximumLength` long.
     public static func isValid(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy {
+        !text.isEmpty && text.utf8.count <= maximumLength && text.unicodeScalars.allSatisfy {
             ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "_"
         }
     }
 
-    /// `base` made unique against `taken` by appending `_2`, `_3`, …
+    /// `base` made unique against `taken` by appending `_2`, `_3`, …, shortening `base` where the
+    /// suffix would make the slug longer than `maximumLength`.
     public static func unique(_ base: String, taken: (String) -> Bool) -> String {
         if !taken(base) { return base }
         var n = 2
-        while taken("\(base)_\(n)") { n += 1 }
-        return "\(base)_\(n)"
+        while taken(numbered(base, n)) { n += 1 }
+        return numbered(base, n)
+    }
+
+    private static func numbered(_ base: String, _ n: Int) -> String {
+        let suffix = "_\(n)"
+        return trimmed(String(base.prefix(maximumLength - suffix.count))) + suffix
     }
 }

@@ -31,8 +31,21 @@ public struct SlugRegistry: Sendable {
                 try? directory.remove(SlugRegistry.fileName)
                 return
             }
-            for (key, slug) in map {
-                guard let id = AccessoryID(key), Slug.isValid(slug), idBySlug[slug] == nil else { continue }
+            // A damaged or impossible entry (edited by hand, or saved by an older version without the length
+            // limit) is reported and skipped: its accessory gets a new slug, and the gateway starts.
+            for (key, slug) in map.sorted(by: { $0.key < $1.key }) {
+                guard let id = AccessoryID(key) else {
+                    logger.warning("\(SlugRegistry.fileName): skipped the entry \(JSONFragment.string(Self.shown(key))): not an accessory id")
+                    continue
+                }
+                if let problem = Self.problem(with: slug) {
+                    logger.warning("\(SlugRegistry.fileName): skipped the slug of accessory \(id): \(problem); it gets a new one")
+                    continue
+                }
+                if let owner = idBySlug[slug] {
+                    logger.warning("\(SlugRegistry.fileName): skipped the slug of accessory \(id): '\(slug)' belongs to accessory \(owner) too; it gets a new one")
+                    continue
+                }
                 slugByID[id] = slug
                 idBySlug[slug] = id
             }
@@ -70,11 +83,10 @@ public struct SlugRegistry: Sendable {
     public func accessory(forSlug slug: String) -> AccessoryID? { idBySlug[slug] }
 
     /// Gives accessory `id` the slug `newSlug`.
-    /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, reserved, or taken.
+    /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, longer than
+    ///   `Slug.maximumLength`, reserved, or taken.
     public mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
-        guard Slug.isValid(newSlug), !Slug.reserved.contains(newSlug) else {
-            throw .invalidSlug(newSlug, reason: "use lower-case letters, digits, '_' and '-' only; 'bridge' is reserved")
-        }
+        if let problem = Self.problem(with: newSlug) { throw .invalidSlug(Self.shown(newSlug), reason: problem) }
         if let owner = idBySlug[newSlug], owner != id {
             throw .invalidSlug(newSlug, reason: "already used by accessory \(owner)")
         }
@@ -83,6 +95,20 @@ public struct SlugRegistry: Sendable {
         idBySlug[newSlug] = id
         save()
     }
+
+    /// Why `slug` cannot be an accessory's slug; nil when it can.
+    static func problem(with slug: String) -> String? {
+        if slug.utf8.count > Slug.maximumLength {
+            return "it is \(slug.utf8.count) characters long; a slug has at most \(Slug.maximumLength)"
+        }
+        guard Slug.isValid(slug), !Slug.reserved.contains(slug) else {
+            return "use lower-case letters, digits, '_' and '-' only; 'bridge' is reserved"
+        }
+        return nil
+    }
+
+    /// `text` for a log line or an answer: cut after 40 characters, so that a huge value is not echoed.
+    static func shown(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
     private mutating func save() {
         hasUnsavedChanges = false
