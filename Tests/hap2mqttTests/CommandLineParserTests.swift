@@ -87,10 +87,17 @@ struct CommandLineParserTests {
     }
 
     @Test("pair checks its host, port and code, and never repeats the code")
-    func pairChecks() {
+    func pairChecks() throws {
         #expect(failure("pair --port 1 --code 1") == "missing --host for pair; see hap2mqtt pair --help")
         #expect(failure("pair --host h --code 1") == "missing --port for pair; see hap2mqtt pair --help")
-        #expect(failure("pair --host h --port 1") == "missing --code for pair; see hap2mqtt pair --help")
+        #expect(try parse("pair --host h --port 1") == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .prompt)))))
+        #expect(try parse("pair --host h --port 1 --code -")
+            == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .standardInput)))))
+        #expect(try parse("pair --host h --port 1 --code-file c")
+            == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .file("c"))))))
+        #expect(failure("pair --host h --port 1 --code 1 --code-file c")
+            == "--code: conflicts with --code-file: give the setup code one way; see hap2mqtt pair --help")
+        #expect(failure("pair --host h --port 1 --code-file=") == "--code-file: must not be empty; see hap2mqtt pair --help")
         #expect(failure("pair --host h --port 1 --code 1 --host i") == "--host given twice; see hap2mqtt pair --help")
         #expect(failure("pair --host h --port 0 --code 1")
             == "--port: expected a number from 1 to 65535, got 0; see hap2mqtt pair --help")

@@ -15,8 +15,11 @@ struct ExecutableTests {
     /// Runs the binary with `arguments` and `environment` (added to a copy of this process's environment
     /// without its `HAP2MQTT_*` variables) in `directory` (default: this process's), stopping it after
     /// 60 seconds. Waits without blocking a thread: the tests share a pool of as many threads as cores,
-    /// and two blocked waits stalled every other test for seconds.
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) async throws -> Result {
+    /// and two blocked waits stalled every other test for seconds. `input` is standard input (a file
+    /// holding it); without it standard input is empty.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: String? = nil, input: String? = nil
+    ) async throws -> Result {
         let process = Process()
         process.executableURL = try GatewayProcess.binary()
         process.arguments = arguments
@@ -31,7 +34,11 @@ struct ExecutableTests {
         let error = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardOutput = output
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: try files.write(input, to: "stdin")))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         try? output.close()
         try? error.close()
@@ -87,7 +94,7 @@ struct ExecutableTests {
     func missingDefaultConfiguration() async throws {
         let files = try TemporaryFiles()
         defer { files.remove() }
-        let empty = "no paired accessories: pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX\n"
+        let empty = "no paired accessories: pair one with hap2mqtt pair --host H --port P\n"
         let defaults = try await Self.run(["accessories"], directory: files.path)
         #expect(defaults.status == 0)
         #expect(defaults.output == empty)

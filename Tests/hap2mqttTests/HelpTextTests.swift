@@ -47,12 +47,17 @@ struct HelpTextTests {
             app first). 'avahi-browse -rt _hap._tcp' lists the host and port of accessories on the network
             (sf=1 in the TXT record: ready to pair).
 
-            USAGE: hap2mqtt pair --host H --port P --code XXX-XX-XXX [--name N] [--config PATH] [--log-level LEVEL]
+            Give the setup code with --code-file or --code - (standard input), or type it when asked (it is
+            not shown): --code XXX-XX-XXX leaves it visible to every user of the machine in 'ps' while
+            pairing runs, and in the shell's history.
+
+            USAGE: hap2mqtt pair --host H --port P [--code-file PATH] [--code XXX-XX-XXX] [--name N] [--config PATH] [--log-level LEVEL]
 
             OPTIONS:
               --host H              The accessory's host name or IP address.
               --port P              The accessory's HAP port, 1 to 65535.
-              --code XXX-XX-XXX     The setup code from the accessory's label or screen.
+              --code-file PATH      Read the setup code from the first line of this file.
+              --code XXX-XX-XXX     The setup code; '-' reads it from standard input (without either, it is asked for).
               --name N              A name for the pairing (default: the accessory's name).
 
 

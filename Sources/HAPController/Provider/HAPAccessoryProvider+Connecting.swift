@@ -195,7 +195,7 @@ extension HAPAccessoryProvider {
         logger.error(
             "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
                 + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
-                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port) --code XXX-XX-XXX\(settings.commandOptions) "
+                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port)\(settings.commandOptions) "
                 + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force\(settings.commandOptions)")
     }
 

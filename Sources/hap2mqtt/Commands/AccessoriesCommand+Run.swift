@@ -12,7 +12,7 @@ extension AccessoriesCommand {
             stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory), logger: loggers.hap)
         let pairings = await controller.pairings()
         guard !pairings.isEmpty else {
-            return ("no paired accessories: pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX\n", [])
+            return ("no paired accessories: pair one with hap2mqtt pair --host H --port P\n", [])
         }
         var output = ""
         var failures: [CommandFailure] = []

@@ -23,7 +23,7 @@ enum AccessoryProviders {
         let contents = controller.store.loadPairings()
         for problem in contents.problems { logger.warning("skipped a pairing file: \(problem)") }
         if contents.pairings.isEmpty && contents.problems.isEmpty {
-            logger.notice("no paired accessories in \(stateDirectory.path); pair one with hap2mqtt pair --host H --port P --code XXX-XX-XXX")
+            logger.notice("no paired accessories in \(stateDirectory.path); pair one with hap2mqtt pair --host H --port P")
         }
         let homekit = configuration.homekit
         let settings: @Sendable (String) -> HAPProviderSettings = { accessoryPairingID in

@@ -33,7 +33,7 @@ struct HAPAccessoryProviderResetTests {
         #expect(record.message.hasPrefix("Desk Bridge (\(id)) no longer accepts this controller: "))
         #expect(record.message.contains(
             "(reset, or removed by another controller). hap2mqtt stopped connecting to it. Pair again with hap2mqtt pair "
-                + "--host 127.0.0.1 --port \(accessory.port) --code XXX-XX-XXX --config /etc/hap2mqtt/hap2mqtt.yaml "
+                + "--host 127.0.0.1 --port \(accessory.port) --config /etc/hap2mqtt/hap2mqtt.yaml "
                 + "(the running gateway takes the new pairing up), "
                 + #"or remove it with hap2mqtt unpair "Desk Bridge" --force --config /etc/hap2mqtt/hap2mqtt.yaml"#))
         #expect(record.message.hasSuffix("--force --config /etc/hap2mqtt/hap2mqtt.yaml"))
