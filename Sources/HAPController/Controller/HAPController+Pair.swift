@@ -38,6 +38,14 @@ extension HAPController {
         let owner = name.flatMap { name in others.first { $0.name?.lowercased() == name.lowercased() } }
         if let owner, owner.host != host || owner.port != port { throw .nameInUse(owner.displayName) }
         let connection = try await open(host: host, port: port)
+        // Read before this pair-setup records itself: a record left by a pair-setup that was killed.
+        let interrupted = store.interruptedPairSetup()
+        do {
+            try store.beginPairSetup(PendingPairSetup(host: host, port: port))
+        } catch {
+            await connection.close()
+            throw .storage(error)
+        }
         var pairing: Pairing
         do {
             let result = try await connection.pairSetupSteps(
@@ -45,23 +53,27 @@ extension HAPController {
             pairing = Pairing(controller: identity, accessory: result, host: host, port: port, name: name)
         } catch {
             await connection.close()
-            if error.error == .pairing(.alreadyPaired), let mine = others.first(where: { $0.host == host && $0.port == port }) {
-                throw .alreadyPairedHere(name: mine.displayName)
-            }
-            if !error.answered, Self.isNotHAP(error.error) { throw .notAnAccessory(host: host, port: port, reason: error.error) }
-            throw .connection(error.error)
+            throw Self.pairSetupFailure(error, host: host, port: port, others: others, interrupted: interrupted, store: store)
         }
+        // Saved before anything else is done with M6's result (docs/hap-notes.md §7.16): the accessory has
+        // held the pairing since it accepted M5, and a controller stopped before saving loses it for good.
         let replaced = others.first { $0.accessoryPairingID.lowercased() == pairing.accessoryPairingID.lowercased() }
-        if let owner, owner.accessoryPairingID.lowercased() != pairing.accessoryPairingID.lowercased() {
-            try await refuseName(of: owner, for: &pairing, over: connection, identity: identity, others: others)
+        let nameOwner = owner.flatMap { $0.accessoryPairingID.lowercased() == pairing.accessoryPairingID.lowercased() ? nil : $0 }
+        if let nameOwner {
+            // Kept under a numbered name unless the accessory lets it go again (refuseName).
+            pairing.name = Self.unique(nameOwner.displayName, among: others)
         } else if name == nil {
             pairing.name = replaced?.name
         }
         do {
             try store.save(pairing)
+            store.endPairSetup()
         } catch {
             await connection.close()
             throw .pairingNotSaved(accessoryPairingID: pairing.accessoryPairingID, error)
+        }
+        if let nameOwner {
+            try await refuseName(of: nameOwner, for: pairing, replacing: replaced, over: connection, identity: identity)
         }
         let metadata = ["hap.accessory": pairing.accessoryPairingID, "hap.host": "\(host):\(port)"]
         logger.notice(replaced == nil ? "paired" : "paired again, replacing the old pairing", metadata)
@@ -82,11 +94,12 @@ extension HAPController {
     }
 
     /// Pair-setup at the address of `owner`, the pairing with the name asked for, reached another
-    /// accessory: removes the new pairing on that accessory and throws `.nameInUse`. When the accessory
-    /// cannot be told, the pairing must be kept, so it gets a numbered name and the call returns.
+    /// accessory: removes the new pairing (saved already, under a numbered name) on that accessory and
+    /// here, puts back the pairing it `replaced` if any, and throws `.nameInUse`. When the accessory cannot
+    /// be told, the pairing must be kept: it stays saved under its numbered name and the call returns.
     private func refuseName(
-        of owner: Pairing, for pairing: inout Pairing, over connection: HAPConnection, identity: ControllerIdentity,
-        others: [Pairing]
+        of owner: Pairing, for pairing: Pairing, replacing replaced: Pairing?, over connection: HAPConnection,
+        identity: ControllerIdentity
     ) async throws(HAPControllerError) {
         let ownerName = owner.displayName
         let metadata = ["hap.accessory": pairing.accessoryPairingID]
@@ -100,12 +113,32 @@ extension HAPController {
         }
         guard let failure else {
             await connection.close()
+            do {
+                if let replaced { try store.save(replaced) } else { try store.remove(accessoryPairingID: pairing.accessoryPairingID) }
+            } catch {
+                logger.warning("could not undo the saved pairing: \(error)", metadata)
+            }
             logger.notice("removed the new pairing again: its name belongs to another accessory's pairing", metadata)
             throw .nameInUse(ownerName)
         }
-        pairing.name = Self.unique(ownerName, among: others)
         logger.warning("\"\(ownerName)\" names the pairing of another accessory (\(owner.accessoryPairingID)), and the new "
             + "pairing could not be removed from the accessory (\(failure)): it is kept as \"\(pairing.name ?? "")\"", metadata)
+    }
+
+    /// The error for a pair-setup that failed, after the record of it was forgotten: an accessory that is
+    /// paired already is explained by this controller's pairing at its address, or by a pair-setup with
+    /// that address that was `interrupted` (the process was killed between M5 and M6).
+    private static func pairSetupFailure(
+        _ failure: PairSetupFailure, host: String, port: UInt16, others: [Pairing], interrupted: PendingPairSetup?,
+        store: PairingStore
+    ) -> HAPControllerError {
+        store.endPairSetup()
+        if failure.error == .pairing(.alreadyPaired) {
+            if let mine = others.first(where: { $0.host == host && $0.port == port }) { return .alreadyPairedHere(name: mine.displayName) }
+            if let interrupted, interrupted.host == host, interrupted.port == port { return .interruptedPairing(interrupted) }
+        }
+        if !failure.answered, isNotHAP(failure.error) { return .notAnAccessory(host: host, port: port, reason: failure.error) }
+        return .connection(failure.error)
     }
 
     /// Whether a failure of the first pair-setup exchange says that no HAP accessory server answers: the

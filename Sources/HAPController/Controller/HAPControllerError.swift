@@ -20,6 +20,10 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
     /// Pair-setup found the accessory paired already, and this controller has a pairing, `name`, with the
     /// same address: most likely the accessory is paired with this controller.
     case alreadyPairedHere(name: String)
+    /// Pair-setup found the accessory paired already, and a pair-setup with the same address was
+    /// interrupted before (`PendingPairSetup`): the accessory most likely holds that pairing, which no
+    /// controller can use, and must be reset.
+    case interruptedPairing(PendingPairSetup)
     /// The pairing `name` could not be removed on the accessory, so it was kept here too.
     case unpairFailed(name: String, reason: HAPConnectionError)
 
@@ -27,7 +31,7 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
     public var pairingError: PairingError? {
         switch self {
         case .connection(.pairing(let error)): return error
-        case .alreadyPairedHere: return .alreadyPaired
+        case .alreadyPairedHere, .interruptedPairing: return .alreadyPaired
         case .unpairFailed(_, .pairing(let error)): return error
         default: return nil
         }
@@ -61,6 +65,10 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
         case .alreadyPairedHere(let name):
             return "the accessory is already paired, and \"\(name)\" is this controller's pairing at that address: "
                 + "it needs no new one (if it does not answer, unpair it and pair again)"
+        case .interruptedPairing(let pending):
+            return "the accessory is already paired: the pair-setup with \(TCPError.endpoint(pending.host, pending.port)) "
+                + "that began at \(pending.startedDescription) was interrupted before the pairing was saved, so the "
+                + "accessory most likely holds a pairing no controller can use: reset the accessory (see its manual) and pair again"
         case .unpairFailed(let name, let reason):
             return "cannot remove the pairing from \(name) (\(reason)); the pairing was kept"
         }

@@ -51,7 +51,8 @@ public enum PairingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongSetupCode:
             return "the accessory rejected the setup code: check the code on the accessory or its label"
         case .alreadyPaired:
-            return "the accessory is already paired with another controller: remove it there or reset the accessory"
+            return "the accessory is already paired with another controller: remove it there or reset the accessory "
+                + "(an interrupted pairing is a likely cause, and only a reset clears it)"
         case .tooManyAttempts:
             return "the accessory refuses further pairing attempts after too many failures: reset the accessory"
         case .busy:

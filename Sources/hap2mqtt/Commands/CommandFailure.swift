@@ -42,7 +42,9 @@ struct CommandFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongSetupCode:
             return "wrong setup code: check the 8-digit code on the accessory"
         case .alreadyPaired:
-            return "already paired with another controller: reset the accessory or remove that pairing first"
+            return "already paired with another controller: remove that pairing first, or reset the accessory; "
+                + "if a pair with it was interrupted (stopped or cut off while pairing), that is the likely cause "
+                + "and only a reset of the accessory clears it"
         case .tooManyAttempts:
             return "the accessory refuses pairing after too many failed attempts: reset the accessory"
         case .busy:

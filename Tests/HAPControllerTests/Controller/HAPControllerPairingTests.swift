@@ -65,7 +65,8 @@ struct HAPControllerPairingTests {
             try await other.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
         }
         #expect(error?.pairingError == .alreadyPaired)
-        #expect(error?.description == "the accessory is already paired with another controller: remove it there or reset the accessory")
+        #expect(error?.description == "the accessory is already paired with another controller: remove it there or reset the accessory "
+            + "(an interrupted pairing is a likely cause, and only a reset clears it)")
         #expect(await other.pairings().isEmpty)
         await accessory.stop()
     }
