@@ -22,11 +22,11 @@ import SystemSupport
 /// `Responder` (every answer to a request) and `FollowUpWork` (what a batch leaves for later). The store's
 /// changes are followed in `Gateway+Following.swift`, commands handled in `Commands/`.
 public actor Gateway {
-    let configuration: GatewayConfiguration
+    var configuration: GatewayConfiguration
     let store: HomeStore
     let mqtt: any MQTTClientProtocol
     let topics: TopicScheme
-    let discovery: HomeAssistantDiscovery
+    var discovery: HomeAssistantDiscovery
     /// Which MQTT 5 response topics are answered.
     let responseTopics: ResponseTopicPolicy
     let logger: Logger

@@ -1,3 +1,4 @@
+import Foundation
 import Gateway
 import HomeModel
 import HomeStore
@@ -15,8 +16,9 @@ import Darwin
 /// Makes the parts (the home store with a provider per paired accessory server, the MQTT client, the
 /// `Gateway`, the pairing watcher) and runs them as one `ServiceGroup` (`services`): the MQTT client
 /// connects first, retrying with back-off while the broker is unreachable (a broker that starts after
-/// the gateway is normal under systemd or compose). A signal publishes `bridge/state` offline, stops
-/// the parts in reverse order and returns 0.
+/// the gateway is normal under systemd or compose). SIGINT or SIGTERM publishes `bridge/state` offline,
+/// stops the parts in reverse order and returns 0; SIGHUP reloads the configuration
+/// (`ConfigurationReload`); SIGUSR1 and SIGUSR2 are ignored (`SignalAction`).
 enum RunCommandRunner {
     static func run(_ context: CommandContext, loggers: Loggers) async -> Int32 {
         let configuration = context.configuration
@@ -32,7 +34,7 @@ enum RunCommandRunner {
             StandardStream.write("hap2mqtt: cannot use the state directory: \(error)\n", to: STDERR_FILENO)
             return 1
         }
-        let signals = await SignalHandler()
+        let signals = await SignalHandler(SignalAction.handled)
         defer { signals.cancel() }
 
         let store = HomeStore(configuration: configuration.homeStoreConfiguration, logger: loggers.homeStore)
@@ -61,12 +63,12 @@ enum RunCommandRunner {
                 gateway: gateway, watcher: watcher, monitor: monitor, stop: stop, logger: loggers.program),
             logger: loggers.program)
 
+        let reload = ConfigurationReload(
+            running: configuration, options: context.options, environment: ProcessInfo.processInfo.environment, store: store,
+            gateway: gateway, logger: loggers.program)
         let failure = await withTaskGroup(of: Void.self) { tasks -> ServiceStartError? in
             tasks.addTask {
-                for await number in signals.signals {
-                    stop.request(.signal(number))
-                    return
-                }
+                await SignalAction.follow(signals.signals, stop: stop, reload: { await reload.reload() }, logger: loggers.program)
             }
             defer { signals.cancel() }  // ends the task above
             do throws(ServiceStartError) {

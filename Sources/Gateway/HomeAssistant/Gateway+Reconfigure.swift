@@ -1,0 +1,34 @@
+import HomeModel
+import MQTT
+
+extension Gateway {
+    /// Takes Home Assistant options changed while running (`hap2mqtt run` on SIGHUP): discovery on or
+    /// off, the birth delay, and the exclusions; the bridge's and every accessory's discovery configs are
+    /// published or cleared to match at once, and `bridge/info` shows `configurationJSON`, the configuration
+    /// now in use. The prefix and the status topic stay as they are: moving them would leave configs
+    /// behind under the old prefix, so the caller reports that they need a restart.
+    public func reconfigure(homeAssistant new: HomeAssistantConfiguration, configurationJSON: String?) async {
+        var options = new
+        options.prefix = configuration.homeAssistant.prefix
+        options.statusTopic = configuration.homeAssistant.statusTopic
+        let wasOn = configuration.homeAssistant.discovery
+        configuration.homeAssistant = options
+        configuration.configurationJSON = configurationJSON
+        discovery = HomeAssistantDiscovery(configuration: options, topics: topics, version: configuration.version)
+        guard isReady, !isStopped else { return }
+        if options.discovery, !wasOn {
+            do throws(MQTTError) {
+                try await mqtt.subscribe([options.statusTopic], qos: .atLeastOnce, retainAsPublished: true)
+            } catch {
+                logger.warning("cannot subscribe to Home Assistant's status topic \(options.statusTopic): \(error)")
+            }
+        }
+        publishBridgeDiscovery()
+        for accessory in await store.accessories() {
+            guard let layout = index.layouts[accessory.id] else { continue }
+            publishDiscovery(accessory, layout)
+        }
+        outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
+        flush()
+    }
+}
