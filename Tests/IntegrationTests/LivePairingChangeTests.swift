@@ -48,7 +48,7 @@ struct LivePairingChangeTests {
         try await live.accessory.resetPairings()
         for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "offline") }
         try await eventually("the refusal in the log", timeout: .seconds(10)) { live.gateway.log.contains("no longer accepts this controller") }
-        #expect(live.gateway.log.contains("--code XXX-XX-XXX --config \(live.gateway.configurationFile.path) "),
+        #expect(live.gateway.log.contains("--port \(live.accessory.port) --config \(live.gateway.configurationFile.path) "),
                 "the suggested command uses the gateway's own configuration")
 
         await live.observer.clear()
