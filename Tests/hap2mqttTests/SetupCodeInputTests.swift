@@ -93,6 +93,8 @@ struct SetupCodeInputTests {
             if not answered and b"not shown): " in shown:
                 os.write(fd, code + b"\\n")
                 answered = True
+        if not answered or time.monotonic() >= deadline:
+            os.kill(pid, 9)
         _, status = os.waitpid(pid, 0)
         print("status", os.waitstatus_to_exitcode(status))
         print(shown.decode(errors="replace"))

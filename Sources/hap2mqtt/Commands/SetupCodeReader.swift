@@ -61,18 +61,20 @@ enum SetupCodeReader {
     /// Shows `prompt` on standard error and reads a line from the terminal with echo off; echo is put
     /// back before returning.
     private static func readWithoutEcho(prompt: String) -> [UInt8] {
-        StandardStream.write(prompt, to: STDERR_FILENO)
         var saved = termios()
         let canSilence = tcgetattr(STDIN_FILENO, &saved) == 0
         if canSilence {
             var silent = saved
             silent.c_lflag &= ~tcflag_t(ECHO)
-            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+            // Echo goes off before the prompt shows: a code typed after the prompt is never echoed, and
+            // never discarded by this change.
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         }
         defer {
-            if canSilence { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            if canSilence { _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
             StandardStream.write("\n", to: STDERR_FILENO)
         }
+        StandardStream.write(prompt, to: STDERR_FILENO)
         return readLine()
     }
 }
