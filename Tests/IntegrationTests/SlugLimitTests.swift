@@ -31,10 +31,12 @@ struct SlugLimitTests {
         #expect(relisted.slug == light.slug, "the Light gets its slug from its name again")
         #expect(try await live.retained("hap2mqtt/\(light.slug)/availability") == "online")
 
-        try await live.publish("hap2mqtt/bridge/request/rename", #"{"accessory":"\#(light.slug)","to":"\#(huge)"}"#)
+        // Within mqtt.max_command_size (a 70,000-character request is refused for its size already).
+        let tooLong = String(repeating: "a", count: 1_000)
+        try await live.publish("hap2mqtt/bridge/request/rename", #"{"accessory":"\#(light.slug)","to":"\#(tooLong)"}"#)
         let refused = try await live.next(on: "hap2mqtt/bridge/response/rename")
-        #expect(refused.payloadString == #"{"status":"error","data":{},"error":"cannot use 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' as a name: it is 70000 characters long; a slug has at most 64"}"#)
-        #expect(try !String(contentsOf: slugs, encoding: .utf8).contains(huge.prefix(65)))
+        #expect(refused.payloadString == #"{"status":"error","data":{},"error":"cannot use 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' as a name: it is 1000 characters long; a slug has at most 64"}"#)
+        #expect(try !String(contentsOf: slugs, encoding: .utf8).contains(tooLong.prefix(65)))
 
         let longest = String(repeating: "b", count: 64)
         await live.observer.clear()
