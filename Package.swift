@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        // Avahi's client library (Debian: libavahi-client-dev): DNS-SD browsing on Linux; macOS has dns_sd
+        // in its system library. No pkgConfig: avahi-client.pc adds -D_REENTRANT, which SwiftPM warns
+        // about, and its headers and libraries are in the default paths.
+        .systemLibrary(name: "CAvahi"),
 
         // The parts of docs/DESIGN.md.
         // What every part may use: atomic state files, deadlines, system calls (the toolchain only).
@@ -40,7 +44,12 @@ let package = Package(
         .target(name: "HomeModel"),
         .target(name: "HomeStore", dependencies: ["HomeModel", "Logging", "SystemSupport"]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "Logging", "SystemSupport"]),
-        .target(name: "HAPController", dependencies: ["HomeModel", "HomeStore", "Logging", "SystemSupport", "COpenSSL"]),
+        .target(
+            name: "HAPController",
+            dependencies: [
+                "HomeModel", "HomeStore", "Logging", "SystemSupport", "COpenSSL",
+                .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+            ]),
         .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"]),
         .executableTarget(
             name: "hap2mqtt",

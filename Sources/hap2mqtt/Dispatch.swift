@@ -7,11 +7,10 @@ import Darwin
 /// Runs the command of `context` with the program's `loggers` and returns the exit status. Logging is
 /// set up before it is called.
 ///
-/// `pair`, `unpair` and `accessories` print their result on standard output and each failure as one line
-/// `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits). `healthcheck`
-/// prints its verdict on standard output, with status 0 or 1. `run` is the
-/// gateway (`RunCommandRunner`). `discover` (mDNS browsing) is not in this version: it says how to find
-/// accessories instead, with status 1.
+/// `pair`, `unpair`, `accessories` and `discover` print their result on standard output and each failure
+/// as one line `hap2mqtt: …` on standard error, with status 1 (2 for a setup code that is not 8 digits).
+/// `healthcheck` prints its verdict on standard output, with status 0 or 1. `run` is the gateway
+/// (`RunCommandRunner`).
 func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
     switch context.command {
     case .pair(let command):
@@ -29,12 +28,8 @@ func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
         return status
     case .run:
         return await RunCommandRunner.run(context, loggers: loggers)
-    case .discover:
-        StandardStream.write(
-            "hap2mqtt: discover is not available in this version; list HomeKit accessories with "
-                + "'avahi-browse -rt _hap._tcp' (host, port, and id=), then use hap2mqtt pair\n",
-            to: STDERR_FILENO)
-        return 1
+    case .discover(let command):
+        return finish(await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
     }
 }
 

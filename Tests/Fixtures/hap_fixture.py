@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """A real HomeKit accessory for hap2mqtt's tests: a HAP-python 5.0.0 bridge on 127.0.0.1.
 
-Started by Tests/HAP2MQTTTesting/HAPPythonAccessory.swift. It never advertises over mDNS and listens on
-loopback only. Everything it reports goes to stdout as one JSON object per line:
+Started by Tests/HAP2MQTTTesting/HAPPythonAccessory.swift. It listens on loopback only and never advertises
+over mDNS, except with --mdns, which only works inside a private network namespace with lo alone (the
+discovery tests, scripts/lib/avahi-namespace): HAP-python's own zeroconf then announces `_hap._tcp` there. Everything it reports goes to stdout as one JSON object per line:
 
-  {"event":"ready","port":…,"control_port":…,"pairing_id":…,"config_version":…,"paired":…,"accessories":{…}}
+  {"event":"ready","port":…,"control_port":…,"ready_ns":…,"pairing_id":…,"config_version":…,"paired":…,"accessories":{…}}
+                                                    (ready_ns: CLOCK_MONOTONIC when the server listens and,
+                                                    with --mdns, its first announcement has gone out)
   {"event":"set","accessory":"Light","characteristic":"Brightness","value":50,"type":"int","timed":false}
   {"event":"rejected","accessory":"Lock","characteristic":"LockTargetState","value":1,"type":"int","status":-70410}
   {"event":"prepare","ttl":10000,"pid":12345}
@@ -48,6 +51,7 @@ import json
 import logging
 import os
 import sys
+import time
 import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
@@ -60,7 +64,7 @@ from pyhap.characteristic import Characteristic  # noqa: E402
 from pyhap.service import Service  # noqa: E402
 from pyhap import RESOURCE_DIR, const  # noqa: E402
 
-from hap_loopback import find_char, make_driver, port_is_free, serve, start_control_server, typed, value_command  # noqa: E402
+from hap_loopback import NoZeroconf, find_char, make_driver, port_is_free, serve, start_control_server, typed, value_command  # noqa: E402
 
 
 def emit(obj):
@@ -102,6 +106,17 @@ class FixtureDriver(AccessoryDriver):
     def prepare(self, prepare_query, client_addr):
         emit({"event": "prepare", "ttl": prepare_query.get("ttl"), "pid": prepare_query.get("pid")})
         return super().prepare(prepare_query, client_addr)
+
+    async def async_stop(self):
+        """With --mdns, say goodbye before stopping, as an accessory that shuts down cleanly does: HAP-python
+        5.0.0 closes its zeroconf without waiting for the goodbye packets, so none go out, and the
+        announcement of the next start would repeat records the daemon still holds."""
+        if not isinstance(self.advertiser, NoZeroconf):
+            goodbyes = await self.advertiser.async_unregister_service(self.mdns_service_info)
+            await goodbyes
+            await self.advertiser.async_close()
+            self.advertiser = NoZeroconf()
+        await super().async_stop()
 
 
 def record_setters(driver, acc, effects):
@@ -447,7 +462,7 @@ class Fixture:
         else:
             defaults = DEFAULT_ACCESSORIES
         self.layout = Layout(args.state + ".layout.json", defaults)
-        self.driver = make_driver(FixtureDriver, args.port, args.state, args.code, args.pairing_id)
+        self.driver = make_driver(FixtureDriver, args.port, args.state, args.code, args.pairing_id, mdns=args.mdns)
         self.bridge = FixtureBridge(self.driver, "hap2mqtt Test Bridge")
         self.bridge.fixture = self
         self.bridge.set_info_service(
@@ -486,7 +501,8 @@ class Fixture:
 
     async def started(self):
         self.control_server, control_port = await start_control_server(self.handle)
-        emit({"event": "ready", "port": self.args.port, "control_port": control_port, **self.summary()})
+        emit({"event": "ready", "port": self.args.port, "control_port": control_port, "ready_ns": time.monotonic_ns(),
+              **self.summary()})
 
     def configuration_changed(self):
         if self.driver.state.set_accessories_hash(self.driver.accessories_hash):
@@ -566,6 +582,8 @@ def main():
                         help="the scale profile: N lights of 10 characteristics each instead of the six accessories")
     parser.add_argument("--profile", choices=["default", "homeassistant"], default="default",
                         help="homeassistant: one accessory per service type Home Assistant controls instead of the six")
+    parser.add_argument("--mdns", action="store_true",
+                        help="announce over mDNS on 127.0.0.1 (only inside a private network namespace with lo alone)")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)

@@ -21,7 +21,8 @@ public final class GatewayProcess: Sendable {
     private let environment: [String: String]
 
     /// Writes a configuration that points at `brokerURL` (plus `extraYAML`, more top-level sections or
-    /// keys) into a fresh folder. Nothing runs until `start()`.
+    /// keys) into a fresh folder. Nothing runs until `start()`. Outside a private network namespace,
+    /// DNS-SD discovery is off unless `environment` says otherwise (`AvahiNamespace.gatewayEnvironment`).
     /// - Parameter logLevel: `log_level`; tests read the debug lines, benchmarks run at the default `info`.
     public init(
         brokerURL: String, baseTopic: String = "hap2mqtt", extraYAML: String = "", environment: [String: String] = [:],
@@ -29,7 +30,7 @@ public final class GatewayProcess: Sendable {
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.environment = environment
+        self.environment = AvahiNamespace.gatewayEnvironment.merging(environment) { _, given in given }
         let yaml = """
             mqtt:
               url: \(brokerURL)

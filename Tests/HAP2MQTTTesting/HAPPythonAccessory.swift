@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// A real HomeKit accessory for tests: the HAP-python 5.0.0 bridge of `Tests/Fixtures/hap_fixture.py`,
-/// run as a child process on 127.0.0.1 (never advertised over mDNS), with a Light, Switch, Temperature
-/// sensor, Lock, Thermostat and Blind (aids 2, 3, 4, 5, 6, 8).
+/// run as a child process on 127.0.0.1 (not advertised over mDNS unless `announced`, which only works in
+/// a private network namespace, `AvahiNamespace`), with a Light, Switch, Temperature sensor, Lock,
+/// Thermostat and Blind (aids 2, 3, 4, 5, 6, 8).
 ///
 /// The Python comes from `HAP2MQTT_TEST_PYTHON`, else `<repo>/.venv/bin/python` (made by `scripts/test`);
 /// when neither exists, `start` throws, so tests fail rather than skip. Each instance has its own port and
@@ -89,8 +90,11 @@ public final class HAPPythonAccessory: Sendable {
         public let path: String
     }
 
-    /// The HAP port on 127.0.0.1.
-    public let port: UInt16
+    /// The HAP port on 127.0.0.1 (another one after `startOnAnotherPort()`).
+    public var port: UInt16 { currentPort.withLock { $0 } }
+    private let currentPort: Mutex<UInt16>
+    /// Whether it announces itself over mDNS (`_hap._tcp`).
+    public let announced: Bool
     /// The setup code, `XXX-XX-XXX`.
     public let setupCode: String
     /// The directory with the state file and the fixture's log (removed when the instance goes away).
@@ -118,7 +122,8 @@ public final class HAPPythonAccessory: Sendable {
     }
 
     private init(
-        port: UInt16, setupCode: String, pairingID: String?, lights: Int?, profile: Profile, python given: String?
+        port: UInt16, setupCode: String, pairingID: String?, lights: Int?, profile: Profile, announced: Bool,
+        python given: String?
     ) throws(HAPPythonAccessoryError) {
         let python: String
         if let given {
@@ -135,7 +140,8 @@ public final class HAPPythonAccessory: Sendable {
         } catch {
             throw .startFailed("cannot create \(directory.path): \(error)")
         }
-        self.port = port
+        self.currentPort = Mutex(port)
+        self.announced = announced
         self.setupCode = setupCode
         self.directory = directory
         self.python = python
@@ -159,18 +165,21 @@ public final class HAPPythonAccessory: Sendable {
     ///     `Light N` (aids 2…N+1) of 10 characteristics each (the benchmarks' large bridges).
     ///   - profile: the accessories to start with (ignored with `lights`).
     ///   - python: a Python with HAP-python instead of `HAP2MQTT_TEST_PYTHON` or `<repo>/.venv`.
+    ///   - announced: announce it over mDNS on 127.0.0.1 with HAP-python's own zeroconf; the fixture
+    ///     refuses that outside a private network namespace with `lo` alone (`AvahiNamespace`).
     /// - Throws: `HAPPythonAccessoryError.venvMissing` when there is no Python with HAP-python,
     ///   `.startFailed` or `.timedOut` when the fixture does not come up.
     public static func start(
         setupCode: String = defaultSetupCode, pairingID: String? = nil, lights: Int? = nil, profile: Profile = .default,
-        python: String? = nil
+        python: String? = nil, announced: Bool = false
     ) async throws(HAPPythonAccessoryError) -> HAPPythonAccessory {
         var lastError = HAPPythonAccessoryError.startFailed("no attempt")
         for _ in 0..<3 {  // another process may take the free port between the check and the bind
             let port: UInt16
             do { port = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
             let accessory = try HAPPythonAccessory(
-                port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, profile: profile, python: python)
+                port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, profile: profile, announced: announced,
+                python: python)
             do {
                 try await accessory.start(reset: true)
                 return accessory
@@ -194,6 +203,7 @@ public final class HAPPythonAccessory: Sendable {
         if let fixedPairingID { arguments += ["--pairing-id", fixedPairingID] }
         if let lights { arguments += ["--lights", String(lights)] }
         if profile != .default { arguments += ["--profile", profile.rawValue] }
+        if announced { arguments.append("--mdns") }
         if reset { arguments.append("--reset") }
         try shared.launch(python: python, arguments: arguments)
         let clock = ContinuousClock()
@@ -209,6 +219,30 @@ public final class HAPPythonAccessory: Sendable {
         }
         shared.killNow()
         throw .timedOut("the fixture did not report ready within 120 s\n\(shared.logTail())")
+    }
+
+    /// Starts the stopped accessory again, as it was (paired), on another free port: an accessory that came
+    /// back with a new address.
+    /// - Returns: the new port.
+    /// - Throws: what `start(reset:)` throws.
+    @discardableResult
+    public func startOnAnotherPort() async throws(HAPPythonAccessoryError) -> UInt16 {
+        var lastError = HAPPythonAccessoryError.startFailed("no attempt")
+        for _ in 0..<3 {
+            let old = port
+            var next = old
+            while next == old {
+                do { next = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
+            }
+            currentPort.withLock { $0 = next }
+            do {
+                try await start()
+                return next
+            } catch .portInUse {
+                lastError = .portInUse(next)
+            }
+        }
+        throw lastError
     }
 
     /// Stops the accessory like a power-off with notice (SIGTERM; SIGKILL after 10 s). Connections close.
@@ -239,6 +273,10 @@ public final class HAPPythonAccessory: Sendable {
     /// The control channel's port on 127.0.0.1 (scripts/lib/hap_loopback.py) while running, for a client
     /// of its own (the benchmarks' aiohomekit script).
     public var controlPort: UInt16? { shared.controlPort }
+
+    /// When the running process was ready (its server listening, its first announcement sent when it is
+    /// `announced`): CLOCK_MONOTONIC in ns, the clock of `clock_gettime` in every process of the machine.
+    public var readyNanoseconds: UInt64? { shared.readyNanoseconds }
 
     /// Every accepted write so far, in order.
     public var setterCalls: [SetterCall] { shared.record.setterCalls }

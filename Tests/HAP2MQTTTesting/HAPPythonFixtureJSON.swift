@@ -6,7 +6,8 @@ import HomeModel
 /// stay apart.
 enum FixtureJSON {
     enum Line {
-        case ready(controlPort: UInt16)
+        /// Ready, with its control port and when (CLOCK_MONOTONIC, ns) it was ready.
+        case ready(controlPort: UInt16, nanoseconds: UInt64?)
         /// An accepted write; `request` numbers the HAP request it came in (the demo bridge's record only).
         case set(HAPPythonAccessory.SetterCall, request: Int?)
         case rejected(HAPPythonAccessory.RejectedWrite)
@@ -38,7 +39,7 @@ enum FixtureJSON {
         switch event {
         case "ready":
             guard let port = (o["control_port"] as? NSNumber).flatMap({ UInt16(exactly: $0.intValue) }) else { return .other }
-            return .ready(controlPort: port)
+            return .ready(controlPort: port, nanoseconds: (o["ready_ns"] as? NSNumber).flatMap { UInt64($0.stringValue) })
         case "set":
             let call = HAPPythonAccessory.SetterCall(
                 accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), timed: o["timed"] as? Bool ?? false)

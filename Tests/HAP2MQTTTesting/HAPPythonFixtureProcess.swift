@@ -24,6 +24,7 @@ final class FixtureProcess: Sendable {
         var ready = false
         var startError: HAPPythonAccessoryError?
         var controlPort: UInt16?
+        var readyNanoseconds: UInt64?
         var record = Record()
         var partialLine: [UInt8] = []
     }
@@ -81,8 +82,9 @@ final class FixtureProcess: Sendable {
                 let line = Array(s.partialLine[..<newline])
                 s.partialLine.removeSubrange(...newline)
                 switch FixtureJSON.line(line) {
-                case .ready(let port):
+                case .ready(let port, let nanoseconds):
                     s.controlPort = port
+                    s.readyNanoseconds = nanoseconds
                     s.ready = true
                 case .set(let call, _): s.record.setterCalls.append(call)
                 case .rejected(let write): s.record.rejectedWrites.append(write)
@@ -115,6 +117,7 @@ final class FixtureProcess: Sendable {
 
     var isRunning: Bool { state.withLock { $0.running } }
     var controlPort: UInt16? { state.withLock { $0.controlPort } }
+    var readyNanoseconds: UInt64? { state.withLock { $0.readyNanoseconds } }
     var record: Record { state.withLock { $0.record } }
 
     /// Sends `signal` to the running process; false when it is not running.

@@ -45,7 +45,7 @@ final class DemoScript: Sendable {
             "HAP2MQTT_DEMO_SKIP_SETUP": "1",
             "HAP2MQTT_DEMO_BINARY": try GatewayProcess.binary().path,
             "HAP2MQTT_DEMO_PYTHON": python,
-        ]) { _, knob in knob }
+        ].merging(AvahiNamespace.gatewayEnvironment) { knob, _ in knob }) { _, knob in knob }
     }
 
     deinit {

@@ -25,6 +25,7 @@ struct ExecutableTests {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }
+            .merging(AvahiNamespace.gatewayEnvironment) { _, new in new }
             .merging(environment) { _, new in new }
         let files = try TemporaryFiles()
         defer { files.remove() }

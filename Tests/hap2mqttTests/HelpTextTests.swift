@@ -25,7 +25,7 @@ struct HelpTextTests {
               unpair                Remove a pairing from the accessory and the state directory.
               accessories           List the paired accessories with their services and characteristics.
               healthcheck           Say whether the running gateway is connected and synced (exit status 0) or not (1).
-              discover              Not in this version: says how to find accessories with avahi-browse.
+              discover              List the HomeKit accessories on the network (DNS-SD through the Avahi daemon).
 
             OPTIONS:
               --config PATH         The configuration file (default: Config/hap2mqtt.yaml).
@@ -44,18 +44,19 @@ struct HelpTextTests {
             OVERVIEW: Pair with a HomeKit accessory and keep the pairing in the state directory.
 
             The accessory must not be paired with another controller (reset it, or remove it from the Home
-            app first). 'avahi-browse -rt _hap._tcp' lists the host and port of accessories on the network
-            (sf=1 in the TXT record: ready to pair).
+            app first). With --id (hap2mqtt discover lists the ids) its address and port are what it
+            announces on the network; --host and --port, when given, are used instead.
 
             Give the setup code with --code-file or --code - (standard input), or type it when asked (it is
             not shown): --code XXX-XX-XXX leaves it visible to every user of the machine in 'ps' while
             pairing runs, and in the shell's history.
 
-            USAGE: hap2mqtt pair --host H --port P [--code-file PATH] [--code XXX-XX-XXX] [--name N] [--config PATH] [--log-level LEVEL]
+            USAGE: hap2mqtt pair [--id ID] [--host H] [--port P] [--code-file PATH] [--code XXX-XX-XXX] [--name N] [--config PATH] [--log-level LEVEL]
 
             OPTIONS:
-              --host H              The accessory's host name or IP address.
-              --port P              The accessory's HAP port, 1 to 65535.
+              --id ID               The accessory's id XX:XX:XX:XX:XX:XX, as hap2mqtt discover lists it.
+              --host H              The accessory's host name or IP address (needed without --id).
+              --port P              The accessory's HAP port, 1 to 65535 (needed without --id).
               --code-file PATH      Read the setup code from the first line of this file.
               --code XXX-XX-XXX     The setup code; '-' reads it from standard input (without either, it is asked for).
               --name N              A name for the pairing (default: the accessory's name).
@@ -104,9 +105,18 @@ struct HelpTextTests {
 
             """ + Self.globals)
         #expect(HelpText.forCommand(named: "discover") == """
-            OVERVIEW: Not in this version: says how to find accessories with avahi-browse.
+            OVERVIEW: List the HomeKit accessories on the network (DNS-SD through the Avahi daemon).
 
-            USAGE: hap2mqtt discover [--config PATH] [--log-level LEVEL]
+            Shows each accessory's name, id, model, category, address, port, configuration and state number
+            (c#, s#), and whether it is paired: with this gateway (and under which name), with another
+            controller, or not at all (then hap2mqtt pair --id ID --code XXX-XX-XXX pairs it). Needs a running
+            avahi-daemon.
+
+            USAGE: hap2mqtt discover [--timeout SECONDS] [--json] [--config PATH] [--log-level LEVEL]
+
+            OPTIONS:
+              --timeout SECONDS     How long to listen for announcements (default 5, at most 600).
+              --json                One JSON object a line instead of a table.
 
 
             """ + Self.globals)

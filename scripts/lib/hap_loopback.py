@@ -2,7 +2,9 @@
 (Tests/Fixtures/hap_fixture.py) and the demo bridge (demo/demo_bridge.py).
 
 Importing it sets HAP-python's event coalescing window to 0. `make_driver` builds an AccessoryDriver that
-listens and advertises on loopback only and never multicasts; `serve` runs it until SIGTERM (or SIGINT).
+listens and advertises on loopback only and never multicasts, unless asked to announce itself over mDNS,
+which it does only inside a private network namespace whose one interface is lo (scripts/lib/avahi-namespace);
+`serve` runs it until SIGTERM (or SIGINT).
 `start_control_server` opens the tests' control channel: a line-based TCP server on 127.0.0.1, one JSON
 command per line, one JSON answer per line ({"ok":true,…} or {"ok":false,"error":"…"});
 `value_command` answers its set_value and get_value commands.
@@ -48,13 +50,25 @@ class NoZeroconf:
         return None
 
 
-def make_driver(driver_class, port, state_file, code, pairing_id=None):
-    """An instance of `driver_class` (AccessoryDriver or a subclass) on 127.0.0.1:`port`, without mDNS,
-    keeping its pairings and keys in `state_file`. `pairing_id` (XX:XX:XX:XX:XX:XX) is used only when the
-    state file does not exist yet."""
+def only_loopback():
+    """Whether this process's network namespace has no interface but lo (from /proc/net/dev, which shows
+    the interfaces of the reader's namespace)."""
+    with open("/proc/net/dev", encoding="ascii") as f:
+        names = [line.split(":")[0].strip() for line in f.readlines()[2:]]
+    return names == ["lo"]
+
+
+def make_driver(driver_class, port, state_file, code, pairing_id=None, mdns=False):
+    """An instance of `driver_class` (AccessoryDriver or a subclass) on 127.0.0.1:`port`, keeping its
+    pairings and keys in `state_file`. `pairing_id` (XX:XX:XX:XX:XX:XX) is used only when the state file
+    does not exist yet. Without `mdns` nothing is ever multicast; with it, HAP-python's own zeroconf
+    announces `_hap._tcp` on 127.0.0.1, which is refused (SystemExit) outside a namespace with lo alone."""
+    if mdns and not only_loopback():
+        raise SystemExit("refusing to announce over mDNS outside a private network namespace with lo alone")
+    zeroconf = {"interface_choice": [LOOPBACK]} if mdns else {"async_zeroconf_instance": NoZeroconf()}
     return driver_class(
         address=LOOPBACK, listen_address=LOOPBACK, port=port, persist_file=state_file,
-        pincode=code.encode(), mac=pairing_id, async_zeroconf_instance=NoZeroconf(),
+        pincode=code.encode(), mac=pairing_id, **zeroconf,
     )
 
 

@@ -15,6 +15,25 @@ ensure_apt_packages() {
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# Installs the Debian packages given (services among them) without starting any service now: a policy-rc.d
+# that refuses every start stands while they are installed, unless the system has its own (containers do).
+# avahi-daemon started by its package would announce and browse on the machine's real network.
+ensure_apt_packages_not_started() {
+    local policy=/usr/sbin/policy-rc.d sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    if [ -e "$policy" ]; then
+        ensure_apt_packages "$@"
+        return
+    fi
+    printf '#!/bin/sh\n# scripts/lib/setup.sh: no service starts while test packages are installed\nexit 101\n' \
+        | $sudo tee "$policy" >/dev/null
+    $sudo chmod 755 "$policy"
+    local status=0
+    ensure_apt_packages "$@" || status=$?
+    $sudo rm -f "$policy"
+    return "$status"
+}
+
 # venv_is_current DIR REQUIREMENTS: whether DIR holds a venv installed from this very requirements file.
 venv_is_current() {
     local dir="$1" req="$2"

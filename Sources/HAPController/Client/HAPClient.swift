@@ -58,10 +58,13 @@ public struct HAPClient: Sendable {
     ///   - perms: also return the permissions.
     ///   - type: also return the type.
     ///   - events: also return whether this connection is subscribed (`ev`).
+    ///   - timeout: the limit for each answer; nil for the connection's request time-out. A request
+    ///     without an answer in time closes the connection.
     /// - Throws: `.invalidResponse` for an answer that is not a characteristic list, or why the
     ///   connection closed.
     public func read(
-        _ ids: [HAPCharacteristicID], meta: Bool = false, perms: Bool = false, type: Bool = false, events: Bool = false
+        _ ids: [HAPCharacteristicID], meta: Bool = false, perms: Bool = false, type: Bool = false, events: Bool = false,
+        timeout: Duration? = nil
     ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
         var results: [HAPCharacteristicID: HAPCharacteristicResult] = [:]
         var start = 0
@@ -69,7 +72,7 @@ public struct HAPClient: Sendable {
             let batch = Array(ids[start..<min(start + Self.maximumReadBatch, ids.count)])
             start += batch.count
             let request = HAPRequests.readCharacteristics(batch, meta: meta, perms: perms, type: type, events: events)
-            results.merge(try await characteristics(request, requested: batch)) { _, new in new }
+            results.merge(try await characteristics(request, requested: batch, timeout: timeout)) { _, new in new }
         }
         return results
     }
@@ -90,8 +93,10 @@ public struct HAPClient: Sendable {
     }
 
     /// Sends `request` (GET or PUT `/characteristics`) and reads the per-characteristic results.
-    func characteristics(_ request: HTTPRequest, requested: [HAPCharacteristicID]) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
-        let response = try await encryptedSend(request)
+    func characteristics(
+        _ request: HTTPRequest, requested: [HAPCharacteristicID], timeout: Duration? = nil
+    ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
+        let response = try await encryptedSend(request, timeout: timeout)
         do {
             return try HAPCharacteristicResult.parse(httpStatus: response.status, body: response.body, requested: requested)
         } catch {
@@ -100,8 +105,8 @@ public struct HAPClient: Sendable {
     }
 
     /// `connection.send`, refused before anything is sent when the connection is not encrypted.
-    func encryptedSend(_ request: HTTPRequest) async throws(HAPConnectionError) -> HTTPMessage {
+    func encryptedSend(_ request: HTTPRequest, timeout: Duration? = nil) async throws(HAPConnectionError) -> HTTPMessage {
         guard await connection.isEncrypted else { throw .notVerified }
-        return try await connection.send(request)
+        return try await connection.send(request, timeout: timeout)
     }
 }

@@ -1,5 +1,6 @@
 import HomeModel
 public import Logging
+import Synchronization
 public import SystemSupport
 
 /// The HAP controller: pairs with accessory servers, keeps the pairings in the state directory and opens
@@ -23,6 +24,9 @@ public actor HAPController {
     public nonisolated let requestTimeout: Duration
     let logger: Logger
     private var cachedIdentity: ControllerIdentity?
+    /// The addresses providers followed their accessory servers to and saved, by upper-case accessory
+    /// pairing id (`followedAddress(of:)`).
+    private let followed = Mutex<[String: HAPEndpoint]>([:])
 
     /// A controller keeping its files in `stateDirectory`; nothing is read until it is needed.
     public init(
@@ -86,6 +90,35 @@ public actor HAPController {
             throw .connection(error)
         }
         return HAPClient(connection: connection, pairing: pairing)
+    }
+
+    /// Saves `endpoint` as the address of the accessory server of `pairing`, whose provider followed it
+    /// there after pair-verify proved it (its announcement moved), so that a restart without multicast
+    /// finds it too. The stored pairing is changed in its host and port only, and only when it is still
+    /// the same pairing (same accessory key).
+    /// - Returns: the saved pairing; nil when the file is gone or holds another pairing now.
+    /// - Throws: `.storage` when the file cannot be read or written.
+    @discardableResult
+    public nonisolated func saveAddress(_ endpoint: HAPEndpoint, of pairing: Pairing) throws(HAPControllerError) -> Pairing? {
+        do {
+            guard var stored = try store.pairing(accessoryPairingID: pairing.accessoryPairingID),
+                stored.accessoryLTPK == pairing.accessoryLTPK
+            else { return nil }
+            guard stored.host != endpoint.host || stored.port != endpoint.port else { return stored }
+            stored.host = endpoint.host
+            stored.port = endpoint.port
+            followed.withLock { $0[stored.accessoryPairingID.uppercased()] = endpoint }
+            try store.save(stored)
+            return stored
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Whether the host and port of `pairing` are those `saveAddress` saved for its accessory server: a
+    /// change of the pairing file that a provider made itself, which needs no new provider.
+    public nonisolated func isFollowedAddress(of pairing: Pairing) -> Bool {
+        followed.withLock { $0[pairing.accessoryPairingID.uppercased()] } == HAPEndpoint(host: pairing.host, port: pairing.port)
     }
 
     /// A cleartext connection with this controller's limits and logger.

@@ -15,7 +15,8 @@ extension HAPAccessoryProvider {
     }
 
     /// Connects, syncs and watches the connection; after a drop or a failed attempt waits the back-off
-    /// delay and tries again, until `stop()` or a rejection.
+    /// delay and tries again, until `stop()` or a rejection. An announcement of the accessory ends the
+    /// wait early (`announced(_:)`), at most once every `minimumAttemptSpacing`.
     func run() async {
         if let unreadableReason {
             disconnectReason = unreadableReason
@@ -24,13 +25,17 @@ extension HAPAccessoryProvider {
         }
         var backoff = settings.backoff
         while !stopped {
+            let attemptStarted = ContinuousClock.now
+            wakeup.clear()
             switch await connectAndSync() {
             case .connected(let client):
                 backoff.reset()
                 failuresInARow = 0
                 let began = ContinuousClock.now
+                wakeup.clear()
                 let reason = await watch(client)
                 self.client = nil
+                connectedEndpoint = nil
                 guard !stopped else { return }
                 if let quiet = await client.connection.quietBeforeClose { learnIdleLimit(quiet) }
                 connectionLost(reason.description)
@@ -47,55 +52,74 @@ extension HAPAccessoryProvider {
             }
             let delay = backoff.nextDelay()
             logger.debug("reconnecting in \(CharacteristicValue.format((delay.inSeconds * 100).rounded() / 100)) s")
-            try? await Task.sleep(for: delay)
+            if await wakeup.wait(upTo: delay) {
+                announcedReturn()
+                let spacing = Self.minimumAttemptSpacing - (ContinuousClock.now - attemptStarted)
+                if spacing > .zero { try? await Task.sleep(for: spacing) }
+            }
         }
     }
 
     /// How long a session must have run for its end to be followed by an immediate reconnect.
     static let healthySession = Duration.seconds(1)
 
-    /// One attempt: pair-verify, `/accessories`, read every value, subscribe, then report `.synced` and
-    /// reachability. Nothing is reported unless all of it worked.
+    /// One attempt: pair-verify (at the announced addresses, then the stored one), `/accessories`, read
+    /// every value, subscribe, then report `.synced` and reachability. Nothing is reported unless all of it
+    /// worked.
     func connectAndSync() async -> Attempt {
-        logger.debug("connecting to \(pairing.host):\(pairing.port)")
         let client: HAPClient
-        do {
-            client = try await controller.connect(to: pairing)
-        } catch .connection(.pairing(.authenticationFailed)) {
-            return .rejected("the pairing was removed on the accessory")
-        } catch .storage(let error) {
-            return .rejected("this controller's identity cannot be loaded: \(error)")
-        } catch {
-            return .failed(error.description)
+        let endpoint: HAPEndpoint
+        switch await verifiedConnection() {
+        case .verified(let verified, let at):
+            client = verified
+            endpoint = at
+        case .failed(let reason): return .failed(reason)
+        case .rejected(let reason): return .rejected(reason)
         }
         guard !stopped else {
             await client.connection.close()
             return .failed("stopped")
         }
+        if endpoint != address { follow(to: endpoint) }
+        connectedEndpoint = endpoint
+        let numbers = (announcement?.configurationNumber, announcement?.stateNumber)
         syncing = client
         defer { syncing = nil }
         do {
-            var accessories = try await fetchAccessories(client)
-            var synced = AccessoryIndex(accessories)
-            let values = try await client.read(synced.readable)
-            synced.apply(values, to: &accessories)
-            let subscriptions = try await client.subscribe(synced.evented)
-            // A characteristic that advertises events but refuses the subscription is polled instead.
-            let refused = synced.evented.filter { subscriptions[$0]?.status.isSuccess != true }
-            if !refused.isEmpty {
-                logger.debug("events refused for \(refused.map(\.description).joined(separator: ",")); polled instead")
-                synced.polled += refused
-            }
+            let (accessories, synced, values) = try await syncAccessories(client)
             guard !stopped else {
                 await client.connection.close()
                 return .failed("stopped")
             }
+            syncedNumbers = numbers
             install(client, synced, accessories, readResults: values)
+            // An announcement during the sync may have brought a newer c# or s#.
+            announcementsChanged()
             return .connected(client)
         } catch {
             await client.connection.close()
+            connectedEndpoint = nil
             return .failed(error.description)
         }
+    }
+
+    /// `/accessories`, a read of every value and the event subscriptions on `client`: the accessories
+    /// with their values and the index of what to read, poll and keep alive.
+    func syncAccessories(_ client: HAPClient) async throws(HAPConnectionError)
+        -> (accessories: [Accessory], index: AccessoryIndex, values: [HAPCharacteristicID: HAPCharacteristicResult])
+    {
+        var accessories = try await fetchAccessories(client)
+        var synced = AccessoryIndex(accessories)
+        let values = try await client.read(synced.readable)
+        synced.apply(values, to: &accessories)
+        let subscriptions = try await client.subscribe(synced.evented)
+        // A characteristic that advertises events but refuses the subscription is polled instead.
+        let refused = synced.evented.filter { subscriptions[$0]?.status.isSuccess != true }
+        if !refused.isEmpty {
+            logger.debug("events refused for \(refused.map(\.description).joined(separator: ",")); polled instead")
+            synced.polled += refused
+        }
+        return (accessories, synced, values)
     }
 
     /// `GET /accessories`, cached, without the excluded accessories. The body and the list go when it
@@ -130,7 +154,7 @@ extension HAPAccessoryProvider {
         let online = synced.ids.filter { !unreachable.contains($0.aid) }
         if !online.isEmpty { emit(.reachability(online, reachable: true, reason: nil)) }
         logger.info(
-            "connected to \(displayName) at \(pairing.host):\(pairing.port): \(accessories.count) accessories, "
+            "connected to \(displayName) at \(connectedEndpoint ?? address): \(accessories.count) accessories, "
                 + "\(synced.evented.count) characteristics with events, \(synced.polled.count) polled")
         for id in offline { logger.warning("accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description]) }
         reconnectEnded(with: client)
@@ -173,6 +197,7 @@ extension HAPAccessoryProvider {
 
     /// The accessory refused this controller: say what to do, mark everything unreachable, stop trying.
     private func rejected(_ reason: String) {
+        isRejected = true
         disconnectReason = "\(reason); pair again with hap2mqtt pair"
         reconnectEnded(with: nil)
         cancelOfflineReport()
@@ -195,7 +220,7 @@ extension HAPAccessoryProvider {
         logger.error(
             "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
                 + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
-                + "Pair again with hap2mqtt pair --host \(pairing.host) --port \(pairing.port)\(settings.commandOptions) "
+                + "Pair again with hap2mqtt pair \(pairCommandTarget)\(settings.commandOptions) "
                 + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force\(settings.commandOptions)")
     }
 

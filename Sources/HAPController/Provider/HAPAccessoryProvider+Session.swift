@@ -53,26 +53,37 @@ extension HAPAccessoryProvider {
     /// catch-up interval) and reports the values as `.poll` updates.
     func poll(_ client: HAPClient, _ list: KeyPath<AccessoryIndex, [HAPCharacteristicID]>) async {
         guard let ids = index?[keyPath: list], !ids.isEmpty else { return }
+        await readAndReport(ids, on: client, purpose: "poll")
+    }
+
+    /// Reads `ids` and reports the values that were read as `.poll` updates (the store passes on those
+    /// that changed); `purpose` names the read in the log when it fails.
+    /// - Returns: how many values were read.
+    @discardableResult
+    func readAndReport(_ ids: [HAPCharacteristicID], on client: HAPClient, purpose: String) async -> Int {
         let results: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
             results = try await client.read(ids)
         } catch {
             // A broken connection ends the session on its own; anything else is the accessory's odd answer.
-            logger.debug("poll failed: \(error)")
-            return
+            logger.debug("\(purpose) failed: \(error)")
+            return 0
         }
-        emitPolled(ids, results)
+        let count = emitPolled(ids, results)
         await note(results)
+        return count
     }
 
     /// The successful answers among `results` for `ids`, as `.poll` updates.
-    private func emitPolled(_ ids: [HAPCharacteristicID], _ results: [HAPCharacteristicID: HAPCharacteristicResult]) {
-        guard let index else { return }
+    /// - Returns: how many there were.
+    private func emitPolled(_ ids: [HAPCharacteristicID], _ results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Int {
+        guard let index else { return 0 }
         let updates = ids.compactMap { id -> ValueUpdate? in
             guard let result = results[id], result.status.isSuccess, let accessory = index.accessoryID(id.aid) else { return nil }
             return ValueUpdate(address: CharacteristicAddress(accessory: accessory, iid: id.iid), value: index.value(result.value, for: id), source: .poll)
         }
         if !updates.isEmpty { emit(.values(updates)) }
+        return updates.count
     }
 
     /// The keep-alive read (a request that gets no answer closes the connection, which ends the session),

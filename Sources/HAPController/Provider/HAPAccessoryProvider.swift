@@ -24,6 +24,12 @@ import SystemSupport
 /// When pair-verify says the accessory no longer knows this controller, the provider logs what to do and
 /// stops trying.
 ///
+/// With a `HAPDiscovery`, the provider also follows the accessory server's DNS-SD announcements
+/// (`HAPAccessoryProvider+Discovery.swift`): it connects at the announced addresses first (the stored one
+/// is the fallback) and keeps the one where pair-verify proves the accessory; an announcement while it
+/// is offline ends the back-off; a new `c#` re-fetches `/accessories` on the open connection, a new `s#`
+/// re-reads the values.
+///
 /// ```swift
 /// let controller = HAPController(stateDirectory: directory)
 /// for pairing in await controller.pairings() {
@@ -72,23 +78,55 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     var offlineReportGeneration: UInt64 = 0
     /// How quiet connections may get before the accessory ends them, learned from its drops.
     var idleLimit = IdleLimit()
+    /// The accessory refused this controller for good: the provider stopped trying.
+    var isRejected = false
     /// Why the pairing cannot be used (its file is damaged); such a provider never connects.
     let unreadableReason: String?
     private var runner: Task<Void, Never>?
 
+    /// The announcements of this accessory server, when the gateway browses DNS-SD.
+    let discovery: HAPDiscovery?
+    /// Where the accessory server was last reached: the pairing's address at first, then wherever it was
+    /// followed to. The fallback when nothing is announced.
+    var address: HAPEndpoint
+    /// Where the live session (or the sync in progress) is connected.
+    var connectedEndpoint: HAPEndpoint?
+    /// Ends the back-off early when the accessory announces itself.
+    let wakeup = Wakeup()
+    /// Its last announcement.
+    var announcement: HAPAdvertisement?
+    /// Announced addresses where pair-verify did not prove the paired accessory, and when: not tried
+    /// again for `HAPAccessoryProvider.unverifiableLifetime`.
+    var unverifiable: [HAPEndpoint: ContinuousClock.Instant] = [:]
+    /// Addresses already logged as not proving the accessory (each is logged once).
+    var reportedUnverifiable: Set<HAPEndpoint> = []
+    /// The `c#` and `s#` the accessories and values of the live session were read at, when known.
+    var syncedNumbers: (configuration: Int?, state: Int?) = (nil, nil)
+    /// A re-fetch or re-read asked for by an announcement: running, and whether another is wanted.
+    var announcedWork: (running: Bool, again: Bool) = (false, false)
+    /// At most one "announced itself" line a minute.
+    var announcementLog = LogLimiter()
+    /// Reads the announcements.
+    private var listener: Task<Void, Never>?
+
     /// A provider for `pairing`, connecting through `controller` (whose state directory also keeps the
     /// cache). Nothing happens until `start()`.
+    /// - Parameter discovery: the gateway's DNS-SD browsing, to follow the accessory server's
+    ///   announcements; nil to use the stored address only.
     public init(
         controller: HAPController, pairing: Pairing, settings: HAPProviderSettings = HAPProviderSettings(),
-        logger: Logger
+        discovery: HAPDiscovery? = nil, logger: Logger
     ) {
-        self.init(controller: controller, pairing: pairing, settings: settings, logger: logger, unreadableReason: nil)
+        self.init(controller: controller, pairing: pairing, settings: settings, discovery: discovery, logger: logger, unreadableReason: nil)
     }
 
     private init(
-        controller: HAPController, pairing: Pairing, settings: HAPProviderSettings, logger: Logger, unreadableReason: String?
+        controller: HAPController, pairing: Pairing, settings: HAPProviderSettings, discovery: HAPDiscovery?, logger: Logger,
+        unreadableReason: String?
     ) {
         self.unreadableReason = unreadableReason
+        self.discovery = discovery
+        self.address = HAPEndpoint(host: pairing.host, port: pairing.port)
         self.id = Self.providerID(for: pairing)
         self.controller = controller
         self.pairing = pairing
@@ -109,12 +147,19 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         let placeholder = Pairing(
             accessoryPairingID: accessoryPairingID, accessoryLTPK: [], controllerPairingID: "", host: "", port: 0,
             name: nil)
-        self.init(controller: controller, pairing: placeholder, settings: settings, logger: logger, unreadableReason: reason)
+        self.init(controller: controller, pairing: placeholder, settings: settings, discovery: nil, logger: logger, unreadableReason: reason)
     }
 
     /// Starts connecting; the first sync is reported through `events`.
     public func start() async {
         guard runner == nil, !stopped else { return }
+        if let discovery, unreadableReason == nil {
+            let announcements = await discovery.announcements(for: pairing.accessoryPairingID)
+            announcement = await discovery.advertisements(for: pairing.accessoryPairingID).first
+            listener = Task {
+                for await advertisement in announcements { await self.announced(advertisement) }
+            }
+        }
         runner = Task { await self.run() }
     }
 
@@ -125,6 +170,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         runner?.cancel()
         reconnectEnded(with: nil)
         cancelOfflineReport()
+        listener?.cancel()
         for session in [client, syncing].compactMap({ $0 }) { await session.connection.close() }
         client = nil
         syncing = nil

@@ -80,6 +80,15 @@ public struct PairingStore: Sendable {
         return Contents(pairings: pairings, problems: problems)
     }
 
+    /// The pairing with the accessory `accessoryPairingID` (any case), read from its file; nil when there
+    /// is none.
+    /// - Throws: `PairingStoreError` when the file cannot be read or is damaged.
+    public func pairing(accessoryPairingID: String) throws(PairingStoreError) -> Pairing? {
+        let file = Self.fileName(forAccessory: accessoryPairingID)
+        guard let data = try read(file) else { return nil }
+        return try decode(Pairing.self, from: data, file: file)
+    }
+
     /// Writes `pairing` to its file (replacing the accessory's earlier pairing, if any).
     /// - Throws: `PairingStoreError.io`.
     public func save(_ pairing: Pairing) throws(PairingStoreError) {

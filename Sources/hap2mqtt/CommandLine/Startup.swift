@@ -35,7 +35,7 @@ enum Startup: Sendable, Hashable {
                     defaultPath: defaultConfigurationPath)
                 let logLevel = invocation.options.logLevel ?? loaded.configuration.logLevel
                 // The defaults are meant (a first try, the demo), but a file in the wrong place would be
-                // ignored without a word. discover reads no setting, so there it is no news.
+                // ignored without a word. discover reads only the state directory, so there it is no news.
                 let notices = loaded.file == nil && command.usesConfiguration
                     ? ["no configuration file at \(defaultConfigurationPath); using the defaults (see \(Configuration.examplePath))"]
                     : []

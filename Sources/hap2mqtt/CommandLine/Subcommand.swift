@@ -94,7 +94,8 @@ enum Command: Sendable, Hashable {
 }
 
 extension Command {
-    /// Whether the command reads any setting of the configuration (`discover` reads none).
+    /// Whether the command depends on the configuration enough that running on the defaults is news:
+    /// `discover` reads only the state directory, to say which accessories are paired here.
     var usesConfiguration: Bool {
         if case .discover = self { return false }
         return true

@@ -7,23 +7,26 @@ import SystemSupport
 /// The accessory providers `run` starts: one per paired accessory server in the state directory.
 enum AccessoryProviders {
     /// A `HAPAccessoryProvider` per pairing, sharing one controller, with the configuration's poll and
-    /// keep-alive intervals and its excluded accessories left out; and the function that makes one for a
-    /// pairing made later (`PairingWatcher`).
+    /// keep-alive intervals and its excluded accessories left out; the function that makes one for a
+    /// pairing made later (`PairingWatcher`); and the controller they share.
     /// - Parameters:
     ///   - configurationFile: the `--config` file `run` was started with, for the commands the log
     ///     suggests; nil for the default file.
+    ///   - discovery: the gateway's DNS-SD browsing, which the providers follow; nil when it is off.
     ///   - logger: the controller's and the providers' (`hap`).
     static func make(
-        _ configuration: Configuration, stateDirectory: StateDirectory, configurationFile: String? = nil, logger: Logger
+        _ configuration: Configuration, stateDirectory: StateDirectory, configurationFile: String? = nil,
+        discovery: HAPDiscovery? = nil, logger: Logger
     ) async
         -> (providers: [any AccessoryProvider], pairings: [Pairing], problems: Set<String>,
-            make: @Sendable (Pairing) -> any AccessoryProvider)
+            make: @Sendable (Pairing) -> any AccessoryProvider, controller: HAPController)
     {
         let controller = HAPController(stateDirectory: stateDirectory, logger: logger)
         let contents = controller.store.loadPairings()
         for problem in contents.problems { logger.warning("skipped a pairing file: \(problem)") }
         if contents.pairings.isEmpty && contents.problems.isEmpty {
-            logger.notice("no paired accessories in \(stateDirectory.path); pair one with hap2mqtt pair --host H --port P")
+            let how = discovery == nil ? "--host H --port P" : "--id ID (hap2mqtt discover lists them)"
+            logger.notice("no paired accessories in \(stateDirectory.path); pair one with hap2mqtt pair \(how)")
         }
         let homekit = configuration.homekit
         let settings: @Sendable (String) -> HAPProviderSettings = { accessoryPairingID in
@@ -36,7 +39,8 @@ enum AccessoryProviders {
             return settings
         }
         let make: @Sendable (Pairing) -> any AccessoryProvider = { pairing in
-            HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings(pairing.accessoryPairingID), logger: logger)
+            HAPAccessoryProvider(
+                controller: controller, pairing: pairing, settings: settings(pairing.accessoryPairingID), discovery: discovery, logger: logger)
         }
         var providers = contents.pairings.map(make)
         // A damaged pairing file: its accessories, from the cache of the last connection, are shown offline
@@ -49,7 +53,7 @@ enum AccessoryProviders {
                 controller: controller, unreadablePairingID: id, reason: "its pairing file cannot be read: \(problem)",
                 settings: settings(id), logger: logger))
         }
-        return (providers, contents.pairings, Set(contents.problems.map(\.description)), make)
+        return (providers, contents.pairings, Set(contents.problems.map(\.description)), make, controller)
     }
 
     /// `text` as one shell word: as it is when it has only safe characters, else in single quotes.

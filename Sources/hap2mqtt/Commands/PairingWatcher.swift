@@ -14,7 +14,8 @@ import SystemSupport
 /// - a pairing that changed (made again after an accessory reset, or a new host or port) gets a new
 ///   provider in the old one's place; its accessories keep their topics. A pairing file written again
 ///   counts as changed even when its contents are the same: pairing again with a reset accessory gives
-///   the same keys, and the old provider has stopped trying.
+///   the same keys, and the old provider has stopped trying. A new host or port that the provider saved
+///   itself, having followed its accessory there (`HAPController.saveAddress`), changes nothing.
 ///
 /// The directory is read every `interval` (a few small files); a pairing file that cannot be read is
 /// reported once and leaves its pairing's provider as it is, since a damaged file is not an unpair.
@@ -33,6 +34,7 @@ actor PairingWatcher {
     private let stateDirectory: StateDirectory
     private let pairingStore: PairingStore
     private let makeProvider: @Sendable (Pairing) -> any AccessoryProvider
+    private let isFollowedAddress: @Sendable (Pairing) -> Bool
     private let logger: Logger
     /// The pairings with providers in the store, by accessory pairing id.
     private var known: [String: Pairing]
@@ -42,10 +44,14 @@ actor PairingWatcher {
     /// - Parameters:
     ///   - problems: the pairing files already reported as unreadable (not reported again).
     ///   - logger: where the changes it takes up are reported.
+    ///   - isFollowedAddress: whether a pairing's host and port are those its provider saved after
+    ///     following the accessory (`HAPController.isFollowedAddress(of:)`).
     init(store: HomeStore, stateDirectory: StateDirectory, pairings: [Pairing], problems: Set<String> = [],
-         logger: Logger, makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider) {
+         logger: Logger, makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider,
+         isFollowedAddress: @escaping @Sendable (Pairing) -> Bool = { _ in false }) {
         self.logger = logger
         self.reportedProblems = problems
+        self.isFollowedAddress = isFollowedAddress
         self.store = store
         self.stateDirectory = stateDirectory
         self.pairingStore = PairingStore(directory: stateDirectory)
@@ -61,6 +67,14 @@ actor PairingWatcher {
         var info = stat()
         guard stat(directory.url(PairingStore.fileName(forAccessory: id)).path, &info) == 0 else { return nil }
         return FileStamp(inode: UInt64(info.st_ino), seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
+    }
+
+    /// Whether `b` is `a` at another host or port, and nothing else changed.
+    private static func onlyAddressDiffers(_ a: Pairing, _ b: Pairing) -> Bool {
+        var moved = a
+        moved.host = b.host
+        moved.port = b.port
+        return moved == b && moved != a
     }
 
     /// Checks the directory every `interval` until the task is cancelled.
@@ -103,6 +117,7 @@ actor PairingWatcher {
             }
             let stamp = Self.stamp(stateDirectory, id)
             guard old != pairing || stamp != stamps[id] else { continue }
+            if Self.onlyAddressDiffers(old, pairing), isFollowedAddress(pairing) { continue }
             logger.notice("the pairing with \(pairing.displayName) (\(id)) changed; connecting with it at \(pairing.host):\(pairing.port)")
             let replacement = makeProvider(pairing)
             if !(await store.replaceProvider(id: HAPAccessoryProvider.providerID(for: old), with: replacement)) {

@@ -13,8 +13,8 @@ import Darwin
 
 /// `hap2mqtt run`: the gateway in the foreground until SIGINT or SIGTERM.
 ///
-/// Makes the parts (the home store with a provider per paired accessory server, the MQTT client, the
-/// `Gateway`, the pairing watcher) and runs them as one `ServiceGroup` (`services`): the MQTT client
+/// Makes the parts (the home store with a provider per paired accessory server, the DNS-SD discovery the
+/// providers follow, the MQTT client, the `Gateway`, the pairing watcher) and runs them as one `ServiceGroup` (`services`): the MQTT client
 /// connects first, retrying with back-off while the broker is unreachable (a broker that starts after
 /// the gateway is normal under systemd or compose). SIGINT or SIGTERM publishes `bridge/state` offline,
 /// stops the parts in reverse order and returns 0; SIGHUP reloads the configuration
@@ -38,11 +38,16 @@ enum RunCommandRunner {
         defer { signals.cancel() }
 
         let store = HomeStore(configuration: configuration.homeStoreConfiguration, logger: loggers.homeStore)
+        let commandOptions = context.options.configPath.map { " --config \(AccessoryProviders.shellQuoted($0))" } ?? ""
+        let discovery = DiscoveryWiring.make(
+            configuration, stateDirectory: stateDirectory, commandOptions: commandOptions, logger: loggers.discovery)
         let made = await AccessoryProviders.make(
-            configuration, stateDirectory: stateDirectory, configurationFile: context.options.configPath, logger: loggers.hap)
+            configuration, stateDirectory: stateDirectory, configurationFile: context.options.configPath, discovery: discovery,
+            logger: loggers.hap)
+        let controller = made.controller
         let watcher = PairingWatcher(
             store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems,
-            logger: loggers.program, makeProvider: made.make)
+            logger: loggers.program, makeProvider: made.make, isFollowedAddress: { controller.isFollowedAddress(of: $0) })
         let mqtt: MQTTClient
         do {
             mqtt = try MQTTClient(configuration: configuration.mqttClientConfiguration, logger: loggers.mqtt)
@@ -60,7 +65,8 @@ enum RunCommandRunner {
         let group = ServiceGroup(
             services(
                 mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
-                gateway: gateway, watcher: watcher, monitor: monitor, stop: stop, logger: loggers.program),
+                gateway: gateway, watcher: watcher, monitor: monitor, stop: stop, logger: loggers.program,
+                discovery: discovery.map(DiscoveryWiring.service)),
             logger: loggers.program)
 
         let reload = ConfigurationReload(
@@ -83,15 +89,16 @@ enum RunCommandRunner {
         return 1
     }
 
-    /// The services of `run`, in the order they start; they stop in reverse. A new part (discovery, the
-    /// web page) is one more line here.
+    /// The services of `run`, in the order they start; they stop in reverse. A new part (the web page) is
+    /// one more line here.
     ///
     /// The health monitor comes first, so that systemd's watchdog is fed and `health.json` says what is
     /// awaited while the MQTT client waits for the broker, and it stops last. It says `STOPPING=1` as
     /// soon as `stop` is requested, before the others stop.
+    /// - Parameter discovery: DNS-SD browsing, when on; before the home store, whose providers follow it.
     static func services(
         mqtt: MQTTClient, brokerURL: String, store: HomeStore, providers: [any AccessoryProvider], gateway: Gateway,
-        watcher: PairingWatcher, monitor: HealthMonitor, stop: StopRequest, logger: Logger
+        watcher: PairingWatcher, monitor: HealthMonitor, stop: StopRequest, logger: Logger, discovery: Service? = nil
     ) -> [Service] {
         [
             Service(
@@ -102,6 +109,7 @@ enum RunCommandRunner {
                 "MQTT client", awaiting: "the broker could be reached",
                 start: { () async throws(ServiceStartError) in try await connect(mqtt, url: brokerURL, logger: logger) },
                 stop: { await mqtt.disconnect() }),
+            discovery,
             Service(
                 "home store",
                 start: {
@@ -112,7 +120,7 @@ enum RunCommandRunner {
             Service("gateway", run: { await gateway.run() }, stop: { await gateway.stop() }),
             Service("pairing watcher", run: { await watcher.run() }),
             Service("memory trimmer", run: { await MemoryTuning.returnFreedMemory() }),
-        ]
+        ].compactMap { $0 }
     }
 
     /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or the task is cancelled

@@ -55,6 +55,7 @@ extension HomeKitSettings {
             .init("write_timeout", .number(writeTimeout.inSeconds)),
             .init("keepalive_interval", .number(keepaliveInterval.inSeconds)),
             .init("snapshot_interval", .number(snapshotInterval.inSeconds)),
+            .init("discovery", .bool(discovery)),
             .init("accessories", .object(overrides)),
         ])
     }

@@ -7,6 +7,8 @@ struct Loggers: Sendable {
     var program: Logger
     /// The HAP controller and its accessory providers.
     var hap: Logger
+    /// DNS-SD browsing for accessories (`discover`, `pair --id`, `run`).
+    var discovery: Logger
     /// The MQTT client.
     var mqtt: Logger
     /// The home store.
@@ -18,6 +20,7 @@ struct Loggers: Sendable {
     init(sink: LogSink? = nil) {
         program = Logger(label: "hap2mqtt", sink: sink)
         hap = Logger(label: "hap", sink: sink)
+        discovery = Logger(label: "discovery", sink: sink)
         mqtt = Logger(label: "mqtt", sink: sink)
         homeStore = Logger(label: "homestore", sink: sink)
         gateway = Logger(label: "gateway", sink: sink)

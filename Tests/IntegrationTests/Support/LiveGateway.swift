@@ -18,11 +18,19 @@ struct LiveGateway {
 
     /// Starts the broker and the accessory, pairs the gateway with it, connects the observer and, unless
     /// `run` is false, starts `hap2mqtt run`.
-    static func start(extraYAML: String = "", pairingID: String? = nil, run: Bool = true) async throws -> LiveGateway {
+    /// - Parameter announced: the accessory announces itself over mDNS and is paired with `pair --id`
+    ///   (only inside a private network namespace, `AvahiNamespace`).
+    static func start(extraYAML: String = "", pairingID: String? = nil, run: Bool = true, announced: Bool = false) async throws -> LiveGateway {
         let broker = try await MosquittoBroker()
-        let accessory = try await HAPPythonAccessory.start(pairingID: pairingID)
+        let accessory = try await HAPPythonAccessory.start(pairingID: pairingID, announced: announced)
         let gateway = try GatewayProcess(brokerURL: broker.url, extraYAML: extraYAML)
-        try await pair(gateway, with: accessory)
+        if announced {
+            let id = try await accessory.status().pairingID
+            let paired = try await gateway.runCommand(["pair", "--id", id, "--code", accessory.setupCode])
+            try #require(paired.status == 0, "hap2mqtt pair --id failed:\n\(paired.output)")
+        } else {
+            try await pair(gateway, with: accessory)
+        }
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#"])
         let live = LiveGateway(broker: broker, accessory: accessory, gateway: gateway, observer: observer)
         if run { try gateway.start() }

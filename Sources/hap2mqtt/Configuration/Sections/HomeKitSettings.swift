@@ -18,6 +18,10 @@ struct HomeKitSettings: Sendable, Hashable {
     /// `homekit.snapshot_interval`: how often a camera's snapshot is fetched and published; zero only when
     /// asked.
     var snapshotInterval = Duration.seconds(60)
+    /// `homekit.discovery`: find accessories on the network and follow paired ones to new addresses,
+    /// with DNS-SD through the Avahi daemon (README "Finding accessories"); false uses the stored
+    /// addresses only, without any multicast.
+    var discovery = true
     /// `homekit.accessories`: overrides by accessory id.
     var accessories: [AccessoryID: AccessorySettings] = [:]
 
@@ -25,7 +29,7 @@ struct HomeKitSettings: Sendable, Hashable {
 
     /// Reads the section.
     /// - Throws: `ConfigurationError` for an empty state directory, a time that is not a positive
-    ///   number of seconds up to a day, or a bad accessory entry.
+    ///   number of seconds up to a day, a `discovery` that is not true or false, or a bad accessory entry.
     init(reading section: inout ConfigurationSection) throws(ConfigurationError) {
         if let value = section.value("state_dir") { stateDirectory = try value.nonEmptyText() }
         let day = 0.0...86_400
@@ -36,6 +40,7 @@ struct HomeKitSettings: Sendable, Hashable {
             keepaliveInterval = try value.seconds(in: day, allowsZero: false)
         }
         if let value = section.value("snapshot_interval") { snapshotInterval = try value.seconds(in: day, allowsZero: true) }
+        if let value = section.value("discovery") { discovery = try value.bool() }
         if let value = section.value("accessories") {
             for (key, entry) in try value.entries() {
                 guard let id = AccessoryID(try key.text()), !id.serverID.isEmpty, id.aid >= 1 else {
