@@ -9,6 +9,10 @@ struct BenchmarkCommand {
             await MemoryProbe.main(Array(arguments.dropFirst()))
             return
         }
+        if arguments.first == DiscoveryScenario.subcommand {
+            await DiscoveryScenario.runInside(Array(arguments.dropFirst()))
+            return
+        }
         do {
             let options = try Options(arguments)
             if options.list {

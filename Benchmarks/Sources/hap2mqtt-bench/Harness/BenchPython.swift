@@ -29,7 +29,8 @@ enum BenchPython {
             }
             return given
         }
-        let script = "source scripts/lib/setup.sh && ensure_venv \(venv) \(requirements)"
+        // set -e: a pip that fails must not leave a venv that counts as made.
+        let script = "set -e; source scripts/lib/setup.sh; ensure_venv \(venv) \(requirements)"
         do {
             try await ExternalTool.run("bash", ["-c", script], in: repositoryRoot)
         } catch {

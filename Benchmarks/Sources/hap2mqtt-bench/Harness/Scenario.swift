@@ -65,6 +65,8 @@ enum ScenarioRegistry {
         ScaleScenario(),
         FaultsScenario(),
         FloodScenario(),
+        DiscoveryScenario(kind: .return),
+        DiscoveryScenario(kind: .move),
     ]
 
     static func named(_ name: String) -> (any BenchmarkScenario)? { all.first { $0.name == name } }
