@@ -252,7 +252,7 @@ public actor HAPDiscovery {
         let endpoints = advertisement.addresses.isEmpty ? "no usable address" : advertisement.endpoints.map(\.description).joined(separator: ", ")
         let what = "\(Self.quoted(advertisement.name)) (\(advertisement.id), \(advertisement.category)) at \(endpoints)"
         if let pairingHint, !advertisement.isPaired, !currentPairedIDs().contains(advertisement.id) {
-            logger.info("found \(what), not paired: pair it with hap2mqtt pair --id \(advertisement.id) --code XXX-XX-XXX\(pairingHint)")
+            logger.info("found \(what), not paired: pair it with hap2mqtt pair --id \(advertisement.id)\(pairingHint)")
             return
         }
         logger.debug(

@@ -7,7 +7,7 @@ import HomeModel
 ///
 ///     NAME          ID                 CATEGORY   MODEL   ADDRESS       PORT   C#  S#  PAIRED
 ///     Kitchen       AA:BB:CC:DD:EE:FF  bridge     Bridge  192.168.1.20  51826  3   1   with this gateway as "Kitchen"
-///     Desk Lamp     11:22:33:44:55:66  lightbulb  LB1     192.168.1.21  80     1   1   no: hap2mqtt pair --id 11:22:33:44:55:66 --code XXX-XX-XXX
+///     Desk Lamp     11:22:33:44:55:66  lightbulb  LB1     192.168.1.21  80     1   1   no: hap2mqtt pair --id 11:22:33:44:55:66
 struct DiscoveredListing {
     /// One accessory with its pairing here, if any.
     struct Entry {
@@ -48,7 +48,7 @@ struct DiscoveredListing {
         switch (entry.advertisement.isPaired, entry.pairing) {
         case (true, let pairing?): return "with this gateway as \(pairing.displayName.jsonQuoted)"
         case (true, nil): return "with another controller"
-        case (false, nil): return "no: hap2mqtt pair --id \(entry.advertisement.id) --code XXX-XX-XXX"
+        case (false, nil): return "no: hap2mqtt pair --id \(entry.advertisement.id)"
         case (false, let pairing?):
             return "no, it was reset: this gateway's pairing \(pairing.displayName.jsonQuoted) is void; pair it again"
         }

@@ -119,7 +119,7 @@ struct HAPDiscoveryTests {
         let hints = capture.records(.info, containing: "pair it with")
         #expect(hints.map(\.message) == [
             "found \"Lamp\" (11:22:33:44:55:66, lightbulb) at 127.0.0.1:80, not paired: "
-                + "pair it with hap2mqtt pair --id 11:22:33:44:55:66 --code XXX-XX-XXX --config '/etc/hap 2mqtt.yaml'"
+                + "pair it with hap2mqtt pair --id 11:22:33:44:55:66 --config '/etc/hap 2mqtt.yaml'"
         ])
         #expect(capture.lines.filter { $0.contains("Lamp") }.count == 1, "the change of port within the minute is not logged again")
         #expect(capture.records(.debug, containing: "\"Mine\"").count == 1 && capture.records(.debug, containing: "\"Theirs\"").count == 1)
