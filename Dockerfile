@@ -6,8 +6,8 @@
 # set DOCKER_BUILDKIT=1 (README "Docker").
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmosquitto-dev libssl-dev libyaml-dev libsystemd-dev pkg-config \
-        rsync \
+    && apt-get install -y --no-install-recommends libmosquitto-dev libssl-dev libyaml-dev libsystemd-dev \
+        libavahi-client-dev pkg-config rsync \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -28,12 +28,14 @@ RUN --mount=type=cache,id=hap2mqtt-swift-build,sharing=locked,target=/cache \
     && strip /out/hap2mqtt
 
 # Run: Debian slim with the runtime libraries (libsystemd0, for sd_notify, is in the base image already;
-# it does nothing in a container). hap2mqtt runs as its own user, hap2mqtt (uid and gid 10001), reads
-# /app/Config/hap2mqtt.yaml when there is one, and keeps its state in the volume /app/data (mode 0700;
-# every file in it 0600).
+# it does nothing in a container; libavahi-client3 asks the host's avahi-daemon, over the host's D-Bus
+# system bus that docker-compose.yml mounts, for the accessories announced on the network). hap2mqtt runs
+# as its own user, hap2mqtt (uid and gid 10001), reads /app/Config/hap2mqtt.yaml when there is one, and
+# keeps its state in the volume /app/data (mode 0700; every file in it 0600).
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmosquitto1 libssl3 libyaml-0-2 libsystemd0 ca-certificates \
+    && apt-get install -y --no-install-recommends libmosquitto1 libssl3 libyaml-0-2 libsystemd0 libavahi-client3 \
+        ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 hap2mqtt \
     && useradd --system --uid 10001 --gid hap2mqtt --home-dir /app --no-create-home --shell /usr/sbin/nologin hap2mqtt \
