@@ -97,7 +97,7 @@ struct DiscoveryLiveCommandTests {
         accessory.pause()
         let refused = try await gateway.runCommand(["pair", "--id", id, "--code", accessory.setupCode])
         #expect(refused.status == 1)
-        #expect(refused.output.contains("hap2mqtt: already paired with another controller: reset the accessory or remove that pairing first"), "\(refused.output)")
+        #expect(refused.output.contains("hap2mqtt: already paired with another controller: remove that pairing first, or reset the accessory"), "\(refused.output)")
         let mine = try await other.runCommand(["pair", "--id", id, "--code", accessory.setupCode])
         #expect(mine.status == 1 && mine.output.contains("is this controller's pairing"), "\(mine.output)")
         accessory.resume()
