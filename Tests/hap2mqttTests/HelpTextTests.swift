@@ -109,8 +109,7 @@ struct HelpTextTests {
 
             Shows each accessory's name, id, model, category, address, port, configuration and state number
             (c#, s#), and whether it is paired: with this gateway (and under which name), with another
-            controller, or not at all (then hap2mqtt pair --id ID --code XXX-XX-XXX pairs it). Needs a running
-            avahi-daemon.
+            controller, or not at all (then hap2mqtt pair --id ID pairs it). Needs a running avahi-daemon.
 
             USAGE: hap2mqtt discover [--timeout SECONDS] [--json] [--config PATH] [--log-level LEVEL]
 

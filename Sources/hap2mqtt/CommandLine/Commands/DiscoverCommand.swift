@@ -6,8 +6,7 @@ struct DiscoverCommand: Subcommand {
     static let discussion = """
         Shows each accessory's name, id, model, category, address, port, configuration and state number
         (c#, s#), and whether it is paired: with this gateway (and under which name), with another
-        controller, or not at all (then hap2mqtt pair --id ID pairs it). Needs a running
-        avahi-daemon.
+        controller, or not at all (then hap2mqtt pair --id ID pairs it). Needs a running avahi-daemon.
         """
     static let options = [
         OptionSpec("timeout", "SECONDS", "How long to listen for announcements (default 5, at most 600)."),
