@@ -41,21 +41,24 @@ let package = Package(
         .target(name: "SystemSupport"),
         // The logger every part takes from its caller (the toolchain only).
         .target(name: "Logging"),
-        .target(name: "HomeModel"),
+        // The one JSON value type, parser, encoder and string escaper of the program (the toolchain
+        // only), so that every part can import it, also one that may not import HomeModel.
+        .target(name: "JSON"),
+        .target(name: "HomeModel", dependencies: ["JSON"]),
         .target(name: "HomeStore", dependencies: ["HomeModel", "Logging", "SystemSupport"]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "Logging", "SystemSupport"]),
         .target(
             name: "HAPController",
             dependencies: [
-                "HomeModel", "HomeStore", "Logging", "SystemSupport", "COpenSSL",
+                "JSON", "HomeModel", "HomeStore", "Logging", "SystemSupport", "COpenSSL",
                 .target(name: "CAvahi", condition: .when(platforms: [.linux])),
             ]),
-        .target(name: "Gateway", dependencies: ["HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"]),
+        .target(name: "Gateway", dependencies: ["JSON", "HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"]),
         .executableTarget(
             name: "hap2mqtt",
             dependencies: [
-                "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "Logging", "SystemSupport", "CYAML",
-                "CMalloc", .target(name: "CSystemd", condition: .when(platforms: [.linux])),
+                "JSON", "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "Logging", "SystemSupport",
+                "CYAML", "CMalloc", .target(name: "CSystemd", condition: .when(platforms: [.linux])),
             ],
             plugins: ["BuildCommit"]),
         // The commit `hap2mqtt --version` names, written before every build (no network needed).
@@ -71,20 +74,24 @@ let package = Package(
         .executableTarget(
             name: "hap2mqtt-bench",
             dependencies: [
-                "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "Logging", "SystemSupport", "CMosquitto",
-                "CMalloc", "HAP2MQTTTesting",
+                "JSON", "HomeModel", "HomeStore", "MQTT", "Gateway", "HAPController", "Logging", "SystemSupport",
+                "CMosquitto", "CMalloc", "HAP2MQTTTesting",
             ],
             path: "Benchmarks/Sources/hap2mqtt-bench"),
 
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "LoggingTests", dependencies: ["Logging", "HAP2MQTTTesting"]),
-        .testTarget(name: "HomeModelTests", dependencies: ["HomeModel"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "HAP2MQTTTesting"]),
+        .testTarget(name: "HomeModelTests", dependencies: ["HomeModel", "JSON"]),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "Logging", "HAP2MQTTTesting"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Logging", "HAP2MQTTTesting"]),
         .testTarget(
-            name: "HAPControllerTests", dependencies: ["HAPController", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
-        .testTarget(name: "hap2mqttTests", dependencies: ["hap2mqtt", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
+            name: "HAPControllerTests",
+            dependencies: ["HAPController", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(
+            name: "GatewayTests", dependencies: ["Gateway", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(
+            name: "hap2mqttTests", dependencies: ["hap2mqtt", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HAP2MQTTTesting", "MQTT", "HomeModel"]),

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import HAP2MQTTTesting
 import HomeModel
+import JSON
 import Testing
 
 /// The discovery configs as data: built from the catalog for every service type of the mapping, checked
@@ -47,7 +48,7 @@ struct HomeAssistantDiscoveryTests {
           arguments: mainComponents)
     func configsAreComplete(service: String, component: String) throws {
         let (accessory, layout, configs) = try build(service)
-        #expect(configs.contains { $0.component == component && ($0.payload.object?["name"] == .null) },
+        #expect(configs.contains { $0.component == component && ($0.payload["name"] == .null) },
                 "\(service): the main entity is a \(component) named after the device")
         #expect(configs.contains { $0.component == "button" && $0.topic.contains("/button/") }, "an identify button")
         #expect(Set(configs.map(\.uniqueID)).count == configs.count, "unique ids are unique")
@@ -133,6 +134,3 @@ struct HomeAssistantDiscoveryTests {
     }
 }
 
-extension JSONValue {
-    var object: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
-}

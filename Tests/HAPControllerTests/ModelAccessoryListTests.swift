@@ -1,19 +1,9 @@
 import Foundation
+import HAP2MQTTTesting
 import HAPController
 import HomeModel
+import JSON
 import Testing
-
-/// Test data kept beside the Python fixture.
-enum FixtureFiles {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-
-    /// The `/accessories` body the HAP-python fixture (Tests/Fixtures/hap_fixture.py) sent to aiohomekit 4.0.1
-    /// after pairing, captured byte for byte.
-    static func hapPythonAccessories() throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory.appendingPathComponent("hap-python-accessories.json")))
-    }
-}
 
 @Suite("Accessory JSON mapping")
 struct ModelAccessoryListTests {
@@ -163,7 +153,7 @@ struct ModelAccessoryListTests {
 
     @Test("a body that is not an accessory list fails as a whole with a typed error")
     func wholeBodyErrors() {
-        #expect(throws: HAPModelError.invalidJSON(HAPJSONError(.unexpectedEnd, at: 16))) {
+        #expect(throws: HAPModelError.invalidJSON(JSONError(.unexpectedEnd, at: 16))) {
             try HAPAccessoryList(body: Array(#"{"accessories":["#.utf8), serverID: "s")
         }
         #expect(throws: HAPModelError.status(.insufficientPrivileges, httpStatus: 200)) {
@@ -189,18 +179,18 @@ struct ModelAccessoryListTests {
 enum ModelSamples {
     /// A bridge-sized `/accessories` body: `accessories` accessories of one service each.
     static func bigBridge(accessories: Int, characteristicsPerAccessory: Int) -> [UInt8] {
-        var list: [HAPJSON] = []
+        var list: [JSONValue] = []
         for aid in 2..<(2 + accessories) {
-            var chars: [HAPJSON] = []
+            var chars: [JSONValue] = []
             for n in 0..<characteristicsPerAccessory {
                 chars.append([
-                    "iid": HAPJSON(10 + n), "type": "E863F10A-079E-48FF-8F27-9C2605A29F52", "perms": ["pr", "pw", "ev"],
+                    "iid": JSONValue(10 + n), "type": "E863F10A-079E-48FF-8F27-9C2605A29F52", "perms": ["pr", "pw", "ev"],
                     "format": "float", "value": .double(Double(n) + 0.5), "minValue": 0, "maxValue": 100, "minStep": 0.1,
                     "unit": "percentage", "description": .string("Vendor characteristic number \(n) with a longer name"),
                 ])
             }
-            list.append(["aid": HAPJSON(aid), "services": [["iid": 9, "type": "43", "primary": true, "characteristics": .array(chars)]]])
+            list.append(["aid": JSONValue(aid), "services": [["iid": 9, "type": "43", "primary": true, "characteristics": .array(chars)]]])
         }
-        return HAPJSON.object(["accessories": .array(list)]).encoded()
+        return JSONValue.object(["accessories": .array(list)]).encoded()
     }
 }

@@ -1,5 +1,6 @@
 import HAPController
 import HomeModel
+import JSON
 import Testing
 
 @Suite("GET and PUT /characteristics")
@@ -84,7 +85,7 @@ struct ModelCharacteristicsTests {
         #expect(throws: HAPModelError.httpStatus(470)) { try HAPCharacteristicResult.parse(httpStatus: 470, body: [], requested: [light]) }
         #expect(throws: HAPModelError.httpStatus(503)) { try HAPCharacteristicResult.parse(httpStatus: 503, body: body("busy"), requested: [light]) }
         #expect(throws: HAPModelError.httpStatus(500)) { try HAPCharacteristicResult.parse(httpStatus: 500, body: body(#"{"status":0}"#), requested: [light]) }
-        #expect(throws: HAPModelError.invalidJSON(HAPJSONError(.unexpectedEnd, at: 1))) { try HAPCharacteristicResult.parse(httpStatus: 207, body: body("{"), requested: [light]) }
+        #expect(throws: HAPModelError.invalidJSON(JSONError(.unexpectedEnd, at: 1))) { try HAPCharacteristicResult.parse(httpStatus: 207, body: body("{"), requested: [light]) }
         #expect(throws: HAPModelError.unexpectedBody("expected a \"characteristics\" array or a \"status\"")) {
             try HAPCharacteristicResult.parse(httpStatus: 200, body: body("{}"), requested: [light])
         }

@@ -1,11 +1,12 @@
 import HAPController
 import HomeModel
+import JSON
 import Testing
 
 @Suite("Characteristic values in HAP JSON")
 struct ModelValueCodingTests {
     func decode(_ json: String, _ format: CharacteristicFormat) throws -> CharacteristicValue? {
-        try CharacteristicValue.decoded(fromHAP: HAPJSON(parsing: json), format: format)
+        try CharacteristicValue.decoded(fromHAP: JSONValue(parsing: json), format: format)
     }
 
     @Test(
@@ -32,7 +33,7 @@ struct ModelValueCodingTests {
         "values a format cannot carry are refused",
         arguments: [("2", CharacteristicFormat.bool), (#""yes""#, .bool), (#""abc""#, .uint8), ("[1]", .int), ("{}", .float), (#""%%%""#, .data), ("5", .tlv8), ("[]", .string), ("1e300", .int)])
     func refuses(_ json: String, _ format: CharacteristicFormat) throws {
-        let value = try HAPJSON(parsing: json)
+        let value = try JSONValue(parsing: json)
         #expect(throws: HAPModelError.valueMismatch(format: format, value: value.description)) {
             try CharacteristicValue.decoded(fromHAP: value, format: format)
         }
@@ -47,7 +48,7 @@ struct ModelValueCodingTests {
             (.data([1, 2, 3]), .tlv8, #""AQID""#), (.string("AQID"), .data, #""AQID""#), (.json(#"{"a": [1, 2]}"#), .dictionary, #"{"a":[1,2]}"#),
         ])
     func encodes(_ value: CharacteristicValue, _ format: CharacteristicFormat, _ json: String) throws {
-        #expect(try HAPJSON(encoding: value, format: format).description == json)
+        #expect(try JSONValue(encoding: value, format: format).description == json)
     }
 
     @Test(
@@ -57,6 +58,6 @@ struct ModelValueCodingTests {
             (.float(.nan), .float), (.data([1]), .string), (.string("not base64!"), .tlv8), (.json("{"), .dictionary), (.int(1), .array),
         ])
     func refusesToEncode(_ value: CharacteristicValue, _ format: CharacteristicFormat) {
-        #expect(throws: HAPModelError.valueMismatch(format: format, value: value.description)) { try HAPJSON(encoding: value, format: format) }
+        #expect(throws: HAPModelError.valueMismatch(format: format, value: value.description)) { try JSONValue(encoding: value, format: format) }
     }
 }

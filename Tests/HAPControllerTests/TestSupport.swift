@@ -6,21 +6,3 @@ func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
 
 /// Lower-case hex of bytes, for readable expectations.
 func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
-
-/// A small seeded generator (SplitMix64) so random tests reproduce from the seed they print.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// `count` random bytes.
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) } }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 @testable import HomeModel
 
@@ -217,19 +218,25 @@ struct ValueParsingTests {
         #expect(valueError { () throws(ValueError) in try name.parseCommand(json: .int(5), current: nil, name: "n") }?.rule == .wrongType(expected: .string))
     }
 
-    @Test("JSON scalars are read from JSONSerialization output, booleans apart from 0 and 1")
-    func foundationScalars() throws {
+    @Test("JSON values of a multi-write payload keep booleans apart from 0 and 1 and integers exact")
+    func payloadScalars() throws {
         let text = #"{"t":true,"f":false,"one":1,"zero":0,"half":1.5,"s":"on","n":null,"big":18446744073709551615,"neg":-7,"list":[1]}"#
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(JSONScalar(foundation: object["t"] as Any) == .bool(true))
-        #expect(JSONScalar(foundation: object["f"] as Any) == .bool(false))
-        #expect(JSONScalar(foundation: object["one"] as Any) == .int(1))
-        #expect(JSONScalar(foundation: object["zero"] as Any) == .int(0))
-        #expect(JSONScalar(foundation: object["half"] as Any) == .double(1.5))
-        #expect(JSONScalar(foundation: object["s"] as Any) == .string("on"))
-        #expect(JSONScalar(foundation: object["n"] as Any) == .null)
-        #expect(JSONScalar(foundation: object["big"] as Any) == .uint(UInt64.max))
-        #expect(JSONScalar(foundation: object["neg"] as Any) == .int(-7))
-        #expect(JSONScalar(foundation: object["list"] as Any) == nil)
+        let object = try JSONValue(parsing: text)
+        #expect(object["t"] == .bool(true))
+        #expect(object["f"] == .bool(false))
+        #expect(object["one"] == .int(1))
+        #expect(object["zero"] == .int(0))
+        #expect(object["half"] == .double(1.5))
+        #expect(object["s"] == .string("on"))
+        #expect(object["n"] == .null)
+        #expect(object["big"] == .uint(UInt64.max))
+        #expect(object["neg"] == .int(-7))
+        let on = try catalogCharacteristic("25")
+        let brightness = try catalogCharacteristic("8")
+        #expect(try on.parseCommand(json: #require(object["t"]), current: nil, name: "on") == .bool(true))
+        #expect(try on.parseCommand(json: #require(object["zero"]), current: nil, name: "on") == .bool(false))
+        #expect(throws: ValueError.self) { try brightness.parseCommand(json: #require(object["t"]), current: nil, name: "brightness") }
+        let list = try #require(valueError { () throws(ValueError) in try brightness.parseCommand(json: [1], current: nil, name: "brightness") })
+        #expect(list.description == "brightness: '[1]' is not a valid int value")
     }
 }

@@ -170,7 +170,7 @@ struct ValueValidationTests {
             #expect(!error.description.contains("\n"))
         }
         let text = try #require(valueError { () throws(ValueError) in try brightness.parseCommand("5\n0\u{7}", current: nil, name: "brightness") })
-        #expect(text.description == #"brightness: '5\n0\u{7}' is not a valid int value"#)
+        #expect(text.description == #"brightness: '5\n0\u0007' is not a valid int value"#)
     }
 
     @Test("values from accessories are brought to the format's normal form")

@@ -1,7 +1,7 @@
 import HomeModel
 import HomeStore
+import JSON
 import MQTT
-internal import Foundation
 
 /// `<base>/<accessory>/set` (docs/DESIGN.md "Topics"): several values in one accessory write.
 extension Gateway {
@@ -15,15 +15,15 @@ extension Gateway {
             return
         }
         let shape = #"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#
-        let json: Any
+        let json: JSONValue
         do {
-            json = try JSONSerialization.jsonObject(with: Data(message.payload))
+            json = try JSONValue(parsing: message.payload)
         } catch {
             logRefusal(message.topic, "the payload is not valid JSON")
             respond(.failure("the payload is not valid JSON; \(shape)"), to: request)
             return
         }
-        guard let parsed = json as? [String: Any], let object = Gateway.serviceValues(parsed) else {
+        guard let object = Gateway.serviceValues(json) else {
             logRefusal(message.topic, "the payload is not a JSON object of services")
             respond(.failure(shape), to: request)
             return
@@ -65,17 +65,21 @@ extension Gateway {
         if let outcome { finishAccessorySet(layout, outcome, request) }
     }
 
-    /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different.
-    static func serviceValues(_ object: [String: Any]) -> [String: [String: JSONScalar]]? {
-        var out: [String: [String: JSONScalar]] = [:]
-        for (service, value) in object {
-            guard let inner = value as? [String: Any] else { return nil }
-            var values: [String: JSONScalar] = [:]
-            for (characteristic, raw) in inner {
-                guard let scalar = JSONScalar(foundation: raw) else { return nil }
-                values[characteristic] = scalar
+    /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different (a scalar is not
+    /// an array or an object). A key given twice: the last one counts (`JSONObject`).
+    static func serviceValues(_ json: JSONValue) -> [String: [String: JSONValue]]? {
+        guard let object = json.objectValue else { return nil }
+        var out: [String: [String: JSONValue]] = [:]
+        for service in object {
+            guard let inner = service.value.objectValue else { return nil }
+            var values: [String: JSONValue] = [:]
+            for characteristic in inner {
+                switch characteristic.value {
+                case .array, .object: return nil
+                default: values[characteristic.key] = characteristic.value
+                }
             }
-            out[service] = values
+            out[service.key] = values
         }
         return out
     }

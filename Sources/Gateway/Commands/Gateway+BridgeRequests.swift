@@ -1,18 +1,15 @@
 import HomeModel
 import HomeStore
 import MQTT
-internal import Foundation
+import JSON
 
 extension Gateway {
     /// `<base>/bridge/request/<command>` with a JSON object; answered on `<base>/bridge/response/<command>`
     /// as `{"status":"ok"|"error","data":{…},"error":"…","transaction":…}`, with the request's
     /// `transaction` echoed (the zigbee2mqtt convention).
     func handleBridgeRequest(_ command: String, _ message: MQTTMessage) async {
-        let request = (try? JSONSerialization.jsonObject(with: Data(message.payload), options: [])) as? [String: Any]
-        let transaction = request?["transaction"].flatMap { value -> String? in
-            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else { return nil }
-            return String(decoding: data, as: UTF8.self)
-        }
+        let request = (try? JSONValue(parsing: message.payload))?.objectValue
+        let transaction = request?["transaction"]?.description
         let outcome: Result<String, GatewayError>
         if let request {
             switch command {
@@ -28,8 +25,8 @@ extension Gateway {
     }
 
     /// Finds the accessory a request names by slug or by id (`"accessory":"kitchen_lamp"`).
-    private func accessoryID(in request: [String: Any]) -> Result<AccessoryID, GatewayError> {
-        guard let name = request["accessory"] as? String, !name.isEmpty else {
+    private func accessoryID(in request: JSONObject) -> Result<AccessoryID, GatewayError> {
+        guard let name = request["accessory"]?.stringValue, !name.isEmpty else {
             return .failure(.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}"#))
         }
         if let id = index.accessory(named: name) { return .success(id) }
@@ -37,13 +34,13 @@ extension Gateway {
     }
 
     /// `identify`: `{"accessory":"<slug>"}` makes the accessory identify itself (blink, beep).
-    private func identify(_ request: [String: Any]) async -> Result<String, GatewayError> {
+    private func identify(_ request: JSONObject) async -> Result<String, GatewayError> {
         switch accessoryID(in: request) {
         case .failure(let e): return .failure(e)
         case .success(let id):
             do {
                 try await store.identify(id)
-                return .success("{\"accessory\":\(JSONFragment.string(index.layouts[id]?.slug ?? id.description))}")
+                return .success("{\"accessory\":\(JSONString.quoted(index.layouts[id]?.slug ?? id.description))}")
             } catch {
                 return .failure(.invalidPayload("identify failed: \(error)"))
             }
@@ -52,13 +49,13 @@ extension Gateway {
 
     /// `rename`: `{"accessory":"<slug or id>","to":"<new slug>"}` moves an accessory to new topics; every old
     /// topic is cleared.
-    private func rename(_ request: [String: Any]) async -> Result<String, GatewayError> {
+    private func rename(_ request: JSONObject) async -> Result<String, GatewayError> {
         let id: AccessoryID
         switch accessoryID(in: request) {
         case .failure(let e): return .failure(e)
         case .success(let found): id = found
         }
-        guard let to = request["to"] as? String else {
+        guard let to = request["to"]?.stringValue else {
             return .failure(.invalidPayload(#"give the new name: {"accessory":"…","to":"new_slug"}"#))
         }
         guard let entry = published[id], let oldLayout = index.layouts[id], let accessory = await store.accessory(id) else {
@@ -66,7 +63,7 @@ extension Gateway {
         }
         let old = oldLayout.slug
         // Nothing to move, and no rename event for subscribers to act on.
-        guard to != old else { return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}") }
+        guard to != old else { return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}") }
         do {
             try index.rename(id, to: to)
         } catch {
@@ -80,6 +77,6 @@ extension Gateway {
         for topic in entry.topics.union(retainedTopics(of: oldLayout)).sorted() where !kept.contains(topic) { outbox.clear(topic) }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
-        return .success("{\"accessory\":\(JSONFragment.string(to)),\"from\":\(JSONFragment.string(old))}")
+        return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")
     }
 }

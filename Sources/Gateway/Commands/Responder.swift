@@ -1,5 +1,6 @@
 import HomeModel
 import HomeStore
+import JSON
 import MQTT
 
 /// Every answer the gateway gives to a request (docs/DESIGN.md "Topics"): the result of a `/set`, an
@@ -54,10 +55,10 @@ enum Responder {
                 failures.append("\(outcome.service)/\(outcome.characteristic): \(error)")
                 result = .failure(error)
             }
-            perService[outcome.service, default: []].append("\(JSONFragment.string(outcome.characteristic)):\(result.json)")
+            perService[outcome.service, default: []].append("\(JSONString.quoted(outcome.characteristic)):\(result.json)")
         }
-        let results = perService.sorted { $0.key < $1.key }.map { "\(JSONFragment.string($0.key)):{\($0.value.joined(separator: ","))}" }
-        var json = failures.isEmpty ? "{\"status\":\"ok\"" : "{\"status\":\"error\",\"error\":\(JSONFragment.string(failures.joined(separator: "; ")))"
+        let results = perService.sorted { $0.key < $1.key }.map { "\(JSONString.quoted($0.key)):{\($0.value.joined(separator: ","))}" }
+        var json = failures.isEmpty ? "{\"status\":\"ok\"" : "{\"status\":\"error\",\"error\":\(JSONString.quoted(failures.joined(separator: "; ")))"
         json += ",\"results\":{\(results.joined(separator: ","))}}"
         return messages(json, to: request)
     }
@@ -69,7 +70,7 @@ enum Responder {
         var json: String
         switch outcome {
         case .success(let data): json = "{\"status\":\"ok\",\"data\":\(data)"
-        case .failure(let error): json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONFragment.string(error.description))"
+        case .failure(let error): json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONString.quoted(error.description))"
         }
         if let transaction { json += ",\"transaction\":\(transaction)" }
         return messages(json + "}", to: request)

@@ -1,6 +1,6 @@
 import HomeModel
+import JSON
 import MQTT
-internal import Foundation
 
 /// What the broker held retained under the gateway's topics (everything under the base topic, and Home
 /// Assistant's discovery configs) when the gateway last looked: the payload of each topic.
@@ -24,12 +24,10 @@ struct RetainedScan {
     /// The accessories of the `bridge/accessories` list on `topic` (id, slug and name of each), or none
     /// when it is missing or not such a list.
     func listedAccessories(on topic: String) -> [ListedAccessory] {
-        guard let payload = payloads[topic],
-            let list = (try? JSONSerialization.jsonObject(with: Data(payload), options: [])) as? [[String: Any]]
-        else { return [] }
+        guard let payload = payloads[topic], let list = (try? JSONValue(parsing: payload))?.arrayValue else { return [] }
         return list.compactMap { entry in
-            guard let id = (entry["id"] as? String).flatMap(AccessoryID.init), let slug = entry["slug"] as? String else { return nil }
-            return ListedAccessory(id: id, slug: slug, name: entry["name"] as? String ?? slug)
+            guard let id = entry["id"]?.stringValue.flatMap(AccessoryID.init), let slug = entry["slug"]?.stringValue else { return nil }
+            return ListedAccessory(id: id, slug: slug, name: entry["name"]?.stringValue ?? slug)
         }
     }
 
@@ -61,9 +59,10 @@ struct RetainedScan {
             guard let bytes = text == CharacteristicValue.emptyPayload ? [] : Base64.decode(text) else { return nil }
             value = .data(bytes)
         case .array, .dictionary:
-            guard (try? JSONSerialization.jsonObject(with: Data(payload), options: [])) != nil else { return nil }
+            // An array or an object, as HAP carries these formats; any other JSON is not such a value.
+            guard let json = try? JSONValue(parsing: payload), json.arrayValue != nil || json.objectValue != nil else { return nil }
             value = .json(text)
         }
-        return JSONFragment.value(value)
+        return value.jsonText
     }
 }

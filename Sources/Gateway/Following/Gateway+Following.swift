@@ -87,7 +87,7 @@ extension Gateway {
         // The entry is changed in place: a copy would copy its dictionaries on every value change.
         guard let entry = published.index(forKey: address.accessory) else { return nil }
         published.values[entry].topics.insert(topic.stateTopic)
-        published.values[entry].json.set(JSONFragment.value(value), iid: address.iid)
+        published.values[entry].json.set(value.jsonText, iid: address.iid)
         outbox.retain(topic.stateTopic, payload, qos: configuration.stateQoS)
         if let colour = index.hs(containing: address) { hs.record(payload, at: address, of: colour) }
         return topic

@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 /// The entity a single characteristic gets when no service mapping used it: a binary sensor for
@@ -119,7 +120,7 @@ enum CharacteristicEntities {
     private static func control(_ slot: ServiceContext.Slot, command: String, in c: ServiceContext, isMain: Bool) -> DiscoveryEntity? {
         let characteristic = slot.characteristic
         guard let state = slot.state else { return nil }
-        var o: [String: JSONValue] = ["state_topic": .string(state), "command_topic": .string(command)]
+        var o: JSONObject = ["state_topic": .string(state), "command_topic": .string(command)]
         if !isMain { o["entity_category"] = "config" }
         let component: String
         let values = namedValues(characteristic)
@@ -134,7 +135,7 @@ enum CharacteristicEntities {
             o["payload_off"] = "0"
         case .string:
             component = "text"
-            o["max"] = .int(min(characteristic.maxLength ?? 64, 255))
+            o["max"] = JSONValue(min(characteristic.maxLength ?? 64, 255))
         case _ where !values.isEmpty:
             component = "select"
             o["options"] = .array(values.map { .string($0.1) })
@@ -146,9 +147,9 @@ enum CharacteristicEntities {
             let low = Swift.max(characteristic.minValue ?? range?.lowerBound ?? 0, -1e15)
             let high = Swift.min(characteristic.maxValue ?? range?.upperBound ?? 100, 1e15)
             let step = characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? (characteristic.format.isInteger ? 1 : 0.1)
-            o["min"] = .number(low)
-            o["max"] = .number(high)
-            o["step"] = .number(step)
+            o["min"] = .double(low)
+            o["max"] = .double(high)
+            o["step"] = .double(step)
             if let unit = characteristic.unit { o["unit_of_measurement"] = .string(units[unit] ?? unit) }
             // A slider of more than 256 positions cannot be set to one of them.
             if (high - low) / step > 256 { o["mode"] = "box" }
@@ -193,7 +194,7 @@ enum CharacteristicEntities {
             }
         }
         guard let kind else { return nil }
-        var o: [String: JSONValue] = ["state_topic": .string(state)]
+        var o: JSONObject = ["state_topic": .string(state)]
         if let deviceClass = kind.deviceClass { o["device_class"] = .string(deviceClass) }
         if kind.diagnostic, !isMain { o["entity_category"] = "diagnostic" }
         if kind.component == "binary_sensor" {

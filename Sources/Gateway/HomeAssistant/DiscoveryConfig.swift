@@ -1,3 +1,5 @@
+public import JSON
+
 /// One Home Assistant discovery config, ready to publish retained on
 /// `<prefix>/<component>/<node_id>/<object_id>/config` (Home Assistant "MQTT Discovery").
 public struct DiscoveryConfig: Sendable, Hashable {
@@ -12,8 +14,9 @@ public struct DiscoveryConfig: Sendable, Hashable {
     /// The whole config: the entity's options plus `device`, `origin`, `availability` and `unique_id`.
     public let payload: JSONValue
 
-    /// The retained payload: the config as JSON with sorted keys.
-    public var text: String { payload.text }
+    /// The retained payload: the config as JSON with sorted keys (for stable diffs), as Foundation's
+    /// `JSONEncoder` wrote it before.
+    public var text: String { String(decoding: payload.encoded(sortingKeys: true), as: UTF8.self) }
 }
 
 /// One entity of a service before the blocks every config shares are added.
@@ -26,5 +29,5 @@ struct DiscoveryEntity: Sendable {
     /// The entity name; `.null` makes Home Assistant use the device name alone.
     var name: JSONValue
     /// The platform's options: topics, payloads, templates, device class, units.
-    var options: [String: JSONValue]
+    var options: JSONObject
 }

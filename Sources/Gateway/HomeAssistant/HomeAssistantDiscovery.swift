@@ -1,3 +1,4 @@
+import JSON
 public import HomeModel
 
 /// Builds Home Assistant's MQTT discovery configs (per-component form,
@@ -36,7 +37,7 @@ public struct HomeAssistantDiscovery: Sendable {
     /// The gateway's own device: a connectivity binary sensor on `bridge/state`.
     public func bridgeConfig() -> DiscoveryConfig {
         let name = topics.base == "hap2mqtt" ? "hap2mqtt" : "hap2mqtt (\(topics.base))"
-        let payload: [String: JSONValue] = [
+        let payload: JSONObject = [
             "name": "Connection state", "device_class": "connectivity", "entity_category": "diagnostic",
             "state_topic": .string(topics.bridgeState), "value_template": "{{ value_json.state }}",
             "payload_on": "online", "payload_off": "offline", "unique_id": .string(bridgeIdentifier + "_connection_state"),
@@ -122,14 +123,14 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// `origin`: who published the config.
     private var origin: JSONValue {
-        var o: [String: JSONValue] = ["name": "hap2mqtt", "sw_version": .string(version)]
+        var o: JSONObject = ["name": "hap2mqtt", "sw_version": .string(version)]
         if let url = configuration.supportURL { o["support_url"] = .string(url) }
         return .object(o)
     }
 
     /// `device`: the accessory as Home Assistant's device registry shows it; the room is the suggested area.
     private func deviceBlock(_ accessory: Accessory, node: String) -> JSONValue {
-        var d: [String: JSONValue] = [
+        var d: JSONObject = [
             "identifiers": [.string(node)], "name": .string(Self.displayName(accessory.name)), "via_device": .string(bridgeIdentifier),
         ]
         let fields: [(String, String?)] = [

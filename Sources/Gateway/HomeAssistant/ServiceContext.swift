@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 /// What a service mapping sees of one service: its characteristics by type (without the excluded ones),
@@ -84,13 +85,13 @@ struct ServiceContext {
     }
 
     /// Adds the service's main entity.
-    mutating func addMain(_ component: String, _ options: [String: JSONValue]) {
+    mutating func addMain(_ component: String, _ options: JSONObject) {
         entities.append(DiscoveryEntity(component: component, objectID: "s\(service.iid)", name: mainName, options: options))
     }
 
     /// Adds an entity of the service besides its main one, `s<service iid>_<suffix>`: `suffix` is
     /// `c<characteristic iid>` for a characteristic's own entity, with `_v<value>` for one value of it.
-    mutating func add(_ component: String, suffix: String, name: String, _ options: [String: JSONValue]) {
+    mutating func add(_ component: String, suffix: String, name: String, _ options: JSONObject) {
         entities.append(
             DiscoveryEntity(component: component, objectID: "s\(service.iid)_\(suffix)", name: .string(entityName(name)), options: options))
     }

@@ -1,4 +1,5 @@
 import HomeModel
+import JSON
 
 extension ServiceMappings {
     private typealias C = DiscoveryTypes.Characteristic
@@ -33,7 +34,7 @@ extension ServiceMappings {
             c.addMain("switch", ["state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1", "payload_off": "0"])
             return
         }
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1", "payload_off": "0",
         ]
         if let target = c.takeReadWrite(C.targetHumidifierDehumidifierState) {
@@ -60,8 +61,8 @@ extension ServiceMappings {
             options["device_class"] = .string(entry.deviceClass)
             options["target_humidity_state_topic"] = .string(entry.threshold.state)
             options["target_humidity_command_topic"] = .string(entry.threshold.command)
-            options["min_humidity"] = .int(Int((characteristic.minValue ?? 0).rounded(.up)))
-            options["max_humidity"] = .int(Int(min(characteristic.maxValue ?? 100, 100).rounded(.down)))
+            options["min_humidity"] = JSONValue(Int((characteristic.minValue ?? 0).rounded(.up)))
+            options["max_humidity"] = JSONValue(Int(min(characteristic.maxValue ?? 100, 100).rounded(.down)))
             if index == 0 {
                 c.addMain("humidifier", options)
             } else {

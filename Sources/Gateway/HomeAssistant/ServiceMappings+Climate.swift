@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 extension ServiceMappings {
@@ -11,7 +12,7 @@ extension ServiceMappings {
         let modes = [(0, "off"), (1, "heat"), (2, "cool"), (3, "auto")]
         guard let mode = c.takeReadWrite(C.targetHeatingCoolingState) else { return }
         let allowed = mode.slot.characteristic.validValues ?? [0, 1, 2, 3]
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "mode_state_topic": .string(mode.state), "mode_command_topic": .string(mode.command),
             "mode_state_template": .string(Template.words(modes, fallback: "off")),
             "mode_command_template": .string(Template.integers(modes)),
@@ -33,8 +34,8 @@ extension ServiceMappings {
         if let target = c.takeReadWrite(C.targetRelativeHumidity) {
             o["target_humidity_state_topic"] = .string(target.state)
             o["target_humidity_command_topic"] = .string(target.command)
-            if let min = target.slot.characteristic.minValue { o["min_humidity"] = .number(min) }
-            if let max = target.slot.characteristic.maxValue { o["max_humidity"] = .number(max) }
+            if let min = target.slot.characteristic.minValue { o["min_humidity"] = .double(min) }
+            if let max = target.slot.characteristic.maxValue { o["max_humidity"] = .double(max) }
         }
         c.addMain("climate", o)
     }
@@ -57,7 +58,7 @@ extension ServiceMappings {
         let service = "\"\(c.serviceSlug)\""
         let activeKey = "\"\(active.slot.topic.slug)\""
         let targetKey = "\"\(target.slot.topic.slug)\""
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "mode_state_topic": .string(c.accessoryJSONTopic),
             "mode_state_template": .string("{{ 'off' if \(activeValue) == 0 else \(words).get(\(targetValue), 'auto') }}"),
             "mode_command_topic": .string(c.accessorySetTopic),
@@ -88,7 +89,7 @@ extension ServiceMappings {
     /// target of heat mode (HeatingThreshold) or cool mode (CoolingThreshold), written to the threshold of
     /// the mode Home Assistant shows (`this.state` in the command template); and the low and high target
     /// in auto mode. Outside its mode a target is `None`, which Home Assistant shows as no value.
-    private static func heaterCoolerTargets(_ c: inout ServiceContext, target: String, into o: inout [String: JSONValue]) {
+    private static func heaterCoolerTargets(_ c: inout ServiceContext, target: String, into o: inout JSONObject) {
         let heating = c.takeReadWrite(C.heatingThreshold), cooling = c.takeReadWrite(C.coolingThreshold)
         guard heating != nil || cooling != nil else { return }
         let service = "\"\(c.serviceSlug)\""
@@ -121,14 +122,14 @@ extension ServiceMappings {
             o["temperature_high_state_template"] = .string("{{ \(value(cool)) if \(target) == 0 else 'None' }}")
             o["temperature_high_command_topic"] = .string(cool.command)
             if heating == nil { temperatureRange(cool.slot.characteristic, into: &o) }
-            if let max = cool.slot.characteristic.maxValue { o["max_temp"] = .number(max) }
+            if let max = cool.slot.characteristic.maxValue { o["max_temp"] = .double(max) }
         }
     }
 
     /// RotationSpeed as the fan modes off, low, medium and high (0, a third, two thirds and all of its
     /// range, each on the characteristic's step; a level that falls on the one before is left out), as
     /// Home Assistant's HomeKit Controller offers them. A speed shows as the level nearest to it.
-    private static func fanModes(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout [String: JSONValue]) {
+    private static func fanModes(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout JSONObject) {
         let characteristic = speed.slot.characteristic
         let low = characteristic.minValue ?? 0, high = characteristic.maxValue ?? 100
         guard high > low else { return }
@@ -151,7 +152,7 @@ extension ServiceMappings {
     }
 
     /// HeatingThresholdTemperature and CoolingThresholdTemperature as the low and high target.
-    private static func thresholds(_ c: inout ServiceContext, into o: inout [String: JSONValue]) {
+    private static func thresholds(_ c: inout ServiceContext, into o: inout JSONObject) {
         if let low = c.takeReadWrite(C.heatingThreshold) {
             o["temperature_low_state_topic"] = .string(low.state)
             o["temperature_low_command_topic"] = .string(low.command)
@@ -160,14 +161,14 @@ extension ServiceMappings {
         if let high = c.takeReadWrite(C.coolingThreshold) {
             o["temperature_high_state_topic"] = .string(high.state)
             o["temperature_high_command_topic"] = .string(high.command)
-            if let max = high.slot.characteristic.maxValue { o["max_temp"] = .number(max) }
+            if let max = high.slot.characteristic.maxValue { o["max_temp"] = .double(max) }
         }
     }
 
     /// `min_temp`, `max_temp` and `temp_step` from a temperature characteristic's metadata.
-    private static func temperatureRange(_ characteristic: Characteristic, into o: inout [String: JSONValue]) {
-        if let min = characteristic.minValue { o["min_temp"] = .number(min) }
-        if let max = characteristic.maxValue { o["max_temp"] = .number(max) }
-        if let step = characteristic.minStep, step > 0 { o["temp_step"] = .number(step) }
+    private static func temperatureRange(_ characteristic: Characteristic, into o: inout JSONObject) {
+        if let min = characteristic.minValue { o["min_temp"] = .double(min) }
+        if let max = characteristic.maxValue { o["max_temp"] = .double(max) }
+        if let step = characteristic.minStep, step > 0 { o["temp_step"] = .double(step) }
     }
 }

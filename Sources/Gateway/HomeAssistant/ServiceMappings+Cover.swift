@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 extension ServiceMappings {
@@ -16,12 +17,12 @@ extension ServiceMappings {
         let closed = target.slot.characteristic.minValue ?? 0
         let open = target.slot.characteristic.maxValue ?? 100
         let f = CharacteristicValue.format
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "device_class": .string(deviceClass),
             "position_topic": .string(position), "set_position_topic": .string(target.command),
             "command_topic": .string(target.command),
             "payload_open": .string(f(open)), "payload_close": .string(f(closed)),
-            "payload_stop": .null, "position_open": .number(open), "position_closed": .number(closed),
+            "payload_stop": .null, "position_open": .double(open), "position_closed": .double(closed),
         ]
         if let hold = c.take(C.holdPosition), hold.command != nil {
             let service = "{\"\(c.serviceSlug)\":{"
@@ -46,7 +47,7 @@ extension ServiceMappings {
     /// angle, in arc degrees: Home Assistant's tilt 0–100 % spans the characteristic's range (-90° to 90°
     /// is 0 to 100 %, 0° is 50 %); opening the tilt sets 0° (slats level) when the range holds it, closing
     /// it sets the minimum. The other direction's tilt, if any, is left for its own `number`.
-    private static func tilt(_ c: inout ServiceContext, into o: inout [String: JSONValue]) {
+    private static func tilt(_ c: inout ServiceContext, into o: inout JSONObject) {
         let pairs = [(C.targetHorizontalTilt, C.currentHorizontalTilt), (C.targetVerticalTilt, C.currentVerticalTilt)]
         guard let (targetType, currentType) = pairs.first(where: { c.slots[$0.0]?.command != nil }),
             let target = c.takeReadWrite(targetType)
@@ -55,17 +56,17 @@ extension ServiceMappings {
         let low = characteristic.minValue ?? -90, high = characteristic.maxValue ?? 90
         o["tilt_command_topic"] = .string(target.command)
         o["tilt_status_topic"] = .string(c.take(currentType)?.state ?? target.state)
-        o["tilt_min"] = .int(Int(low.rounded(.up)))
-        o["tilt_max"] = .int(Int(high.rounded(.down)))
-        o["tilt_closed_value"] = .int(Int(low.rounded(.up)))
-        o["tilt_opened_value"] = .int(low <= 0 && 0 <= high ? 0 : Int(high.rounded(.down)))
+        o["tilt_min"] = JSONValue(Int(low.rounded(.up)))
+        o["tilt_max"] = JSONValue(Int(high.rounded(.down)))
+        o["tilt_closed_value"] = JSONValue(Int(low.rounded(.up)))
+        o["tilt_opened_value"] = JSONValue(low <= 0 && 0 <= high ? 0 : Int(high.rounded(.down)))
     }
 
     /// GarageDoorOpener → cover with `device_class: garage`: TargetDoorState takes 0 (open) and 1 (closed);
     /// CurrentDoorState says 0 open, 1 closed, 2 opening, 3 closing, 4 stopped.
     static func garageDoor(_ c: inout ServiceContext) {
         guard let target = c.take(C.targetDoorState), let command = target.command else { return }
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "device_class": "garage", "command_topic": .string(command),
             "payload_open": "0", "payload_close": "1", "payload_stop": .null,
         ]

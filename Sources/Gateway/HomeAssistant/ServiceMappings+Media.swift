@@ -1,4 +1,5 @@
 import HomeModel
+import JSON
 
 extension ServiceMappings {
     private typealias C = DiscoveryTypes.Characteristic
@@ -64,8 +65,8 @@ extension ServiceMappings {
             let characteristic = volume.slot.characteristic
             c.add("number", suffix: "c\(characteristic.iid)", name: "Volume", [
                 "state_topic": .string(volume.state), "command_topic": .string(volume.command),
-                "min": .number(characteristic.minValue ?? 0), "max": .number(characteristic.maxValue ?? 100),
-                "step": .number(characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1), "unit_of_measurement": "%",
+                "min": .double(characteristic.minValue ?? 0), "max": .double(characteristic.maxValue ?? 100),
+                "step": .double(characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1), "unit_of_measurement": "%",
             ])
         }
         if let selector = c.take(C.volumeSelector), let command = selector.command {

@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 /// How each HomeKit service type becomes Home Assistant entities: one small function per kind of service.
@@ -42,14 +43,14 @@ enum ServiceMappings {
     /// mireds with the characteristic's own range. The colour modes follow from the topics present.
     static func light(_ c: inout ServiceContext) {
         guard let on = c.takeReadWrite(C.on) else { return }
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "state_topic": .string(on.state), "command_topic": .string(on.command),
             "payload_on": "true", "payload_off": "false",
         ]
         if let b = c.takeReadWrite(C.brightness) {
             o["brightness_state_topic"] = .string(b.state)
             o["brightness_command_topic"] = .string(b.command)
-            o["brightness_scale"] = .number(b.slot.characteristic.maxValue ?? 100)
+            o["brightness_scale"] = .double(b.slot.characteristic.maxValue ?? 100)
         }
         if let hs = HSTopic.make(c.slots[C.hue]?.topic, c.slots[C.saturation]?.topic) {
             _ = c.take(C.hue)
@@ -60,8 +61,8 @@ enum ServiceMappings {
         if let t = c.takeReadWrite(C.colorTemperature) {
             o["color_temp_state_topic"] = .string(t.state)
             o["color_temp_command_topic"] = .string(t.command)
-            if let min = t.slot.characteristic.minValue { o["min_mireds"] = .number(min.rounded(.up)) }
-            if let max = t.slot.characteristic.maxValue { o["max_mireds"] = .number(max.rounded(.down)) }
+            if let min = t.slot.characteristic.minValue { o["min_mireds"] = .double(min.rounded(.up)) }
+            if let max = t.slot.characteristic.maxValue { o["max_mireds"] = .double(max.rounded(.down)) }
         }
         c.addMain("light", o)
     }
@@ -69,7 +70,7 @@ enum ServiceMappings {
     /// Switch and Outlet → switch on On; OutletInUse is left for its own binary sensor.
     static func onOffSwitch(_ c: inout ServiceContext, deviceClass: String?) {
         guard let on = c.takeReadWrite(C.on) else { return }
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "state_topic": .string(on.state), "command_topic": .string(on.command),
             "payload_on": "true", "payload_off": "false",
         ]
@@ -92,7 +93,7 @@ enum ServiceMappings {
     /// accessory's JSON topic, which carries both.
     static func lock(_ c: inout ServiceContext) {
         guard let target = c.take(C.lockTargetState), let command = target.command else { return }
-        var o: [String: JSONValue] = ["command_topic": .string(command), "payload_lock": "1", "payload_unlock": "0"]
+        var o: JSONObject = ["command_topic": .string(command), "payload_lock": "1", "payload_unlock": "0"]
         if let current = c.take(C.lockCurrentState), current.state != nil {
             let now = Template.json(c.serviceSlug, current.topic.slug)
             o["state_topic"] = .string(c.accessoryJSONTopic)
@@ -115,7 +116,7 @@ enum ServiceMappings {
     /// TargetAirPurifierState (0 manual, 1 auto).
     static func fan(_ c: inout ServiceContext, power: HAPType, on: String, off: String) {
         guard let p = c.takeReadWrite(power) else { return }
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "state_topic": .string(p.state), "command_topic": .string(p.command),
             "payload_on": .string(on), "payload_off": .string(off),
         ]
@@ -149,7 +150,7 @@ enum ServiceMappings {
     /// steps, and templates turn a step number into the percentage and back). Fewer than two steps give
     /// no speed control; more than 100 are offered as whole percents, which the gateway rounds to the
     /// step (docs/DESIGN.md "Values").
-    static func speed(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout [String: JSONValue]) {
+    static func speed(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout JSONObject) {
         let characteristic = speed.slot.characteristic
         let low = characteristic.minValue ?? 0, high = characteristic.maxValue ?? 100
         guard high > low else { return }
@@ -160,12 +161,12 @@ enum ServiceMappings {
         o["percentage_command_topic"] = .string(speed.command)
         o["speed_range_min"] = 1
         if low == 0, step == 1, steps <= 100 {
-            o["speed_range_max"] = .int(steps)  // one speed per percent: the values are the percentages
+            o["speed_range_max"] = JSONValue(steps)  // one speed per percent: the values are the percentages
             return
         }
         let (count, size) = steps <= 100 ? (steps, step) : (100, (high - low) / 100)
         let f = CharacteristicValue.format
-        o["speed_range_max"] = .int(count)
+        o["speed_range_max"] = JSONValue(count)
         o["percentage_command_template"] = .string("{{ value * \(f(size)) + \(f(low)) }}")
         o["percentage_value_template"] = .string("{{ ((value | float - \(f(low))) / \(f(size))) | round | int }}")
     }
@@ -177,7 +178,7 @@ enum ServiceMappings {
         else { return }
         let arming: [(Int, String, String)] = [(0, "arm_home", "payload_arm_home"), (1, "arm_away", "payload_arm_away"), (2, "arm_night", "payload_arm_night")]
         let allowed = target.characteristic.validValues ?? [0, 1, 2, 3]
-        var o: [String: JSONValue] = [
+        var o: JSONObject = [
             "state_topic": .string(state), "command_topic": .string(command),
             "value_template": .string(Template.words([(0, "armed_home"), (1, "armed_away"), (2, "armed_night"), (3, "disarmed"), (4, "triggered")])),
             "payload_disarm": "3", "code_arm_required": false, "code_disarm_required": false, "code_trigger_required": false,

@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 extension AccessoryDescription {
@@ -40,19 +41,19 @@ extension AccessoryDescription {
 
     private func writeJSON(to out: inout JSONBytes) {
         var members = JSONMembers(&out)
-        members.add("firmware", firmware.map(JSONFragment.string), to: &out)
-        members.add("home", home.map(JSONFragment.string), to: &out)
-        members.add("id", JSONFragment.string(id), to: &out)
-        members.add("manufacturer", manufacturer.map(JSONFragment.string), to: &out)
-        members.add("model", model.map(JSONFragment.string), to: &out)
-        members.add("name", JSONFragment.string(name), to: &out)
+        members.add("firmware", string: firmware, to: &out)
+        members.add("home", string: home, to: &out)
+        members.add("id", string: id, to: &out)
+        members.add("manufacturer", string: manufacturer, to: &out)
+        members.add("model", string: model, to: &out)
+        members.add("name", string: name, to: &out)
         members.add("reachable", reachable ? "true" : "false", to: &out)
-        members.add("room", room.map(JSONFragment.string), to: &out)
-        members.add("serial", serial.map(JSONFragment.string), to: &out)
+        members.add("room", string: room, to: &out)
+        members.add("serial", string: serial, to: &out)
         members.key("services", to: &out)
         AccessoryDescription.writeArray(services, to: &out) { $0.writeJSON(to: &$1) }
-        members.add("slug", JSONFragment.string(slug), to: &out)
-        members.add("topic", JSONFragment.string(topic), to: &out)
+        members.add("slug", string: slug, to: &out)
+        members.add("topic", string: topic, to: &out)
         out += "}"
     }
 
@@ -72,10 +73,10 @@ extension AccessoryDescription.ServiceEntry {
         members.key("characteristics", to: &out)
         AccessoryDescription.writeArray(characteristics, to: &out) { $0.writeJSON(to: &$1) }
         members.add("iid", String(iid), to: &out)
-        members.add("name", name.map(JSONFragment.string), to: &out)
+        members.add("name", string: name, to: &out)
         members.add("primary", primary ? "true" : "false", to: &out)
-        members.add("slug", JSONFragment.string(slug), to: &out)
-        members.add("type", JSONFragment.string(type), to: &out)
+        members.add("slug", string: slug, to: &out)
+        members.add("type", string: type, to: &out)
         out += "}"
     }
 }
@@ -83,19 +84,19 @@ extension AccessoryDescription.ServiceEntry {
 extension AccessoryDescription.CharacteristicEntry {
     fileprivate func writeJSON(to out: inout JSONBytes) {
         var members = JSONMembers(&out)
-        members.add("format", JSONFragment.string(format), to: &out)
+        members.add("format", string: format, to: &out)
         members.add("iid", String(iid), to: &out)
         members.add("max", max.map(CharacteristicValue.format), to: &out)
         members.add("max_length", max_length.map { String($0) }, to: &out)
         members.add("min", min.map(CharacteristicValue.format), to: &out)
-        members.add("name", name.map(JSONFragment.string), to: &out)
+        members.add("name", string: name, to: &out)
         members.key("perms", to: &out)
-        AccessoryDescription.writeArray(perms, to: &out) { $1 += JSONFragment.string($0) }
-        members.add("slug", JSONFragment.string(slug), to: &out)
+        AccessoryDescription.writeArray(perms, to: &out) { JSONString.append($0, to: &$1.bytes) }
+        members.add("slug", string: slug, to: &out)
         members.add("step", step.map(CharacteristicValue.format), to: &out)
-        members.add("topic", JSONFragment.string(topic), to: &out)
-        members.add("type", JSONFragment.string(type), to: &out)
-        members.add("unit", unit.map(JSONFragment.string), to: &out)
+        members.add("topic", string: topic, to: &out)
+        members.add("type", string: type, to: &out)
+        members.add("unit", string: unit, to: &out)
         if let valid_values {
             members.key("valid_values", to: &out)
             var values = JSONMembers(&out)
@@ -118,8 +119,15 @@ private struct JSONMembers {
     mutating func key(_ key: String, to out: inout JSONBytes) {
         if !empty { out += "," }
         empty = false
-        out += JSONFragment.string(key)
+        JSONString.append(key, to: &out.bytes)
         out += ":"
+    }
+
+    /// `"key":"value"` with `value` escaped as a JSON string, unless it is nil.
+    mutating func add(_ key: String, string value: String?, to out: inout JSONBytes) {
+        guard let value else { return }
+        self.key(key, to: &out)
+        JSONString.append(value, to: &out.bytes)
     }
 
     /// `"key":json`, unless `json` is nil.

@@ -1,3 +1,5 @@
+import JSON
+
 /// The accessory's JSON message (`<base>/<accessory>`, docs/DESIGN.md "Topics"): its fixed parts, built once
 /// per layout, and the JSON text of each value published so far. Every value change republishes the
 /// message; escaping the slugs anew each time cost more than the rest of it (hap2mqtt-bench latency).
@@ -26,10 +28,10 @@ struct AccessoryJSON: Sendable {
         for service in layout.services {
             var parts: [Part] = []
             for c in service.characteristics where !c.isStateless {
-                parts.append(Part(key: JSONFragment.string(c.slug) + ":", slot: slots.count))
+                parts.append(Part(key: JSONString.quoted(c.slug) + ":", slot: slots.count))
                 slots[c.address.iid] = slots.count
             }
-            if !parts.isEmpty { services.append((JSONFragment.string(service.slug) + ":", parts)) }
+            if !parts.isEmpty { services.append((JSONString.quoted(service.slug) + ":", parts)) }
         }
         self.services = services
         slotByIID = slots
@@ -39,7 +41,7 @@ struct AccessoryJSON: Sendable {
         }
     }
 
-    /// Records the JSON text of a characteristic's value (`JSONFragment.value`).
+    /// Records the JSON text of a characteristic's value (`CharacteristicValue.jsonText`).
     mutating func set(_ json: String, iid: Int) {
         if let slot = slotByIID[iid] { values[slot] = json }
     }

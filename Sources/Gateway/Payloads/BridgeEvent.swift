@@ -1,3 +1,4 @@
+import JSON
 public import HomeModel
 
 /// A message on `<base>/bridge/event` (not retained): `{"type":"…","data":{…}}` (docs/DESIGN.md "Topics").
@@ -10,10 +11,10 @@ public enum BridgeEvent: Sendable, Hashable {
 
     public var json: String {
         func object(_ type: String, _ fields: [(String, String)]) -> String {
-            let data = fields.map { "\(JSONFragment.string($0.0)):\($0.1)" }.joined(separator: ",")
-            return "{\"type\":\(JSONFragment.string(type)),\"data\":{\(data)}}"
+            let data = fields.map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",")
+            return "{\"type\":\(JSONString.quoted(type)),\"data\":{\(data)}}"
         }
-        let s = JSONFragment.string
+        let s = JSONString.quoted
         switch self {
         case .accessoryAdded(let id, let slug, let name):
             return object("accessory_added", [("id", s(id.description)), ("accessory", s(slug)), ("name", s(name))])

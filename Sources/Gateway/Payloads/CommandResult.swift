@@ -1,3 +1,4 @@
+import JSON
 public import HomeModel
 public import HomeStore
 
@@ -24,8 +25,8 @@ public struct CommandResult: Sendable, Hashable {
 
     /// The JSON payload.
     public var json: String {
-        if ok { return "{\"status\":\"ok\",\"value\":\(JSONFragment.value(value))}" }
-        var s = "{\"status\":\"error\",\"error\":\(JSONFragment.string(error ?? "failed"))"
+        if ok { return "{\"status\":\"ok\",\"value\":\(value?.jsonText ?? "null")}" }
+        var s = "{\"status\":\"error\",\"error\":\(JSONString.quoted(error ?? "failed"))"
         if let hapStatus { s += ",\"hap_status\":\(hapStatus.rawValue)" }
         return s + "}"
     }

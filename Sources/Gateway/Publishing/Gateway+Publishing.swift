@@ -1,5 +1,6 @@
 import HomeModel
 import HomeStore
+import JSON
 import MQTT
 
 /// The gateway's own topics (`<base>/<accessory>`, `bridge/accessories`, `bridge/info`, `bridge/event`,
@@ -29,7 +30,7 @@ extension Gateway {
     /// `bridge/info`: version, base topic, MQTT settings, the configuration without secrets, and the
     /// configured homes with their rooms (`"homes":[{"name":"Home","rooms":["Kitchen"]}]`).
     func bridgeInfoJSON(homes: [Home]) -> String {
-        let s = JSONFragment.string
+        let s = JSONString.quoted
         var fields = ["\"version\":\(s(configuration.version))"]
         let homeList = homes.map { home in
             "{\"name\":\(s(home.name)),\"rooms\":[\(home.rooms.map { s($0.name) }.joined(separator: ","))]}"

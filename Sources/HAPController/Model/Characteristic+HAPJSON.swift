@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 extension Characteristic {
@@ -7,7 +8,7 @@ extension Characteristic {
     /// Everything else is read best-effort and odd parts are reported as `adjusted` problems: an unknown
     /// or missing format is inferred from the value, a value the format cannot carry is left unknown,
     /// metadata of the wrong JSON type is ignored.
-    static func fromHAP(_ json: HAPJSON, location: String, problems: inout [HAPModelProblem]) -> Characteristic? {
+    static func fromHAP(_ json: JSONValue, location: String, problems: inout [HAPModelProblem]) -> Characteristic? {
         guard json.objectValue != nil else {
             problems.append(HAPModelProblem(location: location, action: .skipped, reason: "a characteristic must be an object, not \(json.kindName)"))
             return nil
@@ -103,7 +104,7 @@ extension CharacteristicFormat {
 
     /// A best guess from a value when the format is unknown: its JSON kind (`string` when there is no
     /// value).
-    static func inferred(from value: HAPJSON?) -> CharacteristicFormat {
+    static func inferred(from value: JSONValue?) -> CharacteristicFormat {
         switch value {
         case .bool?: return .bool
         case .int(let i)?: return Int32(exactly: i) != nil ? .int : i > 0 ? .uint64 : .float

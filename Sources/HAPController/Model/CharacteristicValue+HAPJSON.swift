@@ -1,3 +1,4 @@
+public import JSON
 public import HomeModel
 
 extension CharacteristicValue {
@@ -10,7 +11,7 @@ extension CharacteristicValue {
     /// - Returns: nil for JSON `null` (no value, e.g. a stateless ProgrammableSwitchEvent).
     /// - Throws: `HAPModelError.valueMismatch` when the JSON cannot be read as the format (e.g. `"abc"` for
     ///   `uint8`, `2` for `bool`, text that is not base64 for `data`).
-    public static func decoded(fromHAP json: HAPJSON, format: CharacteristicFormat) throws(HAPModelError) -> CharacteristicValue? {
+    public static func decoded(fromHAP json: JSONValue, format: CharacteristicFormat) throws(HAPModelError) -> CharacteristicValue? {
         if json.isNull { return nil }
         let mismatch = HAPModelError.valueMismatch(format: format, value: json.description)
         switch format {
@@ -57,19 +58,19 @@ extension CharacteristicValue {
     }
 
     /// A JSON number for `json`: numbers as they are, bools as 0 or 1, numeric strings parsed.
-    private static func number(_ json: HAPJSON) -> HAPJSON? {
+    private static func number(_ json: JSONValue) -> JSONValue? {
         switch json {
         case .int, .uint, .double: return json
         case .bool(let b): return .int(b ? 1 : 0)
         case .string(let s):
-            let parsed = try? HAPJSON(parsing: s.trimmingSpaces())
+            let parsed = try? JSONValue(parsing: s.trimmingSpaces())
             return parsed?.isNumber == true ? parsed : nil
         default: return nil
         }
     }
 }
 
-extension HAPJSON {
+extension JSONValue {
     /// The HAP JSON of `value` for a characteristic of `format`, as a write sends it (HAP spec §6.7.2.2):
     /// `true`/`false` for bool, integers for integer formats (a float with no fraction, or a bool, is
     /// accepted), numbers for float, text for string, base64 for `tlv8`/`data`, and the parsed JSON text
@@ -85,7 +86,7 @@ extension HAPJSON {
             self = .bool(b)
         case .uint8, .uint16, .uint32, .uint64, .int:
             if case .uint(let u) = value {
-                self = HAPJSON(u)
+                self = JSONValue(u)
             } else if let i = value.int64Value {
                 self = .int(i)
             } else {
@@ -94,7 +95,7 @@ extension HAPJSON {
         case .float:
             switch value {
             case .int(let i): self = .int(i)
-            case .uint(let u): self = HAPJSON(u)
+            case .uint(let u): self = JSONValue(u)
             case .float(let f) where f.isFinite: self = .double(f)
             case .bool(let b): self = .int(b ? 1 : 0)
             default: throw mismatch
@@ -112,7 +113,7 @@ extension HAPJSON {
             default: throw mismatch
             }
         case .array, .dictionary:
-            guard case .json(let text) = value, let parsed = try? HAPJSON(parsing: text) else { throw mismatch }
+            guard case .json(let text) = value, let parsed = try? JSONValue(parsing: text) else { throw mismatch }
             self = parsed
         }
     }

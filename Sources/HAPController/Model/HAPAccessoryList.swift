@@ -1,3 +1,4 @@
+public import JSON
 public import HomeModel
 
 /// The accessories of one accessory server, read from its `GET /accessories` body (HAP spec §6.7.3;
@@ -18,14 +19,14 @@ public struct HAPAccessoryList: Sendable, Hashable {
     /// - Throws: `HAPModelError.invalidJSON` when the body is not JSON; `.status` when it is a bare HAP
     ///   status (`{"status":-70401}`); `.unexpectedBody` when it has no `accessories` array.
     public init(body: [UInt8], serverID: String) throws(HAPModelError) {
-        let json: HAPJSON
-        do throws(HAPJSONError) { json = try HAPJSON(parsing: body) } catch { throw .invalidJSON(error) }
+        let json: JSONValue
+        do throws(JSONError) { json = try JSONValue(parsing: body) } catch { throw .invalidJSON(error) }
         try self.init(json: json, serverID: serverID)
     }
 
     /// Reads an already parsed `/accessories` body; see `init(body:serverID:)`.
     /// - Throws: as `init(body:serverID:)`, without `.invalidJSON`.
-    public init(json: HAPJSON, serverID: String) throws(HAPModelError) {
+    public init(json: JSONValue, serverID: String) throws(HAPModelError) {
         guard let list = json["accessories"]?.arrayValue else {
             if let status = json["status"]?.intValue { throw .status(HAPStatus(normalizing: status), httpStatus: 200) }
             throw .unexpectedBody("expected an object with an \"accessories\" array")
@@ -53,7 +54,7 @@ public struct HAPAccessoryList: Sendable, Hashable {
         self.problems = problems
     }
 
-    private static func services(_ list: [HAPJSON], aid: Int, problems: inout [HAPModelProblem]) -> [Service] {
+    private static func services(_ list: [JSONValue], aid: Int, problems: inout [HAPModelProblem]) -> [Service] {
         var services: [Service] = []
         var seenServiceIIDs = Set<Int>()
         var seenCharacteristicIIDs = Set<Int>()
@@ -92,5 +93,5 @@ public struct HAPAccessoryList: Sendable, Hashable {
     }
 
     /// `true`, or `1` as some servers send it.
-    private static func flag(_ json: HAPJSON?) -> Bool { json?.boolValue ?? (json?.int64Value == 1) }
+    private static func flag(_ json: JSONValue?) -> Bool { json?.boolValue ?? (json?.int64Value == 1) }
 }

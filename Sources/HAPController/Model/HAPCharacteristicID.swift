@@ -1,3 +1,5 @@
+import JSON
+
 /// A characteristic as HAP addresses it on one accessory server: `aid.iid` (HAP spec §6.7.4), the form
 /// `GET /characteristics?id=1.10` and every `characteristics` item use.
 public struct HAPCharacteristicID: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -20,7 +22,7 @@ public struct HAPCharacteristicID: Hashable, Sendable, Comparable, CustomStringC
 
     /// The `aid` and `iid` members of a `characteristics` item; nil when either is missing or not an
     /// integer.
-    init?(item: HAPJSON) {
+    init?(item: JSONValue) {
         guard let aid = item["aid"]?.intValue, let iid = item["iid"]?.intValue else { return nil }
         self.init(aid: aid, iid: iid)
     }

@@ -1,3 +1,4 @@
+public import JSON
 public import HomeModel
 
 /// The outcome for one characteristic of a `GET` or `PUT /characteristics` (HAP spec §6.7.2, §6.7.4;
@@ -10,13 +11,13 @@ public struct HAPCharacteristicResult: Sendable, Hashable {
     public var status: HAPStatus
     /// The value as HAP JSON; nil when the item had none or `null`. Read it with
     /// `value(format:)`.
-    public var value: HAPJSON?
+    public var value: JSONValue?
     /// The whole item as the accessory sent it: with `meta=1`, `perms=1`, `type=1` or `ev=1` it holds
     /// `format`, `unit`, `minValue`, …, `perms`, `type`, `ev`. Empty when the result was not listed
     /// (204, or one status for the whole request).
-    public var item: HAPJSONObject
+    public var item: JSONObject
 
-    public init(id: HAPCharacteristicID, status: HAPStatus, value: HAPJSON? = nil, item: HAPJSONObject = [:]) {
+    public init(id: HAPCharacteristicID, status: HAPStatus, value: JSONValue? = nil, item: JSONObject = [:]) {
         self.id = id
         self.status = status
         self.value = value
@@ -89,11 +90,11 @@ public struct HAPCharacteristicResult: Sendable, Hashable {
     /// The body as JSON; nil for a 2xx without a body.
     /// - Throws: `.invalidJSON` for a 2xx body that is not JSON, `.httpStatus` for any other status whose
     ///   body is not JSON (or empty).
-    private static func parseBody(_ body: [UInt8], httpStatus: Int) throws(HAPModelError) -> HAPJSON? {
+    private static func parseBody(_ body: [UInt8], httpStatus: Int) throws(HAPModelError) -> JSONValue? {
         let success = (200..<300).contains(httpStatus)
         if success, body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return nil }
-        do throws(HAPJSONError) {
-            return try HAPJSON(parsing: body)
+        do throws(JSONError) {
+            return try JSONValue(parsing: body)
         } catch {
             if success { throw .invalidJSON(error) }
             throw .httpStatus(httpStatus)

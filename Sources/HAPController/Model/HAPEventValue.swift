@@ -1,11 +1,13 @@
+public import JSON
+
 /// One value of an `EVENT/1.0` notification (docs/hap-notes.md §4.8).
 public struct HAPEventValue: Sendable, Hashable {
     /// The characteristic that changed, `aid.iid`.
     public var id: HAPCharacteristicID
     /// The new value as HAP JSON; nil for `null` (read it with `CharacteristicValue.decoded`).
-    public var value: HAPJSON?
+    public var value: JSONValue?
 
-    public init(id: HAPCharacteristicID, value: HAPJSON?) {
+    public init(id: HAPCharacteristicID, value: JSONValue?) {
         self.id = id
         self.value = value
     }
@@ -20,8 +22,8 @@ public struct HAPEventValue: Sendable, Hashable {
     /// - Throws: `HAPModelError.invalidJSON`, or `.unexpectedBody` when there is no `characteristics`
     ///   array.
     public static func parse(eventBody body: [UInt8]) throws(HAPModelError) -> [HAPEventValue] {
-        let json: HAPJSON
-        do throws(HAPJSONError) { json = try HAPJSON(parsing: body) } catch { throw .invalidJSON(error) }
+        let json: JSONValue
+        do throws(JSONError) { json = try JSONValue(parsing: body) } catch { throw .invalidJSON(error) }
         guard let items = json["characteristics"]?.arrayValue else {
             throw .unexpectedBody("an event needs a \"characteristics\" array")
         }

@@ -1,10 +1,11 @@
+public import JSON
 public import HomeModel
 
 /// Why a HAP JSON body could not be turned into accessories, results or events, or a value into HAP
 /// JSON. Prints as one line.
 public enum HAPModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body is not JSON.
-    case invalidJSON(HAPJSONError)
+    case invalidJSON(JSONError)
     /// The body is JSON but not the shape HAP defines for it; the text says what was expected.
     case unexpectedBody(String)
     /// The accessory answered the whole request with one HAP status, e.g. `{"status":-70401}` with

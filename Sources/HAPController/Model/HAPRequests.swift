@@ -1,3 +1,4 @@
+public import JSON
 public import HomeModel
 
 /// One value to write with `PUT /characteristics` (HAP spec §6.7.2.2): the characteristic, its value as
@@ -5,21 +6,21 @@ public import HomeModel
 public struct HAPCharacteristicWriteItem: Sendable, Hashable {
     /// The characteristic, `aid.iid`.
     public var id: HAPCharacteristicID
-    /// The value as the characteristic's format writes it (see `HAPJSON(encoding:format:)`).
-    public var value: HAPJSON
+    /// The value as the characteristic's format writes it (see `JSONValue(encoding:format:)`).
+    public var value: JSONValue
     /// Whether to send `"r":true`, asking for the write response.
     public var wantsResponse: Bool
 
-    public init(id: HAPCharacteristicID, value: HAPJSON, wantsResponse: Bool = false) {
+    public init(id: HAPCharacteristicID, value: JSONValue, wantsResponse: Bool = false) {
         self.id = id
         self.value = value
         self.wantsResponse = wantsResponse
     }
 
-    /// A write of `value` to a characteristic of `format`, converted as `HAPJSON(encoding:format:)` does.
+    /// A write of `value` to a characteristic of `format`, converted as `JSONValue(encoding:format:)` does.
     /// - Throws: `HAPModelError.valueMismatch` when the format cannot carry the value.
     public init(id: HAPCharacteristicID, value: CharacteristicValue, format: CharacteristicFormat, wantsResponse: Bool = false) throws(HAPModelError) {
-        self.init(id: id, value: try HAPJSON(encoding: value, format: format), wantsResponse: wantsResponse)
+        self.init(id: id, value: try JSONValue(encoding: value, format: format), wantsResponse: wantsResponse)
     }
 }
 
@@ -44,14 +45,14 @@ public enum HAPRequests {
     /// `"r":true` on items that want a write response, and the top-level `"pid"` of a timed write prepared
     /// with `prepare(ttlMilliseconds:pid:)` (docs/hap-notes.md §4.3, §4.5).
     public static func writeCharacteristics(_ writes: [HAPCharacteristicWriteItem], pid: UInt64? = nil) -> HTTPRequest {
-        let items: [HAPJSON] = writes.map { w in
-            var item: HAPJSONObject = ["aid": HAPJSON(w.id.aid), "iid": HAPJSON(w.id.iid), "value": w.value]
+        let items: [JSONValue] = writes.map { w in
+            var item: JSONObject = ["aid": JSONValue(w.id.aid), "iid": JSONValue(w.id.iid), "value": w.value]
             if w.wantsResponse { item["r"] = true }
             return .object(item)
         }
-        var body: HAPJSONObject = ["characteristics": .array(items)]
-        if let pid { body["pid"] = HAPJSON(pid) }
-        return .put("/characteristics", json: HAPJSON.object(body).encoded())
+        var body: JSONObject = ["characteristics": .array(items)]
+        if let pid { body["pid"] = JSONValue(pid) }
+        return .put("/characteristics", json: JSONValue.object(body).encoded())
     }
 
     /// `PUT /characteristics` turning events on or off (`"ev":true|false`), one request per aid in
@@ -61,8 +62,8 @@ public enum HAPRequests {
         var byAID: [Int: [HAPCharacteristicID]] = [:]
         for id in ids { byAID[id.aid, default: []].append(id) }
         return byAID.keys.sorted().map { aid in
-            let items: [HAPJSON] = (byAID[aid] ?? []).map { ["aid": HAPJSON($0.aid), "iid": HAPJSON($0.iid), "ev": .bool(enable)] }
-            return .put("/characteristics", json: HAPJSON.object(["characteristics": .array(items)]).encoded())
+            let items: [JSONValue] = (byAID[aid] ?? []).map { ["aid": JSONValue($0.aid), "iid": JSONValue($0.iid), "ev": .bool(enable)] }
+            return .put("/characteristics", json: JSONValue.object(["characteristics": .array(items)]).encoded())
         }
     }
 
@@ -70,17 +71,17 @@ public enum HAPRequests {
     /// docs/hap-notes.md §4.5). The accessory answers `{"status":0}`; read it with
     /// `HAPCharacteristicResult.status(httpStatus:body:)`.
     public static func prepare(ttlMilliseconds: Int, pid: UInt64) -> HTTPRequest {
-        .put("/prepare", json: HAPJSON.object(["ttl": HAPJSON(ttlMilliseconds), "pid": HAPJSON(pid)]).encoded())
+        .put("/prepare", json: JSONValue.object(["ttl": JSONValue(ttlMilliseconds), "pid": JSONValue(pid)]).encoded())
     }
 
     /// `POST /resource` asking a camera for a JPEG snapshot: `{"aid":2,"resource-type":"image",
     /// "image-width":640,"image-height":480}` (docs/hap-notes.md §4.9). The `aid` names the camera behind a
     /// bridge; the accessory answers 200 with the JPEG as the body (`Content-Type: image/jpeg`).
     public static func snapshot(aid: Int, width: Int, height: Int) -> HTTPRequest {
-        let body: HAPJSONObject = [
-            "aid": HAPJSON(aid), "resource-type": "image", "image-width": HAPJSON(width), "image-height": HAPJSON(height),
+        let body: JSONObject = [
+            "aid": JSONValue(aid), "resource-type": "image", "image-width": JSONValue(width), "image-height": JSONValue(height),
         ]
-        return HTTPRequest(method: .post, path: "/resource", contentType: HAPContentType.json, body: HAPJSON.object(body).encoded())
+        return HTTPRequest(method: .post, path: "/resource", contentType: HAPContentType.json, body: JSONValue.object(body).encoded())
     }
 
     /// `POST /identify` without a body, for an accessory that is not paired yet (docs/hap-notes.md §4.7):

@@ -1,3 +1,4 @@
+import JSON
 import HomeModel
 
 /// The accessories of one accessory server as the provider uses them between two syncs: the accessory
@@ -123,7 +124,7 @@ struct AccessoryIndex: Sendable {
 
     /// A value from an answer or event in the characteristic's own format; nil for an unknown
     /// characteristic, `null`, or a value the format cannot carry.
-    func value(_ json: HAPJSON?, for id: HAPCharacteristicID) -> CharacteristicValue? {
+    func value(_ json: JSONValue?, for id: HAPCharacteristicID) -> CharacteristicValue? {
         guard let json, let format = formats[id] else { return nil }
         return try? CharacteristicValue.decoded(fromHAP: json, format: format)
     }

@@ -1,3 +1,5 @@
+internal import JSON
+
 /// A characteristic's value as HAP carries it.
 ///
 /// Integers keep 64-bit precision (`int` for signed formats, `uint` for values above `Int64.max`);
@@ -57,11 +59,20 @@ public enum CharacteristicValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Formats a double the way JSON writers do: integral values without a fraction (`21`), others in
-    /// the shortest form that reads back exactly (`21.5`). Non-finite values print as `null`.
-    public static func format(_ f: Double) -> String {
-        guard f.isFinite else { return "null" }
-        if f.rounded() == f, abs(f) < 1e15 { return String(Int64(f)) }
-        return "\(f)"
+    /// Formats a double as JSON writes numbers (`JSONValue.numberText`): integral values without a
+    /// fraction (`21`), others in the shortest form that reads back exactly (`21.5`). Non-finite values
+    /// print as `null`.
+    public static func format(_ f: Double) -> String { JSONValue.numberText(f) }
+
+    /// The value in JSON, as the accessory's JSON message and `/set` results carry it: `true`, `42`,
+    /// `21.5`, a JSON string for text, base64 in a JSON string for bytes; `array` and `dict` values are
+    /// already JSON text.
+    public var jsonText: String {
+        switch self {
+        case .bool, .int, .uint, .float: return description
+        case .string(let s): return JSONString.quoted(s)
+        case .data: return JSONString.quoted(description)
+        case .json(let j): return j
+        }
     }
 }

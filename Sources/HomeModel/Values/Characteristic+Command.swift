@@ -1,10 +1,12 @@
+public import JSON
+
 /// What a command asks a characteristic's value to become (docs/DESIGN.md "Values"): the text of a `/set`
 /// payload, one JSON scalar of a multi-write object, or a value that is already typed.
 public enum CommandPayload: Sendable, Hashable {
     /// The payload of a `/set` message: `true`, `on`, `toggle`, `21.5`, `"heat"`, `secured`, text, base64.
     case text(String)
     /// One value of a multi-write object (`<accessory>/set`, `{"lightbulb":{"brightness":50}}`).
-    case json(JSONScalar)
+    case json(JSONValue)
     /// A value already of the right kind (a number computed by the caller, a store client's value).
     case value(CharacteristicValue)
 
@@ -12,7 +14,7 @@ public enum CommandPayload: Sendable, Hashable {
     var shown: String {
         switch self {
         case .text(let text): return text
-        case .json(let scalar): return scalar.text
+        case .json(let json): return json.plainText
         case .value(let value): return value.description
         }
     }

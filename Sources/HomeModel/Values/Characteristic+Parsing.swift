@@ -1,3 +1,5 @@
+internal import JSON
+
 /// Reading MQTT command payloads into values (docs/DESIGN.md "Values"): the first step of
 /// `valueToWrite(for:name:)`. Parsing only turns text into a value of the characteristic's format;
 /// `validate(_:name:)` then checks range, step and valid values.
@@ -79,11 +81,13 @@ extension Characteristic {
         }
     }
 
-    /// Parses one JSON scalar of a multi-write object (`<accessory>/set`) with the rules of
-    /// `parseCommand(_:current:name:)`: a JSON string is read like a bare payload; a JSON boolean suits `bool`;
-    /// a JSON number suits numbers, and `bool` when it is 0 or 1.
-    /// - Throws: `ValueError` as `parseCommand(_:current:name:)` does; `null` is `.wrongType`.
-    func parseCommand(json: JSONScalar, current: CharacteristicValue?, name: String) throws(ValueError)
+    /// Parses one JSON value of a multi-write object (`<accessory>/set`,
+    /// `{"lightbulb":{"on":true,"brightness":50}}`) with the rules of `parseCommand(_:current:name:)`: a
+    /// JSON string is read like a bare payload; a JSON boolean suits `bool`; a JSON number suits numbers,
+    /// and `bool` when it is 0 or 1.
+    /// - Throws: `ValueError` as `parseCommand(_:current:name:)` does; `null`, an array and an object are
+    ///   `.wrongType`.
+    func parseCommand(json: JSONValue, current: CharacteristicValue?, name: String) throws(ValueError)
         -> CharacteristicValue
     {
         let number: ParsedNumber
@@ -94,12 +98,12 @@ extension Characteristic {
         case .int(let i): number = .int(i)
         case .uint(let u): number = .uint(u)
         case .double(let d): number = .double(d)
-        case .null, .bool:
-            throw ValueError(characteristic: name, value: json.text, rule: .wrongType(expected: format))
+        case .null, .bool, .array, .object:
+            throw ValueError(characteristic: name, value: json.plainText, rule: .wrongType(expected: format))
         }
         if format == .bool, let b = number.value(for: .uint8)?.boolValue { return .bool(b) }
         guard let value = number.value(for: format) else {
-            throw ValueError(characteristic: name, value: json.text, rule: .wrongType(expected: format))
+            throw ValueError(characteristic: name, value: json.plainText, rule: .wrongType(expected: format))
         }
         return value
     }
@@ -119,17 +123,12 @@ extension Characteristic {
     }
 }
 
-extension JSONScalar {
-    /// The scalar as JSON text, for error messages.
-    public var text: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .uint(let u): return String(u)
-        case .double(let d): return CharacteristicValue.format(d)
-        case .string(let s): return s
-        }
+extension JSONValue {
+    /// The value as a bare payload would carry it, for error messages: a string's own text, any other
+    /// value as its JSON.
+    var plainText: String {
+        guard case .string(let s) = self else { return description }
+        return s
     }
 }
 

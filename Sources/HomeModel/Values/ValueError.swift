@@ -1,3 +1,5 @@
+internal import JSON
+
 /// Why a value was refused for a characteristic (docs/DESIGN.md "Values"). It names the characteristic, the
 /// value and the rule it broke, and prints as one line, e.g.
 /// `brightness: 150 is above the maximum 100`.
@@ -42,7 +44,8 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let v = ValueError.oneLine(value.count > 64 ? String(value.prefix(61)) + "..." : value)
+        // Control characters escaped, so the message stays one line.
+        let v = JSONString.escapingControlCharacters(value.count > 64 ? String(value.prefix(61)) + "..." : value)
         switch rule {
         case .wrongType(let f): return "\(characteristic): \(quoted(v)) is not a valid \(f.rawValue) value"
         case .belowMinimum(let m):
@@ -64,19 +67,4 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     private func quoted(_ s: String) -> String { "'\(s)'" }
-
-    /// The value with line breaks and other control characters escaped, so the message stays one line.
-    private static func oneLine(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.properties.generalCategory == .control: out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 }

@@ -1,3 +1,5 @@
+import JSON
+
 /// The command line could not be understood. Prints as one line that ends by pointing at the help
 /// of the command concerned (`unknown option --prot for pair; see hap2mqtt pair --help`); the program
 /// prints it after `hap2mqtt: ` and exits with status 2. Setup codes are never repeated.

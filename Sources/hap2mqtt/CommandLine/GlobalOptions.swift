@@ -1,3 +1,4 @@
+import JSON
 import Logging
 
 /// The options every command takes, before or after the command's name.

@@ -1,5 +1,6 @@
 import HAPController
 import HomeModel
+import JSON
 
 /// The text `hap2mqtt accessories` prints for one accessory server: its accessories, their services and
 /// characteristics, one characteristic a line in aligned columns (iid, name, value with unit, format,

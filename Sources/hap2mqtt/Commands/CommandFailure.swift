@@ -1,4 +1,5 @@
 import HAPController
+import JSON
 
 /// How a command ended badly, as the user sees it: one line `hap2mqtt: <message>` on standard error that
 /// says what to do, and the exit status (1 for failures, 2 for usage errors found only when running).

@@ -59,7 +59,7 @@ extension Configuration {
             mqttSummary: [
                 "url": mqtt.url.description, "client_id": mqtt.clientID, "protocol": mqtt.protocolVersion.rawValue,
             ],
-            configurationJSON: redactedSummary.json, homeAssistant: homeAssistantConfiguration,
+            configurationJSON: redactedSummary.description, homeAssistant: homeAssistantConfiguration,
             snapshotInterval: homekit.snapshotInterval, maxCommandSize: mqtt.maxCommandSize)
     }
 

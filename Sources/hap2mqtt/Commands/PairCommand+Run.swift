@@ -1,5 +1,6 @@
 import HAPController
 import HomeModel
+import JSON
 import Logging
 import SystemSupport
 

@@ -1,4 +1,5 @@
 import HAPController
+import JSON
 import SystemSupport
 
 extension UnpairCommand {

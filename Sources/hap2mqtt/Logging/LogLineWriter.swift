@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Logging
 import Synchronization
 #if canImport(Glibc)
@@ -43,11 +44,11 @@ final class LogLineWriter: Sendable {
     static func format(_ record: LogRecord, at date: Date) -> String {
         let level = record.level.description
         var line = timestamp(date) + " " + level + String(repeating: " ", count: max(0, 7 - level.count)) + " "
-        line += record.label.escapingControlCharacters(andQuotes: false) + ": "
-            + record.message.escapingControlCharacters(andQuotes: false)
+        line += JSONString.escapingControlCharacters(record.label) + ": "
+            + JSONString.escapingControlCharacters(record.message)
         for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
             let shown = needsQuotes(value) ? value.jsonQuoted : value
-            line += " " + key.escapingControlCharacters(andQuotes: false) + "=" + shown
+            line += " " + JSONString.escapingControlCharacters(key) + "=" + shown
         }
         return line
     }
@@ -68,7 +69,8 @@ final class LogLineWriter: Sendable {
 
     private static func needsQuotes(_ value: String) -> Bool {
         value.isEmpty || value.unicodeScalars.contains { scalar in
-            scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "=" || scalar == "\\"
+            scalar.value <= 0x20 || scalar.properties.generalCategory == .control || scalar == "\"" || scalar == "="
+                || scalar == "\\"
         }
     }
 

@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 @testable import HAPController
 import HomeModel
+import JSON
 import Logging
 import Testing
 
@@ -170,7 +171,7 @@ struct HAPConnectionScriptedTests {
         let written = Task { try await client.write([HAPCharacteristicWriteItem(id: id, value: 1)], timed: true, ttl: .milliseconds(2500)) }
         let prepare = try await session.accessory.readRequest()
         #expect(prepare.line == "PUT /prepare HTTP/1.1")
-        let body = try HAPJSON(parsing: prepare.body)
+        let body = try JSONValue(parsing: prepare.body)
         #expect(body["ttl"] == 2500 && (body["pid"]?.uint64Value ?? 0) > 0)
         try await session.accessory.send(ScriptedAccessory.response(json: #"{"status":-70412}"#))
         #expect(try await written.value[id]?.status == .notAllowedInCurrentState)

@@ -1,3 +1,4 @@
+import HAP2MQTTTesting
 @testable import HAPController
 import SystemSupport
 import Testing

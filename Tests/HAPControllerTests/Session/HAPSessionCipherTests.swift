@@ -1,3 +1,4 @@
+import HAP2MQTTTesting
 import Testing
 @testable import HAPController
 

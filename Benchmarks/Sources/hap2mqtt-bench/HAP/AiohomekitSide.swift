@@ -1,6 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 import HAPController
+import JSON
 
 /// aiohomekit's side of scenario 4: `Benchmarks/hap/aiohomekit_bench.py --serve` as a child process, on a
 /// pairing of its own that hap2mqtt (the admin that made pair-setup) added for it, taking one operation
@@ -75,18 +76,18 @@ final class AiohomekitSide {
         let identity = try ControllerIdentity(pairingID: pairingID, seed: seed)
         try await client.addPairing(pairingID: pairingID, publicKey: identity.publicKey, admin: false)
         // The keys aiohomekit's pair-setup would have saved (aiohomekit/protocol/__init__.py, perform_pair_setup_part2).
-        let data: [String: Any] = [
-            "AccessoryPairingID": client.pairing.accessoryPairingID,
-            "AccessoryLTPK": hex(client.pairing.accessoryLTPK),
-            "iOSPairingId": pairingID,
-            "iOSDeviceLTSK": hex(seed),
-            "iOSDeviceLTPK": hex(identity.publicKey),
+        let data: JSONValue = [
+            "AccessoryPairingID": .string(client.pairing.accessoryPairingID),
+            "AccessoryLTPK": .string(hex(client.pairing.accessoryLTPK)),
+            "iOSPairingId": .string(pairingID),
+            "iOSDeviceLTSK": .string(hex(seed)),
+            "iOSDeviceLTPK": .string(hex(identity.publicKey)),
             "AccessoryIP": "127.0.0.1",
             "AccessoryIPs": ["127.0.0.1"],
-            "AccessoryPort": Int(port),
+            "AccessoryPort": JSONValue(Int(port)),
             "Connection": "IP",
         ]
-        try JSONSerialization.data(withJSONObject: data).write(to: file)
+        try Data(data.encoded()).write(to: file)
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {

@@ -1,4 +1,5 @@
 import HAPController
+import JSON
 
 /// `hap2mqtt pair (--id ID | --host H --port P) [--code-file PATH | --code - | --code XXX-XX-XXX] [--name N]`:
 /// HAP pair-setup with an accessory (HAP spec §5.6), storing the pairing in the state directory. With `--id`

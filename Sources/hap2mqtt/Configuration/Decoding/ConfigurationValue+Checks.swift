@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSON
 
 extension ConfigurationValue {
     /// An MQTT topic name from the configuration (MQTT 5 §4.7): not empty, at most

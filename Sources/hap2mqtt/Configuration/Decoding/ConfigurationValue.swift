@@ -1,4 +1,5 @@
 import HomeModel
+import JSON
 
 /// One value of the configuration with what an error about it must say: its dotted key path and where
 /// it was set. The typed readers follow YAML's core schema where it matters to users (`5` is a number,

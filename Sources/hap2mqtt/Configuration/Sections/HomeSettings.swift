@@ -1,4 +1,5 @@
 import HomeModel
+import JSON
 
 /// The `home` section: the home's name and its rooms (HomeKit's `HMHome` and `HMRoom`; docs/DESIGN.md
 /// "Topics", `bridge/info`).

@@ -1,3 +1,5 @@
+import JSON
+
 /// The broker's address from `mqtt.url`: `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]` (TLS), with an
 /// IPv6 host in brackets (`mqtt://[::1]:1883`). The port defaults to 1883, or 8883 for TLS (IANA).
 ///

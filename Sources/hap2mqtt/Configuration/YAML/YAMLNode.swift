@@ -1,3 +1,5 @@
+import JSON
+
 /// A position in a YAML text, 1-based (libyaml counts from 0; people and editors count from 1).
 struct YAMLMark: Sendable, Hashable, CustomStringConvertible {
     /// The line, from 1.

@@ -1,6 +1,6 @@
-/// Why a body is not JSON that `HAPJSON(parsing:)` accepts, and the byte offset (from 0) where the
+/// Why a text is not JSON that `JSONValue(parsing:)` accepts, and the byte offset (from 0) where the
 /// reader found out. Prints as one line, e.g. `invalid JSON at byte 17: expected ',' or '}' but found 'x'`.
-public struct HAPJSONError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
     public enum Reason: Sendable, Hashable {
         /// The input is empty or only white space.
@@ -38,8 +38,8 @@ public struct HAPJSONError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let what: String
         switch reason {
-        case .empty: what = "the body is empty"
-        case .unexpectedEnd: what = "the body ends in the middle of a value"
+        case .empty: what = "the text is empty"
+        case .unexpectedEnd: what = "the text ends in the middle of a value"
         case .unexpectedByte(let b, let expected): what = "expected \(expected) but found \(Self.show(b))"
         case .invalidNumber: what = "malformed number"
         case .numberOutOfRange: what = "number out of range"

@@ -1,29 +1,33 @@
-/// A JSON value as HAP bodies carry it (HAP spec §6.7, `application/hap+json`).
+/// A JSON value (RFC 8259): the one JSON type of the program. HAP bodies (HAP spec §6.7,
+/// `application/hap+json`), `/set` and bridge request payloads, Home Assistant discovery configs and
+/// `bridge/info` are read into it or written from it.
 ///
-/// Integers are kept exact: `int` for every integer that fits `Int64`, `uint` for the integers between
-/// `Int64.max + 1` and `UInt64.max` (uint64 characteristic values and iids can exceed 2^53, where a
-/// `Double` would round them; docs/hap-notes.md §4.1). Numbers with a fraction or an exponent are `double`.
-/// Objects keep their members in the order they were read or built.
+/// Numbers keep what they were written as: `int` for every integer that fits `Int64`, `uint` for the
+/// integers from `Int64.max + 1` to `UInt64.max` (uint64 characteristic values and iids can exceed 2^53,
+/// where a `Double` would round them), `double` for numbers with a fraction or an exponent and for
+/// integers beyond 64 bits. `-0` is the integer 0; `-0.0` is the double -0.0, written back as `0`.
+/// Objects keep their members in the order they were read or built (`JSONObject`).
 ///
-/// Parse with `HAPJSON(parsing:)`; write compact JSON with `encoded()` (HAPJSON+Encoding.swift).
-public enum HAPJSON: Sendable, Hashable {
+/// Read with `JSONValue(parsing:)` (JSONValue+Parsing.swift); write compact JSON with `encoded()` or
+/// `description` (JSONValue+Encoding.swift).
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
     case uint(UInt64)
     case double(Double)
     case string(String)
-    case array([HAPJSON])
-    case object(HAPJSONObject)
+    case array([JSONValue])
+    case object(JSONObject)
 
     /// The member `key` of an object (the last one when a key repeats); nil for other values.
-    public subscript(key: String) -> HAPJSON? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let o) = self else { return nil }
         return o[key]
     }
 
     /// The element at `index` of an array; nil for other values and out-of-range indices.
-    public subscript(index: Int) -> HAPJSON? {
+    public subscript(index: Int) -> JSONValue? {
         guard case .array(let a) = self, a.indices.contains(index) else { return nil }
         return a[index]
     }
@@ -60,7 +64,7 @@ public enum HAPJSON: Sendable, Hashable {
     /// The value as an Int (64-bit on the supported platforms), e.g. for `aid` and `iid`.
     public var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
 
-    /// The value as a Double, for every number (large integers round to the nearest Double).
+    /// The value as a Double, for every number (integers beyond 2^53 round to the nearest Double).
     public var doubleValue: Double? {
         switch self {
         case .int(let i): return Double(i)
@@ -71,7 +75,12 @@ public enum HAPJSON: Sendable, Hashable {
     }
 
     /// Whether the value is a number of any kind.
-    public var isNumber: Bool { doubleValue != nil }
+    public var isNumber: Bool {
+        switch self {
+        case .int, .uint, .double: return true
+        default: return false
+        }
+    }
 
     /// The text of a string; nil for other values.
     public var stringValue: String? {
@@ -80,13 +89,13 @@ public enum HAPJSON: Sendable, Hashable {
     }
 
     /// The elements of an array; nil for other values.
-    public var arrayValue: [HAPJSON]? {
+    public var arrayValue: [JSONValue]? {
         guard case .array(let a) = self else { return nil }
         return a
     }
 
     /// The members of an object; nil for other values.
-    public var objectValue: HAPJSONObject? {
+    public var objectValue: JSONObject? {
         guard case .object(let o) = self else { return nil }
         return o
     }
@@ -106,63 +115,8 @@ public enum HAPJSON: Sendable, Hashable {
     }
 }
 
-/// A JSON object whose members keep their order. Equality compares the members in order.
-///
-/// HAP never repeats a key; when a body does, every member is kept and lookups see the last one, as most
-/// JSON readers do.
-public struct HAPJSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
-    /// One `"key": value` member.
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: HAPJSON
-
-        public init(key: String, value: HAPJSON) {
-            self.key = key
-            self.value = value
-        }
-    }
-
-    /// The members in order.
-    public private(set) var members: [Member]
-
-    public init(_ members: [Member] = []) { self.members = members }
-
-    public init(dictionaryLiteral elements: (String, HAPJSON)...) {
-        members = elements.map { Member(key: $0.0, value: $0.1) }
-    }
-
-    /// The value of `key` (the last one when it repeats). Setting replaces the last member with that key,
-    /// or appends one; setting nil removes every member with that key.
-    public subscript(key: String) -> HAPJSON? {
-        get { members.last { $0.key == key }?.value }
-        set {
-            guard let newValue else {
-                members.removeAll { $0.key == key }
-                return
-            }
-            if let i = members.lastIndex(where: { $0.key == key }) {
-                members[i].value = newValue
-            } else {
-                members.append(Member(key: key, value: newValue))
-            }
-        }
-    }
-
-    /// The keys in order.
-    public var keys: [String] { members.map(\.key) }
-
-    public var startIndex: Int { members.startIndex }
-    public var endIndex: Int { members.endIndex }
-    public subscript(position: Int) -> Member { members[position] }
-
-    /// Appends a member without looking for an existing one with the same key (the parser's path).
-    public mutating func append(_ key: String, _ value: HAPJSON) {
-        members.append(Member(key: key, value: value))
-    }
-}
-
 // Not ExpressibleByNilLiteral: `nil` must always mean "no value" (Optional), never JSON `null`.
-extension HAPJSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
@@ -170,17 +124,17 @@ extension HAPJSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     public init(integerLiteral value: Int64) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: HAPJSON...) { self = .array(elements) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
     /// An object literal; member order is the literal's order.
-    public init(dictionaryLiteral elements: (String, HAPJSON)...) {
-        self = .object(HAPJSONObject(elements.map { HAPJSONObject.Member(key: $0.0, value: $0.1) }))
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
     }
 }
 
-extension HAPJSON {
+extension JSONValue {
     /// An integer value: `int` when it fits Int64, else `uint`.
-    public init(_ value: UInt64) { self = Int64(exactly: value).map(HAPJSON.int) ?? .uint(value) }
+    public init(_ value: UInt64) { self = Int64(exactly: value).map(JSONValue.int) ?? .uint(value) }
 
     /// An integer value.
     public init(_ value: Int) { self = .int(Int64(value)) }
