@@ -2,7 +2,7 @@ import HAP2MQTTTesting
 import HAPController
 import Testing
 
-@Suite("HTTP fuzzing")
+@Suite("HTTP fuzzing", .timeLimit(.minutes(10)))
 struct HTTPFuzzTests {
     typealias S = HTTPSamples
 

@@ -4,7 +4,7 @@ import HomeModel
 import JSON
 import Testing
 
-@Suite("Accessory JSON fuzzing")
+@Suite("Accessory JSON fuzzing", .timeLimit(.minutes(10)))
 struct ModelFuzzTests {
     /// Maps `json` as an /accessories body, a characteristics answer and an event body. Whatever comes
     /// out keeps aids unique, and iids unique within each accessory.

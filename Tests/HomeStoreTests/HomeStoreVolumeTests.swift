@@ -3,7 +3,7 @@ import HomeModel
 import HomeStore
 import Testing
 
-@Suite("Home store: volume")
+@Suite("Home store: volume", .timeLimit(.minutes(10)))
 struct HomeStoreVolumeTests {
     @Test("50,000 value events, one per provider event, all reach a subscriber in order and in batches")
     func manyEvents() async throws {

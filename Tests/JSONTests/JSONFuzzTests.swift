@@ -2,7 +2,7 @@ import HAP2MQTTTesting
 import JSON
 import Testing
 
-@Suite("JSON fuzzing")
+@Suite("JSON fuzzing", .timeLimit(.minutes(10)))
 struct JSONFuzzTests {
     /// Parses `bytes`; when it is JSON, writing it out and reading it back must give the same text again,
     /// and when it is not, the error offset must lie inside the input.

@@ -2,7 +2,7 @@ import HAP2MQTTTesting
 import Testing
 import HAPController
 
-@Suite("TLV8 against random input")
+@Suite("TLV8 against random input", .timeLimit(.minutes(10)))
 struct TLV8FuzzTests {
     @Test("random, truncated and oversized inputs decode or fail with TLV8Error, never crash", arguments: [1, 2, 3, 4])
     func randomInput(seed: UInt64) async {
