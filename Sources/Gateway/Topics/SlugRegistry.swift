@@ -1,3 +1,4 @@
+import JSON
 public import HomeModel
 internal import Foundation
 public import Logging
@@ -35,7 +36,7 @@ public struct SlugRegistry: Sendable {
             // limit) is reported and skipped: its accessory gets a new slug, and the gateway starts.
             for (key, slug) in map.sorted(by: { $0.key < $1.key }) {
                 guard let id = AccessoryID(key) else {
-                    logger.warning("\(SlugRegistry.fileName): skipped the entry \(JSONFragment.string(Self.shown(key))): not an accessory id")
+                    logger.warning("\(SlugRegistry.fileName): skipped the entry \(JSONString.quoted(Self.shown(key))): not an accessory id")
                     continue
                 }
                 if let problem = Self.problem(with: slug) {

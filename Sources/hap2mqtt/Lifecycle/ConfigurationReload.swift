@@ -1,3 +1,4 @@
+import JSON
 import Gateway
 import HomeStore
 import Logging
@@ -85,7 +86,7 @@ actor ConfigurationReload {
             await store.configure(storeConfiguration)
         }
         if applied.homeassistant != old.homeassistant || applied.homekit.accessories != old.homekit.accessories {
-            await gateway.reconfigure(homeAssistant: applied.homeAssistantConfiguration, configurationJSON: applied.redactedSummary.json)
+            await gateway.reconfigure(homeAssistant: applied.homeAssistantConfiguration, configurationJSON: applied.redactedSummary.description)
         }
         let appliedText = changed.isEmpty ? "nothing changed" : "applied " + changed.joined(separator: ", ")
         logger.notice("received SIGHUP; reloaded the configuration: \(appliedText)")
@@ -107,14 +108,14 @@ actor ConfigurationReload {
     }
 
     /// The summary's settings as (dotted key, value), one level into each section.
-    private static func flattened(_ summary: ConfigurationSummary) -> [(key: String, value: ConfigurationSummary)] {
+    private static func flattened(_ summary: JSONValue) -> [(key: String, value: JSONValue)] {
         guard case .object(let sections) = summary else { return [] }
-        var result: [(key: String, value: ConfigurationSummary)] = []
+        var result: [(key: String, value: JSONValue)] = []
         for section in sections {
             if case .object(let members) = section.value {
-                for member in members { result.append(("\(section.name).\(member.name)", member.value)) }
+                for member in members { result.append(("\(section.key).\(member.key)", member.value)) }
             } else {
-                result.append((section.name, section.value))
+                result.append((section.key, section.value))
             }
         }
         return result
