@@ -99,7 +99,7 @@ public enum AvahiNamespace {
         process.environment = ProcessInfo.processInfo.environment
             .merging(environment) { _, new in new }
             .merging([insideVariable: "1", "AVAHI_NAMESPACE_LOG": directory.appendingPathComponent("daemons.log").path]) { _, new in new }
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        TestFile.create(output.path)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle

@@ -39,7 +39,7 @@ public enum ExternalTool {
         if let directory { process.currentDirectoryURL = directory }
         // A file rather than a pipe: a chatty tool cannot block on a full pipe nobody reads yet.
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        TestFile.create(outputURL.path)
         defer { try? FileManager.default.removeItem(at: outputURL) }
         let output = try FileHandle(forWritingTo: outputURL)
         defer { try? output.close() }
@@ -70,7 +70,7 @@ extension ExternalTool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try require(name))
         process.arguments = arguments
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        TestFile.create(output.path)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle

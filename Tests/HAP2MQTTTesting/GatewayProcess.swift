@@ -41,7 +41,7 @@ public final class GatewayProcess: Sendable {
             log_level: \(logLevel)
             \(extraYAML)
             """
-        try yaml.write(to: configurationFile, atomically: true, encoding: .utf8)
+        try TestFile.write(yaml, to: configurationFile)
     }
 
     deinit {
@@ -77,7 +77,7 @@ public final class GatewayProcess: Sendable {
             .merging(environment) { _, new in new }
         p.currentDirectoryURL = directory
         if !FileManager.default.fileExists(atPath: output.path) {
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            TestFile.create(output.path)
         }
         let handle = try FileHandle(forWritingTo: output)
         handle.seekToEndOfFile()

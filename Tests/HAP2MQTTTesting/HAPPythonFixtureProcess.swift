@@ -44,7 +44,7 @@ final class FixtureProcess: Sendable {
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
-        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: log.path) { TestFile.create(log.path) }
         let errors = try? FileHandle(forWritingTo: log)
         _ = try? errors?.seekToEnd()
         process.standardError = errors

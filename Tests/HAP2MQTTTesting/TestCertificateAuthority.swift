@@ -41,11 +41,11 @@ public struct TestCertificateAuthority: Sendable {
         let request = directory.appendingPathComponent("\(name).csr").path
         let extensions = directory.appendingPathComponent("\(name).ext")
         let names = hosts.map { $0.first?.isNumber == true || $0.contains(":") ? "IP:\($0)" : "DNS:\($0)" }
-        try """
+        try TestFile.write("""
             subjectAltName=\(names.joined(separator: ","))
             basicConstraints=CA:FALSE
             extendedKeyUsage=serverAuth
-            """.write(to: extensions, atomically: true, encoding: .utf8)
+            """, to: extensions)
         try await ExternalTool.run("openssl", [
             "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
             "-keyout", serverKey, "-out", request, "-subj", "/CN=\(hosts.first ?? name)",

@@ -71,7 +71,7 @@ final class DemoScript: Sendable {
             return s.runs
         }
         let output = outputFile(run)
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        TestFile.create(output.path)
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
         let process = Process()

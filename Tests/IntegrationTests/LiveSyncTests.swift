@@ -156,7 +156,7 @@ struct LiveSyncTests {
             extraYAML: "", pairingID: pairingID, run: false)
         let yaml = try String(contentsOf: live.gateway.configurationFile, encoding: .utf8)
             .replacingOccurrences(of: "homekit:\n", with: "homekit:\n  accessories:\n    \"\(pairingID)/3\": { exclude: true }\n")
-        try yaml.write(to: live.gateway.configurationFile, atomically: true, encoding: .utf8)
+        try TestFile.write(yaml, to: live.gateway.configurationFile)
         try live.gateway.start()
         try await live.waitUntilOnline()
         let list = try await live.accessoryList()

@@ -12,8 +12,7 @@ struct SignalTests {
         let live = try await LiveGateway.start(run: false)
         let gateway = live.gateway
         let original = try String(contentsOf: gateway.configurationFile, encoding: .utf8)
-        try original.replacingOccurrences(of: "log_level: debug", with: "log_level: info")
-            .write(to: gateway.configurationFile, atomically: true, encoding: .utf8)
+        try TestFile.write(original.replacingOccurrences(of: "log_level: debug", with: "log_level: info"), to: gateway.configurationFile)
         let discovery = try await MQTTTestClient.connect(to: live.broker, subscribe: ["homeassistant/#"])
         // The log file holds pair's output (at debug) before run's.
         let runStarts = gateway.log.utf8.count
@@ -35,7 +34,7 @@ struct SignalTests {
             .replacingOccurrences(of: String(clientID), with: "  client_id: hap2mqtt-renamed")
             .replacingOccurrences(of: "homekit:\n", with: "homekit:\n  accessories:\n    \"\(light.id)\": {room: Office}\n")
             + "\nhomeassistant:\n  exclude_accessories: [\(light.slug)]\n"
-        try withAccessories.write(to: gateway.configurationFile, atomically: true, encoding: .utf8)
+        try TestFile.write(withAccessories, to: gateway.configurationFile)
         await discovery.clear()
         try #require(kill(try #require(gateway.processIdentifier), SIGHUP) == 0)
 
@@ -59,7 +58,7 @@ struct SignalTests {
         try await eventually("a debug line is logged") { runLog.contains(" debug ") }
 
         // A configuration that does not load changes nothing.
-        try "mqtt:\n  qos: 7\n".write(to: gateway.configurationFile, atomically: true, encoding: .utf8)
+        try TestFile.write("mqtt:\n  qos: 7\n", to: gateway.configurationFile)
         try #require(kill(try #require(gateway.processIdentifier), SIGHUP) == 0)
         try await eventually("the failed reload is logged") {
             gateway.log.contains("received SIGHUP; cannot reload the configuration: ")

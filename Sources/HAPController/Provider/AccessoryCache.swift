@@ -20,10 +20,13 @@ struct AccessoryCache: Sendable {
         "accessories-" + PairingStore.fileName(forAccessory: accessoryPairingID).dropFirst(PairingStore.pairingFilePrefix.count)
     }
 
-    /// Saves `body` (a `/accessories` answer).
+    /// Saves `body` (a `/accessories` answer), atomically but without fsync: it is rewritten at every
+    /// sync, and a cache lost in a crash costs only the offline list at the next start (a damaged one is
+    /// ignored with a warning). An fsync here held a thread of the store's executor for seconds whenever
+    /// the disk was busy, and wears SD cards.
     /// - Throws: `StateDirectoryError` when the file cannot be written.
     func save(_ body: [UInt8]) throws(StateDirectoryError) {
-        try directory.write(Data(body), to: fileName)
+        try directory.write(Data(body), to: fileName, durable: false)
     }
 
     /// The cached accessories, with the values the accessory reported then removed except those of the

@@ -121,7 +121,7 @@ public final class MosquittoBroker: Sendable {
         process.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
         let outputURL = directory.appendingPathComponent("mosquitto.out")
         if !FileManager.default.fileExists(atPath: outputURL.path) {
-            _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+            TestFile.create(outputURL.path)
         }
         let output = try FileHandle(forWritingTo: outputURL)
         output.seekToEndOfFile()
@@ -195,8 +195,7 @@ public final class MosquittoBroker: Sendable {
             lines.append("persistence_location \(directory.path)/")
         }
         lines += options.extraConfiguration
-        try (lines.joined(separator: "\n") + "\n")
-            .write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try TestFile.write(lines.joined(separator: "\n") + "\n", to: directory.appendingPathComponent("mosquitto.conf"))
     }
 }
 
