@@ -77,7 +77,7 @@ struct HAPCommandsTests {
         let kept = try await ExecutableTests.run(["unpair", "hap2mqtt Test Bridge", "--config", config])
         #expect(kept.status == 1)
         #expect(kept.error == "hap2mqtt: cannot remove the pairing from hap2mqtt Test Bridge (\(refused)); the pairing was kept: "
-            + "switch the accessory on and try again, or use --force to forget it here only\n")
+            + "switch the accessory on and try again, or unpair with --force (\"force\":true in a request) to forget it here only\n")
         let forced = try await ExecutableTests.run(["unpair", "--force", "hap2mqtt Test Bridge", "--config", config, "--log-level", "error"])
         #expect(forced.status == 0)
         #expect(forced.output == "forgot \"hap2mqtt Test Bridge\" here only (\(refused)); reset the accessory before pairing it again\n")

@@ -86,8 +86,23 @@ actor PairingWatcher {
         }
     }
 
-    /// Reads the pairings once and brings the store's providers in line with them.
+    /// The check under way, which the next one waits for.
+    private var lastCheck: Task<Void, Never>?
+
+    /// Reads the pairings once and brings the store's providers in line with them. Checks run one after
+    /// the other: the periodic one and one asked for after a pair (`Management`) must not both add a
+    /// provider for one new pairing.
     func check() async {
+        let previous = lastCheck
+        let next = Task {
+            await previous?.value
+            await checkOnce()
+        }
+        lastCheck = next
+        await next.value
+    }
+
+    private func checkOnce() async {
         let contents = pairingStore.loadPairings()
         let problems = Set(contents.problems.map(\.description))
         for problem in problems.subtracting(reportedProblems).sorted() { logger.warning("skipped a pairing file: \(problem)") }

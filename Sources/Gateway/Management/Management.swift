@@ -1,0 +1,85 @@
+public import HomeStore
+public import Logging
+
+/// The operations that manage the gateway: pair, unpair (and, with the running gateway, refresh, options
+/// and health). Each lives here once, and the command line (`hap2mqtt pair`, `hap2mqtt unpair`), the
+/// MQTT bridge API (`bridge/request/<command>`) and the web page all call it, so the three never disagree
+/// (docs/DESIGN.md "Topics", README "Managing the gateway over MQTT").
+///
+/// The backend is reached through `AccessoryPairing` (docs/DESIGN.md "Parts"), so this knows nothing of
+/// HAP. `hap2mqtt run` makes one and `attach`es its `Gateway`; the command line makes one without.
+///
+/// The setup code is never logged, echoed in a result or an error, or kept: it goes to the backend and
+/// nowhere else.
+public actor Management {
+    private let pairing: any AccessoryPairing
+    private let logger: Logger
+    private let pairingsChanged: @Sendable () async -> Void
+    /// The running gateway, once attached: for names by slug and the gateway's part of an operation.
+    private weak var gateway: Gateway?
+    /// What the pair under way was asked to pair with, as the busy answer names it.
+    private var pairingUnderWay: String?
+
+    /// Operations on `pairing`'s backend.
+    /// - Parameters:
+    ///   - logger: for debugging lines (never a setup code); the callers report outcomes, each its own way.
+    ///   - pairingsChanged: called after a pair or an unpair changed the pairings, so that the running
+    ///     gateway takes the change up at once (`hap2mqtt run` checks its state directory then).
+    public init(pairing: any AccessoryPairing, logger: Logger, pairingsChanged: @escaping @Sendable () async -> Void = {}) {
+        self.pairing = pairing
+        self.logger = logger
+        self.pairingsChanged = pairingsChanged
+    }
+
+    /// Lets the operations use the running `gateway` (held weakly: the gateway owns this).
+    public func attach(_ gateway: Gateway) {
+        self.gateway = gateway
+    }
+
+    /// Pairs with the accessory `request` names and saves the pairing; a running gateway then takes its
+    /// accessories up at once. One pair runs at a time: pair-setup is a conversation with one accessory
+    /// that a second one would break, and two requests for one accessory must not both start it.
+    /// - Throws: `ManagementError`: `.busy` while another pair is under way; `.invalidRequest` and
+    ///   `.invalidSetupCode` before any contact; else the backend's errors (`.wrongSetupCode`,
+    ///   `.alreadyPaired`, `.unreachable`, `.failed`).
+    public func pair(_ request: PairRequest) async throws(ManagementError) -> PairedServer {
+        try request.validate()
+        let target = Self.describe(request)
+        if let underWay = pairingUnderWay {
+            throw .busy("another pairing is under way (with \(underWay)): try again when it has finished")
+        }
+        pairingUnderWay = target
+        defer { pairingUnderWay = nil }
+        logger.debug("pairing with \(target)")
+        let paired = try await pairing.pair(request)
+        logger.debug("paired with \(paired.name) (\(paired.id)) at \(paired.host):\(paired.port)")
+        await pairingsChanged()
+        return paired
+    }
+
+    /// Removes the pairing of `accessory` on the accessory and here; a running gateway then clears every
+    /// topic of its accessories at once.
+    /// - Parameters:
+    ///   - accessory: a topic slug or an accessory id (`AA:BB:CC:DD:EE:FF/1`) of the running gateway, or a
+    ///     pairing's name or accessory pairing id (`AA:BB:CC:DD:EE:FF`), as `hap2mqtt accessories` lists them.
+    ///   - force: forget the pairing here even when the accessory cannot be told.
+    /// - Throws: `ManagementError`: `.invalidRequest` for an empty name, `.unknownAccessory`,
+    ///   `.unreachable` when the accessory cannot be told and not `force` (the pairing is kept), `.failed`.
+    public func unpair(_ accessory: String, force: Bool) async throws(ManagementError) -> UnpairResult {
+        guard !accessory.allSatisfy(\.isWhitespace) else {
+            throw .invalidRequest("name the accessory: its topic slug, its id, or its pairing's name")
+        }
+        var nameOrID = accessory
+        if let gateway, let id = await gateway.accessoryID(named: accessory) { nameOrID = id.serverID }
+        let result = try await pairing.unpair(nameOrID, force: force)
+        logger.debug("unpaired \(result.name) (\(result.id))")
+        await pairingsChanged()
+        return result
+    }
+
+    /// How the busy answer and the log name a pair request: never with its setup code.
+    private static func describe(_ request: PairRequest) -> String {
+        if let host = request.host, let port = request.port { return "\(host):\(port)" }
+        return request.id?.uppercased() ?? "an accessory"
+    }
+}

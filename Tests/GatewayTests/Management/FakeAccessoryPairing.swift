@@ -1,0 +1,58 @@
+import HomeStore
+import Synchronization
+
+/// An `AccessoryPairing` that records what it was asked and answers as told: a pair can be held until
+/// `release()`, and a failure given for every call.
+final class FakeAccessoryPairing: AccessoryPairing {
+    private struct State {
+        var pairs: [PairRequest] = []
+        var unpairs: [(String, Bool)] = []
+        var holding = false
+        var held: [CheckedContinuation<Void, Never>] = []
+        var failure: ManagementError?
+    }
+
+    private let state = Mutex(State())
+
+    /// The setup codes the pairs were given.
+    var codes: [String] { state.withLock { $0.pairs.compactMap { $0.code?.reveal } } }
+    /// How many pairs were started.
+    var pairCount: Int { state.withLock { $0.pairs.count } }
+    /// The unpairs asked for: the name or id given, and `force`.
+    var unpairs: [(String, Bool)] { state.withLock { $0.unpairs } }
+
+    /// Every pair waits for `release()` from now on.
+    func hold() { state.withLock { $0.holding = true } }
+
+    /// Lets held pairs go on, and the next ones too.
+    func release() {
+        let held = state.withLock { state in
+            state.holding = false
+            defer { state.held = [] }
+            return state.held
+        }
+        for continuation in held { continuation.resume() }
+    }
+
+    /// Every call fails with `error` from now on.
+    func fail(with error: ManagementError) { state.withLock { $0.failure = error } }
+
+    func pair(_ request: PairRequest) async throws(ManagementError) -> PairedServer {
+        await withCheckedContinuation { continuation in
+            let wait = state.withLock { state in
+                state.pairs.append(request)
+                if state.holding { state.held.append(continuation) }
+                return state.holding
+            }
+            if !wait { continuation.resume() }
+        }
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+        return PairedServer(id: "AA:BB:CC:DD:EE:FF", name: request.name ?? "Desk Lamp", host: request.host ?? "10.0.0.9", port: UInt16(request.port ?? 51826))
+    }
+
+    func unpair(_ nameOrID: String, force: Bool) async throws(ManagementError) -> UnpairResult {
+        state.withLock { $0.unpairs.append((nameOrID, force)) }
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+        return UnpairResult(id: nameOrID, name: "Desk Lamp", outcome: force ? .removedLocallyOnly(reason: "cannot reach it") : .removed)
+    }
+}
