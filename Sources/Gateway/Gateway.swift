@@ -30,6 +30,8 @@ public actor Gateway {
     /// Which MQTT 5 response topics are answered.
     let responseTopics: ResponseTopicPolicy
     let logger: Logger
+    /// The operations behind the management requests (`Gateway+ManagementRequests.swift`).
+    let management: Management?
 
     var index: TopicIndex
     /// What is published for each accessory besides its topics.
@@ -63,8 +65,14 @@ public actor Gateway {
     /// A gateway that publishes the store's home through `mqtt` (an `MQTTClient`, or a test's fake) once
     /// `run()` is called (`mqtt` connected or not), logging through `logger` (its caller's, labelled
     /// `gateway` in the program).
-    public init(configuration: GatewayConfiguration, store: HomeStore, mqtt: any MQTTClientProtocol, logger: Logger) {
+    /// - Parameter management: the operations behind the `pair` and `unpair` requests; nil answers them
+    ///   with an error. `hap2mqtt run` `attach`es this gateway to it.
+    public init(
+        configuration: GatewayConfiguration, store: HomeStore, mqtt: any MQTTClientProtocol, management: Management? = nil,
+        logger: Logger
+    ) {
         self.logger = logger
+        self.management = management
         self.configuration = configuration
         self.store = store
         self.mqtt = mqtt

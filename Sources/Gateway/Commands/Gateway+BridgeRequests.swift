@@ -10,17 +10,22 @@ extension Gateway {
     func handleBridgeRequest(_ command: String, _ message: MQTTMessage) async {
         let request = (try? JSONValue(parsing: message.payload))?.objectValue
         let transaction = request?["transaction"]?.description
+        let answer = Responder.Request(answerTopic: topics.bridgeResponse(command), properties: message.properties)
         let outcome: Result<String, GatewayError>
         if let request {
             switch command {
             case "identify": outcome = await identify(request)
             case "rename": outcome = await rename(request)
-            default: outcome = .failure(.invalidPayload("unknown request '\(command)'; the requests are identify and rename"))
+            case let name where Self.managementRequests.contains(name):
+                startManagementRequest(name, request, transaction: transaction, answer: answer)
+                return
+            default:
+                let known = (["identify", "rename"] + Self.managementRequests.sorted()).joined(separator: ", ")
+                outcome = .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
             }
         } else {
             outcome = .failure(.invalidPayload("the request must be a JSON object"))
         }
-        let answer = Responder.Request(answerTopic: topics.bridgeResponse(command), properties: message.properties)
         outbox.send(contentsOf: Responder.answer(outcome, transaction: transaction, to: answer))
     }
 

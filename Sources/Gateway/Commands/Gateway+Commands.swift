@@ -21,6 +21,18 @@ extension Gateway {
         if message.retain {
             // A retained command would be carried out again on every reconnect (Tasmota #744 and others).
             // An empty one is the user clearing it, as the warning says.
+            if case .bridgeRequest("pair") = command, !message.payload.isEmpty {
+                // A pair request holds a setup code, which the broker must not keep: cleared here.
+                if let line = refusals.admit(
+                    "ignored a retained request on \(message.topic) and cleared it from the broker: publish requests without the retain flag",
+                    topic: message.topic)
+                {
+                    logger.warning(line)
+                }
+                outbox.clear(message.topic)
+                flush()
+                return
+            }
             if !message.payload.isEmpty, let line = refusals.admit(
                 "ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'",
                 topic: message.topic)

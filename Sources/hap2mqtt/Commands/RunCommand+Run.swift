@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import HAPController
 import HomeModel
 import HomeStore
 import Logging
@@ -55,9 +56,14 @@ enum RunCommandRunner {
             StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
             return 1
         }
+        // The operations the bridge API (and the command line) share; a pair or unpair is taken up at once.
+        let management = Management(
+            pairing: HAPAccessoryPairing(controller: HAPController(stateDirectory: stateDirectory, logger: loggers.hap)),
+            logger: loggers.program, pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
             configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
-            logger: loggers.gateway)
+            management: management, logger: loggers.gateway)
+        await management.attach(gateway)
         let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
         }

@@ -1,0 +1,120 @@
+import HomeStore
+import MQTT
+internal import Foundation
+
+/// The bridge requests that manage the gateway (`pair`, `unpair`): each reads its JSON object into the
+/// arguments of one `Management` operation (the one the command line and the web page call too) and
+/// answers with its result. They take seconds (pair-setup, a round trip to the accessory), so each runs
+/// in a task of its own and answers when done: commands meanwhile are carried out as usual, and a second
+/// `pair` while one runs is told it is busy.
+extension Gateway {
+    /// The management requests, by command name.
+    static let managementRequests: Set<String> = ["pair", "unpair"]
+
+    /// Starts the management request `command`; its answer is published when the operation ends.
+    func startManagementRequest(
+        _ command: String, _ request: [String: Any], transaction: String?, answer: Responder.Request
+    ) {
+        guard let management else {
+            let error = GatewayError.invalidPayload("'\(command)' is not available: this gateway was started without pairing")
+            outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
+            return
+        }
+        let operation: @Sendable () async -> Result<String, ManagementError>
+        switch command {
+        case "pair":
+            let parsed: PairRequest
+            switch Self.pairRequest(request) {
+            case .failure(let error):
+                outbox.send(contentsOf: Responder.answer(.failure(.invalidPayload(error.description)), transaction: transaction, to: answer))
+                return
+            case .success(let value): parsed = value
+            }
+            operation = { await Self.pair(parsed, with: management) }
+        default:
+            guard let accessory = request["accessory"] as? String else {
+                let error = GatewayError.invalidPayload(#"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
+                outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
+                return
+            }
+            guard request["force"] == nil || request["force"] is Bool else {
+                let error = GatewayError.invalidPayload(#""force" must be true or false"#)
+                outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
+                return
+            }
+            let force = request["force"] as? Bool ?? false
+            operation = { await Self.unpair(accessory, force: force, with: management) }
+        }
+        Task { [weak self] in
+            let outcome = await operation()
+            await self?.finishManagementRequest(command, outcome, transaction: transaction, answer: answer)
+        }
+    }
+
+    /// Logs the outcome of a management request and publishes its answer.
+    private func finishManagementRequest(
+        _ command: String, _ outcome: Result<String, ManagementError>, transaction: String?, answer: Responder.Request
+    ) {
+        guard !isStopped else { return }
+        switch outcome {
+        case .success(let data): logger.notice("bridge/request/\(command): done, \(data)")
+        case .failure(let error): logger.warning("bridge/request/\(command) failed: \(error)")
+        }
+        let result = outcome.mapError { GatewayError.invalidPayload($0.description) }
+        outbox.send(contentsOf: Responder.answer(result, transaction: transaction, to: answer))
+        flush()
+    }
+
+    /// `pair`: `{"host":"…","port":51826,"code":"XXX-XX-XXX","name":"…"}` or `{"id":"AA:…","code":…}`.
+    /// The code is read into the request and nowhere else.
+    private static func pairRequest(_ request: [String: Any]) -> Result<PairRequest, ManagementError> {
+        for key in ["id", "host", "code", "name"] where request[key] != nil && !(request[key] is String) {
+            return .failure(.invalidRequest("\"\(key)\" must be a string"))
+        }
+        var port: Int?
+        if let value = request["port"] {
+            guard let number = value as? NSNumber, let exact = Int(exactly: number.doubleValue)
+            else { return .failure(.invalidRequest("\"port\" must be a number from 1 to 65535")) }
+            port = exact
+        }
+        let pair = PairRequest(
+            id: request["id"] as? String, host: request["host"] as? String, port: port,
+            code: (request["code"] as? String).map(EnteredSetupCode.init), name: request["name"] as? String)
+        do {
+            try pair.validate()
+        } catch {
+            return .failure(error)
+        }
+        return .success(pair)
+    }
+
+    /// Runs `pair` and gives the answer's `data`: `{"id","name","host","port","replaced"}`, never the code.
+    private static func pair(_ request: PairRequest, with management: Management) async -> Result<String, ManagementError> {
+        do {
+            let paired = try await management.pair(request)
+            var json = "{\"id\":\(JSONFragment.string(paired.id)),\"name\":\(JSONFragment.string(paired.name)),"
+                + "\"host\":\(JSONFragment.string(paired.host)),\"port\":\(paired.port),\"replaced\":\(paired.replaced)"
+            if let old = paired.replacedName { json += ",\"replaced_name\":\(JSONFragment.string(old))" }
+            return .success(json + "}")
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Runs `unpair` and gives the answer's `data`: `{"id","name","outcome"}`, with `"reason"` when the
+    /// accessory could not be told (`force`).
+    private static func unpair(_ accessory: String, force: Bool, with management: Management) async -> Result<String, ManagementError> {
+        do {
+            let result = try await management.unpair(accessory, force: force)
+            var json = "{\"id\":\(JSONFragment.string(result.id)),\"name\":\(JSONFragment.string(result.name)),\"outcome\":"
+            switch result.outcome {
+            case .removed: json += "\"removed\""
+            case .alreadyRemovedOnAccessory: json += "\"already_removed_on_accessory\""
+            case .removedLocallyOnly(let reason): json += "\"removed_here_only\",\"reason\":\(JSONFragment.string(reason))"
+            }
+            return .success(json + "}")
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Gateway
+import HAP2MQTTTesting
+import HomeModel
+import HomeStore
+import MQTT
+import Testing
+
+@Suite("Bridge requests pair and unpair, on the recording client")
+struct ManagementRequestTests {
+    static let code = "031-45-154"
+
+    /// A gateway harness whose management has `backend`.
+    func withManagement(_ backend: FakeAccessoryPairing, _ body: (GatewayHarness) async throws -> Void) async throws {
+        let management = Management(pairing: backend, logger: LogCapture().logger(label: "management"))
+        try await withGatewayHarness(management: management) { h in
+            try await h.waitUntilOnline()
+            try await body(h)
+        }
+    }
+
+    /// Sends `payload` to `bridge/request/<command>` and waits for the answer.
+    func request(_ h: GatewayHarness, _ command: String, _ payload: String) async throws -> [String: Any] {
+        let mark = h.mqtt.published.count
+        try await h.send("hap2mqtt/bridge/request/\(command)", payload)
+        return try #require(jsonObject(try await h.waitFor(topic: "hap2mqtt/bridge/response/\(command)", after: mark)))
+    }
+
+    /// Every payload published and every log line, for the setup code.
+    func expectCodeNowhere(_ h: GatewayHarness) {
+        for message in h.mqtt.published { #expect(message.payloadString?.contains(Self.code) != true, "\(message.topic)") }
+        for line in h.log.lines { #expect(!line.contains(Self.code), "\(line)") }
+    }
+
+    @Test("pair answers with what was paired and the transaction, never the code")
+    func pair() async throws {
+        let backend = FakeAccessoryPairing()
+        try await withManagement(backend) { h in
+            let answer = try await request(h, "pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)","name":"Desk","transaction":3}"#)
+            #expect(answer["status"] as? String == "ok")
+            #expect(answer["transaction"] as? Int == 3)
+            let data = try #require(answer["data"] as? [String: Any])
+            #expect(data["id"] as? String == "AA:BB:CC:DD:EE:FF")
+            #expect(data["name"] as? String == "Desk")
+            #expect(data["port"] as? Int == 51826)
+            #expect(data["replaced"] as? Bool == false)
+            #expect(backend.codes == [Self.code])
+            expectCodeNowhere(h)
+        }
+    }
+
+    @Test("pair refuses bad input with a clear error and nothing reaches the backend")
+    func pairRefusals() async throws {
+        let backend = FakeAccessoryPairing()
+        try await withManagement(backend) { h in
+            let missing = try await request(h, "pair", #"{"host":"10.0.0.9","port":51826}"#)
+            #expect(missing["status"] as? String == "error")
+            #expect(missing["error"] as? String == "give the accessory's setup code (XXX-XX-XXX)")
+            let port = try await request(h, "pair", #"{"host":"10.0.0.9","port":"x","code":"\#(Self.code)"}"#)
+            #expect(port["error"] as? String == #""port" must be a number from 1 to 65535"#)
+            let code = try await request(h, "pair", #"{"host":"10.0.0.9","port":1,"code":31245154}"#)
+            #expect(code["error"] as? String == #""code" must be a string"#)
+            let nobody = try await request(h, "pair", #"{"code":"\#(Self.code)"}"#)
+            #expect(nobody["error"] as? String == "name the accessory by its id (as discovered), or by its host and port")
+            let notJSON = try await request(h, "pair", #"{"code":"\#(Self.code)""#)
+            #expect(notJSON["error"] as? String == "the request must be a JSON object")
+            #expect(backend.pairCount == 0)
+            expectCodeNowhere(h)
+        }
+    }
+
+    @Test("a backend failure is answered with its line, and commands are carried out while a pair runs")
+    func failureAndConcurrency() async throws {
+        let backend = FakeAccessoryPairing()
+        backend.hold()
+        try await withManagement(backend) { h in
+            let mark = h.mqtt.published.count
+            try await h.send("hap2mqtt/bridge/request/pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#)
+            try await eventually("the pair reaches the backend") { backend.pairCount == 1 }
+            // The gateway goes on while pair-setup runs.
+            #expect(try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
+            let busy = try await request(h, "pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#)
+            #expect(busy["error"] as? String == "another pairing is under way (with 10.0.0.9:51826): try again when it has finished")
+            backend.fail(with: .wrongSetupCode)
+            backend.release()
+            let failed = try #require(jsonObject(try await h.waitFor(topic: "hap2mqtt/bridge/response/pair", after: mark) {
+                jsonObject($0)?["error"] as? String != busy["error"] as? String
+            }))
+            #expect(failed["status"] as? String == "error")
+            #expect(failed["error"] as? String == "wrong setup code: check the 8-digit code on the accessory")
+            _ = try await h.log.waitFor(.warning, containing: "bridge/request/pair failed: wrong setup code")
+            expectCodeNowhere(h)
+        }
+    }
+
+    @Test("unpair by slug names the accessory's server to the backend")
+    func unpairBySlug() async throws {
+        let backend = FakeAccessoryPairing()
+        try await withManagement(backend) { h in
+            let answer = try await request(h, "unpair", #"{"accessory":"kitchen_lamp","force":true}"#)
+            #expect(answer["status"] as? String == "ok", "\(answer)")
+            let data = try #require(answer["data"] as? [String: Any])
+            #expect(data["outcome"] as? String == "removed_here_only")
+            #expect(data["reason"] as? String == "cannot reach it")
+            #expect(backend.unpairs.map(\.0) == [GatewayFixture.serverID])
+            #expect(backend.unpairs.map(\.1) == [true])
+            let bad = try await request(h, "unpair", #"{"accessory":"kitchen_lamp","force":"yes"}"#)
+            #expect(bad["error"] as? String == #""force" must be true or false"#)
+            let none = try await request(h, "unpair", #"{}"#)
+            #expect((none["error"] as? String)?.hasPrefix("name the accessory") == true)
+        }
+    }
+
+    @Test("a retained pair request is not carried out, and is cleared from the broker")
+    func retainedRequest() async throws {
+        let backend = FakeAccessoryPairing()
+        try await withManagement(backend) { h in
+            let mark = h.mqtt.published.count
+            try await h.send("hap2mqtt/bridge/request/pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#, retain: true)
+            let cleared = try await h.waitFor(topic: "hap2mqtt/bridge/request/pair", after: mark)
+            #expect(cleared.retain && cleared.payload.isEmpty)
+            _ = try await h.log.waitFor(.warning, containing: "ignored a retained request on hap2mqtt/bridge/request/pair")
+            #expect(backend.pairCount == 0)
+            expectCodeNowhere(h)
+        }
+    }
+
+    @Test("without management, pair is answered with an error")
+    func withoutManagement() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let answer = try await request(h, "pair", #"{"host":"10.0.0.9","port":1,"code":"\#(Self.code)"}"#)
+            #expect(answer["error"] as? String == "'pair' is not available: this gateway was started without pairing")
+        }
+    }
+}
