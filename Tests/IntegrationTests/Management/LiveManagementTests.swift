@@ -1,0 +1,132 @@
+import Foundation
+import HAP2MQTTTesting
+import MQTT
+import Testing
+
+/// The bridge API's management requests through the real binary, a real mosquitto and a HAP-python
+/// accessory (README "Managing the gateway over MQTT").
+@Suite("hap2mqtt run managed over MQTT: pair and unpair", .serialized)
+struct LiveManagementTests {
+    /// A running gateway with no pairing, the accessory, and an observer of `hap2mqtt/#`.
+    struct Unpaired {
+        let broker: MosquittoBroker
+        let accessory: HAPPythonAccessory
+        let gateway: GatewayProcess
+        let observer: MQTTTestClient
+
+        static func start() async throws -> Unpaired {
+            let broker = try await MosquittoBroker()
+            let accessory = try await HAPPythonAccessory.start()
+            let gateway = try GatewayProcess(brokerURL: broker.url)
+            let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "replies/#"])
+            try gateway.start()
+            _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) { $0.payloadString == #"{"state":"online"}"# }
+            return Unpaired(broker: broker, accessory: accessory, gateway: gateway, observer: observer)
+        }
+
+        /// Publishes `payload` on `bridge/request/<command>` and returns the answer's JSON object.
+        func request(_ command: String, _ payload: String, timeout: Duration = .seconds(60)) async throws -> [String: Any] {
+            await observer.clear()
+            try await observer.publish("hap2mqtt/bridge/request/\(command)", payload)
+            let answer = try await observer.waitFor(topic: "hap2mqtt/bridge/response/\(command)", timeout: timeout)
+            return try #require((try? JSONSerialization.jsonObject(with: Data(answer.payload))) as? [String: Any], "\(answer.payloadString ?? "")")
+        }
+
+        /// The setup code in every form it could be written, searched in the log and every retained topic.
+        func expectCodeNowhere() async throws {
+            let code = accessory.setupCode
+            let forms = [code, code.replacingOccurrences(of: "-", with: "")]
+            let log = gateway.log
+            for form in forms { #expect(!log.contains(form), "the setup code is in the log") }
+            let retained = try await MQTTTestClient.retainedSnapshot(of: broker, ["#"])
+            for (topic, payload) in retained {
+                for form in forms { #expect(!payload.contains(form), "the setup code is retained on \(topic)") }
+            }
+        }
+
+        func stop() async {
+            await gateway.stop()
+            await observer.disconnect()
+            await accessory.stop()
+            await broker.stop()
+        }
+    }
+
+    @Test("pair over MQTT: bad requests and a wrong code are answered with clear errors; then the accessory comes online at once")
+    func pair() async throws {
+        let live = try await Unpaired.start()
+        let port = live.accessory.port
+        let code = live.accessory.setupCode
+
+        let wrongDigits = code == "111-22-333" ? "111-22-334" : "111-22-333"
+        let wrong = try await live.request("pair", #"{"host":"127.0.0.1","port":\#(port),"code":"\#(wrongDigits)","transaction":"t1"}"#)
+        #expect(wrong["status"] as? String == "error")
+        #expect(wrong["error"] as? String == "wrong setup code: check the 8-digit code on the accessory")
+        #expect(wrong["transaction"] as? String == "t1")
+        let missing = try await live.request("pair", #"{"host":"127.0.0.1","port":\#(port)}"#)
+        #expect(missing["error"] as? String == "give the accessory's setup code (XXX-XX-XXX)")
+        let badJSON = try await live.request("pair", #"{"host":"127.0.0.1","#)
+        #expect(badJSON["error"] as? String == "the request must be a JSON object")
+        let unknown = try await live.request("reboot", "{}")
+        #expect((unknown["error"] as? String)?.hasPrefix("unknown request 'reboot'; the requests are") == true)
+        let nowhere = try await live.request("pair", #"{"host":"127.0.0.1","port":1,"code":"\#(code)"}"#)
+        #expect((nowhere["error"] as? String)?.hasPrefix("cannot reach 127.0.0.1:1") == true, "\(nowhere)")
+
+        // Retained: not carried out, and not kept by the broker.
+        try await live.observer.publish(MQTTMessage(
+            topic: "hap2mqtt/bridge/request/pair", string: #"{"host":"127.0.0.1","port":\#(port),"code":"\#(code)"}"#,
+            qos: .atLeastOnce, retain: true))
+        try await eventually("the retained request cleared", timeout: .seconds(30)) {
+            (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/bridge/request/#"]))?.isEmpty == true
+        }
+        #expect(live.gateway.log.contains("ignored a retained request on hap2mqtt/bridge/request/pair"))
+        #expect(try await live.accessory.status().paired == false)
+
+        // The answer also goes to an MQTT 5 response topic, with the correlation data.
+        await live.observer.clear()
+        try await live.observer.publish(
+            "hap2mqtt/bridge/request/pair", #"{"host":"127.0.0.1","port":\#(port),"code":"\#(code)","name":"Desk"}"#,
+            properties: MQTTProperties(responseTopic: "replies/pair", correlationData: Array("c1".utf8)))
+        let reply = try await live.observer.waitFor(topic: "replies/pair", timeout: .seconds(60))
+        #expect(reply.properties.correlationData == Array("c1".utf8))
+        let answer = try #require((try? JSONSerialization.jsonObject(with: Data(reply.payload))) as? [String: Any])
+        #expect(answer["status"] as? String == "ok", "\(answer)\n\(live.gateway.log.suffix(3000))")
+        let data = try #require(answer["data"] as? [String: Any])
+        #expect(data["name"] as? String == "Desk")
+        #expect(data["id"] as? String == (try await live.accessory.status().pairingID).uppercased())
+        // Taken up at once: the pairing watcher is asked right after the pair, not in its next round.
+        for slug in LiveManagementTests.slugs {
+            _ = try await live.observer.waitFor(topic: "hap2mqtt/\(slug)/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+        }
+        #expect(live.gateway.log.contains("bridge/request/pair: done"))
+        try await live.expectCodeNowhere()
+        await live.stop()
+    }
+
+    @Test("unpair over MQTT by slug clears every topic of the accessory; an unknown accessory is a clear error")
+    func unpair() async throws {
+        let live = try await Unpaired.start()
+        let paired = try await live.request(
+            "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
+        #expect(paired["status"] as? String == "ok", "\(paired)")
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+
+        let unknown = try await live.request("unpair", #"{"accessory":"nobody"}"#)
+        #expect(unknown["status"] as? String == "error")
+        #expect((unknown["error"] as? String)?.hasPrefix(#"no pairing named "nobody""#) == true, "\(unknown)")
+
+        let answer = try await live.request("unpair", #"{"accessory":"light"}"#)
+        #expect(answer["status"] as? String == "ok", "\(answer)")
+        #expect((answer["data"] as? [String: Any])?["outcome"] as? String == "removed")
+        try await eventually("every accessory topic cleared", timeout: .seconds(30)) {
+            let now = (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/#"])) ?? [:]
+            return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") } && now["hap2mqtt/bridge/accessories"] == "[]"
+        }
+        #expect(try await live.accessory.status().paired == false)
+        try await live.expectCodeNowhere()
+        await live.stop()
+    }
+
+    /// The accessories of the HAP-python test bridge, by slug.
+    static let slugs = ["hap2mqtt_test_bridge", "light", "switch", "temperature", "lock", "thermostat", "blind"]
+}
