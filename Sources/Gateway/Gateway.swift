@@ -141,6 +141,7 @@ public actor Gateway {
             }
         })
         tasks.append(Task { [weak self] in await self?.followHealth() })
+        tasks.append(Task { [weak self] in await self?.followDiscovered() })
         // Carries no batches; it ends when the store stops.
         for await _ in subscription.changes {}
     }

@@ -13,6 +13,8 @@ public import Logging
 /// nowhere else.
 public actor Management {
     private let pairing: any AccessoryPairing
+    /// The accessories seen on the network and not paired here; nil when discovery is off.
+    public nonisolated let discovery: (any AccessoryDiscovery)?
     private let logger: Logger
     private let pairingsChanged: @Sendable () async -> Void
     /// The running gateway, once attached: for names by slug and the gateway's part of an operation.
@@ -22,11 +24,17 @@ public actor Management {
 
     /// Operations on `pairing`'s backend.
     /// - Parameters:
+    ///   - discovery: the accessories seen on the network (`discovered()`, `bridge/discovered`); nil when
+    ///     discovery is off or not wanted (the command line).
     ///   - logger: for debugging lines (never a setup code); the callers report outcomes, each its own way.
     ///   - pairingsChanged: called after a pair or an unpair changed the pairings, so that the running
     ///     gateway takes the change up at once (`hap2mqtt run` checks its state directory then).
-    public init(pairing: any AccessoryPairing, logger: Logger, pairingsChanged: @escaping @Sendable () async -> Void = {}) {
+    public init(
+        pairing: any AccessoryPairing, discovery: (any AccessoryDiscovery)? = nil, logger: Logger,
+        pairingsChanged: @escaping @Sendable () async -> Void = {}
+    ) {
         self.pairing = pairing
+        self.discovery = discovery
         self.logger = logger
         self.pairingsChanged = pairingsChanged
     }
@@ -75,6 +83,12 @@ public actor Management {
         logger.debug("unpaired \(result.name) (\(result.id))")
         await pairingsChanged()
         return result
+    }
+
+    /// The accessories seen on the network and not paired with this gateway, sorted by name, then id;
+    /// empty when discovery is off. Pair one with `pair(PairRequest(id: accessory.id, code: …))`.
+    public func discovered() async -> [DiscoveredAccessory] {
+        await discovery?.discoveredAccessories() ?? []
     }
 
     /// How the busy answer and the log name a pair request: never with its setup code.

@@ -58,8 +58,8 @@ enum RunCommandRunner {
         }
         // The operations the bridge API (and the command line) share; a pair or unpair is taken up at once.
         let management = Management(
-            pairing: HAPAccessoryPairing(controller: HAPController(stateDirectory: stateDirectory, logger: loggers.hap)),
-            logger: loggers.program, pairingsChanged: { await watcher.check() })
+            pairing: HAPAccessoryPairing(controller: controller, discovery: discovery, discoveryLogger: loggers.discovery),
+            discovery: discovery, logger: loggers.program, pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
             configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
             management: management, logger: loggers.gateway)

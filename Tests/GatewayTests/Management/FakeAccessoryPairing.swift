@@ -56,3 +56,29 @@ final class FakeAccessoryPairing: AccessoryPairing {
         return UnpairResult(id: nameOrID, name: "Desk Lamp", outcome: force ? .removedLocallyOnly(reason: "cannot reach it") : .removed)
     }
 }
+
+/// An `AccessoryDiscovery` whose list the test sets.
+final class FakeAccessoryDiscovery: AccessoryDiscovery {
+    private let state = Mutex<(list: [DiscoveredAccessory], streams: [AsyncStream<[DiscoveredAccessory]>.Continuation])>(([], []))
+
+    /// Sets the list and tells every stream.
+    func set(_ list: [DiscoveredAccessory]) {
+        let streams = state.withLock { state in
+            state.list = list
+            return state.streams
+        }
+        for stream in streams { stream.yield(list) }
+    }
+
+    func discoveredAccessories() async -> [DiscoveredAccessory] { state.withLock { $0.list } }
+
+    func discoveredAccessoryChanges() async -> AsyncStream<[DiscoveredAccessory]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [DiscoveredAccessory].self)
+        let list = state.withLock { state in
+            state.streams.append(continuation)
+            return state.list
+        }
+        continuation.yield(list)
+        return stream
+    }
+}

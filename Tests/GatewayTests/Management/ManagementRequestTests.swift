@@ -124,6 +124,27 @@ struct ManagementRequestTests {
         }
     }
 
+    @Test("bridge/discovered is retained and follows the discovered list")
+    func discovered() async throws {
+        let discovery = FakeAccessoryDiscovery()
+        let lamp = DiscoveredAccessory(
+            id: "AA:BB:CC:DD:EE:01", name: "Desk \"Lamp\"", model: nil, category: .lightbulb, addresses: ["10.0.0.9", "fe80::1"],
+            port: 51826, pairedElsewhere: true)
+        discovery.set([lamp])
+        let management = Management(pairing: FakeAccessoryPairing(), discovery: discovery, logger: LogCapture().logger(label: "management"))
+        #expect(await management.discovered() == [lamp])
+        try await withGatewayHarness(management: management) { h in
+            try await h.waitUntilOnline()
+            try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/discovered")
+            let first = try #require(h.mqtt.retained("hap2mqtt/bridge/discovered"))
+            #expect(first.payloadString == #"[{"id":"AA:BB:CC:DD:EE:01","name":"Desk \"Lamp\"","model":null,"category":"lightbulb","address":"10.0.0.9","addresses":["10.0.0.9","fe80::1"],"port":51826,"paired_elsewhere":true}]"#)
+            let mark = h.mqtt.published.count
+            discovery.set([])
+            _ = try await h.waitFor(topic: "hap2mqtt/bridge/discovered", after: mark)
+            #expect(h.mqtt.retained("hap2mqtt/bridge/discovered")?.payloadString == "[]")
+        }
+    }
+
     @Test("without management, pair is answered with an error")
     func withoutManagement() async throws {
         try await withGatewayHarness { h in

@@ -14,9 +14,11 @@ struct LiveManagementTests {
         let gateway: GatewayProcess
         let observer: MQTTTestClient
 
-        static func start() async throws -> Unpaired {
+        /// - Parameter announced: whether the accessory announces itself over mDNS (in a namespace with
+        ///   its own avahi-daemon only).
+        static func start(announced: Bool = false) async throws -> Unpaired {
             let broker = try await MosquittoBroker()
-            let accessory = try await HAPPythonAccessory.start()
+            let accessory = try await HAPPythonAccessory.start(announced: announced)
             let gateway = try GatewayProcess(brokerURL: broker.url)
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "replies/#"])
             try gateway.start()

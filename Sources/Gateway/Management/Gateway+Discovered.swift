@@ -1,0 +1,30 @@
+import HomeStore
+
+/// `bridge/discovered` (docs/DESIGN.md "Topics"): the accessories seen on the network and not paired with
+/// this gateway, retained, published again whenever that list changes.
+extension Gateway {
+    /// Publishes the list at once and again on every change, until discovery or the gateway stops.
+    func followDiscovered() async {
+        guard let discovery = management?.discovery else { return }
+        for await list in await discovery.discoveredAccessoryChanges() {
+            guard !Task.isCancelled, !isStopped else { return }
+            outbox.retain(topics.bridgeDiscovered, Self.discoveredJSON(list), qos: .atLeastOnce)
+            flush()
+        }
+    }
+
+    /// The JSON array of `bridge/discovered`: per accessory `id`, `name`, `model` (null when not
+    /// announced), `category` (a word), `address` (the preferred one, null when none is usable),
+    /// `addresses`, `port`, `paired_elsewhere`.
+    static func discoveredJSON(_ list: [DiscoveredAccessory]) -> String {
+        let entries = list.map { accessory in
+            let addresses = accessory.addresses.map(JSONFragment.string).joined(separator: ",")
+            return "{\"id\":\(JSONFragment.string(accessory.id)),\"name\":\(JSONFragment.string(accessory.name)),"
+                + "\"model\":\(accessory.model.map(JSONFragment.string) ?? "null"),"
+                + "\"category\":\(JSONFragment.string(accessory.category.name)),"
+                + "\"address\":\(accessory.addresses.first.map(JSONFragment.string) ?? "null"),\"addresses\":[\(addresses)],"
+                + "\"port\":\(accessory.port),\"paired_elsewhere\":\(accessory.pairedElsewhere)}"
+        }
+        return "[" + entries.joined(separator: ",") + "]"
+    }
+}
