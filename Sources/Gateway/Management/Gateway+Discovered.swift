@@ -1,4 +1,5 @@
 import HomeStore
+import JSON
 
 /// `bridge/discovered` (docs/DESIGN.md "Topics"): the accessories seen on the network and not paired with
 /// this gateway, retained, published again whenever that list changes.
@@ -17,14 +18,14 @@ extension Gateway {
     /// announced), `category` (a word), `address` (the preferred one, null when none is usable),
     /// `addresses`, `port`, `paired_elsewhere`.
     static func discoveredJSON(_ list: [DiscoveredAccessory]) -> String {
-        let entries = list.map { accessory in
-            let addresses = accessory.addresses.map(JSONFragment.string).joined(separator: ",")
-            return "{\"id\":\(JSONFragment.string(accessory.id)),\"name\":\(JSONFragment.string(accessory.name)),"
-                + "\"model\":\(accessory.model.map(JSONFragment.string) ?? "null"),"
-                + "\"category\":\(JSONFragment.string(accessory.category.name)),"
-                + "\"address\":\(accessory.addresses.first.map(JSONFragment.string) ?? "null"),\"addresses\":[\(addresses)],"
-                + "\"port\":\(accessory.port),\"paired_elsewhere\":\(accessory.pairedElsewhere)}"
+        let entries = list.map { accessory -> JSONValue in
+            .object([
+                "id": .string(accessory.id), "name": .string(accessory.name), "model": accessory.model.map(JSONValue.string) ?? .null,
+                "category": .string(accessory.category.name), "address": accessory.addresses.first.map(JSONValue.string) ?? .null,
+                "addresses": .array(accessory.addresses.map(JSONValue.string)), "port": .int(Int64(accessory.port)),
+                "paired_elsewhere": .bool(accessory.pairedElsewhere),
+            ])
         }
-        return "[" + entries.joined(separator: ",") + "]"
+        return JSONValue.array(entries).description
     }
 }

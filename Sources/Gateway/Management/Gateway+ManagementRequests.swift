@@ -1,6 +1,6 @@
 import HomeStore
+import JSON
 import MQTT
-internal import Foundation
 
 /// The bridge requests that manage the gateway (`pair`, `unpair`): each reads its JSON object into the
 /// arguments of one `Management` operation (the one the command line and the web page call too) and
@@ -13,7 +13,7 @@ extension Gateway {
 
     /// Starts the management request `command`; its answer is published when the operation ends.
     func startManagementRequest(
-        _ command: String, _ request: [String: Any], transaction: String?, answer: Responder.Request
+        _ command: String, _ request: JSONObject, transaction: String?, answer: Responder.Request
     ) {
         guard let management else {
             let error = GatewayError.invalidPayload("'\(command)' is not available: this gateway was started without pairing")
@@ -32,17 +32,17 @@ extension Gateway {
             }
             operation = { await Self.pair(parsed, with: management) }
         default:
-            guard let accessory = request["accessory"] as? String else {
+            guard let accessory = request["accessory"]?.stringValue else {
                 let error = GatewayError.invalidPayload(#"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
                 outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
                 return
             }
-            guard request["force"] == nil || request["force"] is Bool else {
+            guard request["force"] == nil || request["force"]?.boolValue != nil else {
                 let error = GatewayError.invalidPayload(#""force" must be true or false"#)
                 outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
                 return
             }
-            let force = request["force"] as? Bool ?? false
+            let force = request["force"]?.boolValue ?? false
             operation = { await Self.unpair(accessory, force: force, with: management) }
         }
         Task { [weak self] in
@@ -67,19 +67,18 @@ extension Gateway {
 
     /// `pair`: `{"host":"…","port":51826,"code":"XXX-XX-XXX","name":"…"}` or `{"id":"AA:…","code":…}`.
     /// The code is read into the request and nowhere else.
-    private static func pairRequest(_ request: [String: Any]) -> Result<PairRequest, ManagementError> {
-        for key in ["id", "host", "code", "name"] where request[key] != nil && !(request[key] is String) {
+    private static func pairRequest(_ request: JSONObject) -> Result<PairRequest, ManagementError> {
+        for key in ["id", "host", "code", "name"] where request[key] != nil && request[key]?.stringValue == nil {
             return .failure(.invalidRequest("\"\(key)\" must be a string"))
         }
         var port: Int?
         if let value = request["port"] {
-            guard let number = value as? NSNumber, let exact = Int(exactly: number.doubleValue)
-            else { return .failure(.invalidRequest("\"port\" must be a number from 1 to 65535")) }
-            port = exact
+            guard let number = value.intValue else { return .failure(.invalidRequest("\"port\" must be a number from 1 to 65535")) }
+            port = number
         }
         let pair = PairRequest(
-            id: request["id"] as? String, host: request["host"] as? String, port: port,
-            code: (request["code"] as? String).map(EnteredSetupCode.init), name: request["name"] as? String)
+            id: request["id"]?.stringValue, host: request["host"]?.stringValue, port: port,
+            code: request["code"]?.stringValue.map(EnteredSetupCode.init), name: request["name"]?.stringValue)
         do {
             try pair.validate()
         } catch {
@@ -92,10 +91,12 @@ extension Gateway {
     private static func pair(_ request: PairRequest, with management: Management) async -> Result<String, ManagementError> {
         do {
             let paired = try await management.pair(request)
-            var json = "{\"id\":\(JSONFragment.string(paired.id)),\"name\":\(JSONFragment.string(paired.name)),"
-                + "\"host\":\(JSONFragment.string(paired.host)),\"port\":\(paired.port),\"replaced\":\(paired.replaced)"
-            if let old = paired.replacedName { json += ",\"replaced_name\":\(JSONFragment.string(old))" }
-            return .success(json + "}")
+            var data: JSONObject = [
+                "id": .string(paired.id), "name": .string(paired.name), "host": .string(paired.host), "port": .int(Int64(paired.port)),
+                "replaced": .bool(paired.replaced),
+            ]
+            if let old = paired.replacedName { data.append("replaced_name", .string(old)) }
+            return .success(JSONValue.object(data).description)
         } catch {
             return .failure(error)
         }
@@ -106,13 +107,15 @@ extension Gateway {
     private static func unpair(_ accessory: String, force: Bool, with management: Management) async -> Result<String, ManagementError> {
         do {
             let result = try await management.unpair(accessory, force: force)
-            var json = "{\"id\":\(JSONFragment.string(result.id)),\"name\":\(JSONFragment.string(result.name)),\"outcome\":"
+            var data: JSONObject = ["id": .string(result.id), "name": .string(result.name)]
             switch result.outcome {
-            case .removed: json += "\"removed\""
-            case .alreadyRemovedOnAccessory: json += "\"already_removed_on_accessory\""
-            case .removedLocallyOnly(let reason): json += "\"removed_here_only\",\"reason\":\(JSONFragment.string(reason))"
+            case .removed: data.append("outcome", "removed")
+            case .alreadyRemovedOnAccessory: data.append("outcome", "already_removed_on_accessory")
+            case .removedLocallyOnly(let reason):
+                data.append("outcome", "removed_here_only")
+                data.append("reason", .string(reason))
             }
-            return .success(json + "}")
+            return .success(JSONValue.object(data).description)
         } catch {
             return .failure(error)
         }
