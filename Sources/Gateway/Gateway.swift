@@ -114,7 +114,7 @@ public actor Gateway {
         earlyBatches = []
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
-        publishHealth()
+        await publishHealth()
         if let scan {
             reportRemoved(scan)
             let cleared = clearStale(scan)

@@ -23,15 +23,20 @@ public struct GatewayConfiguration: Sendable {
     /// The largest command payload taken, in bytes (`mqtt.max_command_size`, default 64 KiB); a larger
     /// one is refused with an error result (docs/DESIGN.md "Hostile input").
     public var maxCommandSize: Int
-    /// How often `bridge/health` is published and the inbound counts are logged when they grew.
+    /// How often the inbound counts are logged when they grew.
     public var healthInterval: Duration
+    /// How often `bridge/health` is published (`mqtt.health_interval`, default 600 s); also on start and
+    /// on every `health_check` request.
+    public var bridgeHealthInterval: Duration
 
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
         stateDirectory: StateDirectory? = nil, mqttSummary: [String: String] = [:], configurationJSON: String? = nil,
         homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(), snapshotInterval: Duration = .seconds(60),
-        maxCommandSize: Int = GatewayConfiguration.defaultMaxCommandSize, healthInterval: Duration = .seconds(60)
+        maxCommandSize: Int = GatewayConfiguration.defaultMaxCommandSize, healthInterval: Duration = .seconds(60),
+        bridgeHealthInterval: Duration = .seconds(600)
     ) {
+        self.bridgeHealthInterval = bridgeHealthInterval
         self.baseTopic = baseTopic
         self.stateQoS = stateQoS
         self.version = version

@@ -41,6 +41,15 @@ public protocol AccessoryProvider: Sendable {
     /// Asks the accessory to identify itself (blink, beep).
     /// - Throws: `AccessoryError` when the accessory cannot be reached or refuses.
     func identify(_ accessory: AccessoryID) async throws(AccessoryError)
+
+    /// Fetches every accessory and value again and reports them as a fresh `.synced`
+    /// (`bridge/request/refresh`).
+    /// - Throws: `AccessoryError` when the accessory server cannot be reached, or the provider cannot.
+    func refresh() async throws(AccessoryError)
+
+    /// What it knows about its connection (`bridge/health`); a provider that says nothing keeps the
+    /// default of `ProviderStatistics.swift`.
+    func diagnostics() async -> ProviderDiagnostics
 }
 
 /// One write of a characteristic value. `timed` asks for a HAP timed write (`/prepare` first), which

@@ -1,4 +1,5 @@
 import HomeModel
+internal import Foundation
 
 /// Applying what providers report: syncs are reconciled with what the store holds, values and
 /// reachability become changes only when they differ (docs/DESIGN.md "Availability and recovery").
@@ -12,6 +13,11 @@ extension HomeStore {
             logger.warning("first sync failed", ["provider": providers[provider].provider.id, "reason": reason])
             finishFirstSync(provider)
         case .values(let updates):
+            let events = updates.count(where: { $0.source == .event })
+            if events > 0 {
+                counts[provider, default: ProviderCounts()].events += events
+                counts[provider, default: ProviderCounts()].lastEvent = Date()
+            }
             for update in updates { apply(update, from: provider) }
         case .accessoryAdded(let accessory), .accessoryUpdated(let accessory):
             upsert(accessory, from: provider)

@@ -26,6 +26,7 @@ extension HomeStore {
             }
         }
         let timeout = configuration.writeTimeout
+        for (slot, list) in groups { counts[slot, default: ProviderCounts()].reads += list.count }
         let requests = groups.map { (providers[$0.key].provider, $0.value.sorted()) }
         let answers = await withTaskGroup(of: ([CharacteristicAddress], [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]?).self) { group in
             for (provider, list) in requests {

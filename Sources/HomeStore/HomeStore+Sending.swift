@@ -51,6 +51,12 @@ extension HomeStore {
         let entry: StoredAccessory
         do { entry = try usableAccessory(id) } catch { return Answers(writes: writes, id: id, timeout: timeout, failure: error) }
         let answers = await providers[entry.provider].provider.write(writes)
+        let failed = writes.count(where: { write in
+            if case .success? = answers[write.address] { return false }
+            return true
+        })
+        counts[entry.provider, default: ProviderCounts()].writes += writes.count
+        counts[entry.provider, default: ProviderCounts()].failedWrites += failed
         return Answers(writes: writes, id: id, timeout: timeout, answers: answers)
     }
 

@@ -43,6 +43,8 @@ public actor HomeStore {
     var watchdog = WriteWatchdog()
     /// Accessories a provider reported unreachable before they arrived, with the provider and the reason.
     var earlyUnreachable: [AccessoryID: (provider: Int, reason: String)] = [:]
+    /// Reads, writes and events per provider slot (`ProviderStatistics.swift`).
+    var counts: [Int: ProviderCounts] = [:]
 
     /// A store that has no providers yet and is not started, logging through `logger` (its caller's,
     /// labelled `homestore` in the program).

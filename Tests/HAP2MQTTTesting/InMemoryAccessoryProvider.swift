@@ -158,6 +158,9 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     }
 
     /// Records the accessory; throws the failure set with `setIdentifyFailure(_:)`.
+    /// Reports every accessory as it is now as a fresh sync (`replaceAccessories` sets what that is).
+    public func refresh() async throws(AccessoryError) { resync() }
+
     public func identify(_ accessory: AccessoryID) async throws(AccessoryError) {
         let failure = state.withLock { s in
             s.identified.append(accessory)

@@ -24,6 +24,7 @@ struct ConfigurationTests {
         #expect(c.mqtt.username == nil && c.mqtt.password == nil && c.mqtt.caFile == nil)
         #expect(c.mqtt.keepalive == 30 && c.mqtt.qos == .atLeastOnce)
         #expect(c.mqtt.sessionExpiry == .seconds(60) && c.mqttClientConfiguration.sessionExpiry == .seconds(60))
+        #expect(c.mqtt.healthInterval == .seconds(600))
         #expect(c.homekit.stateDirectory == "./data" && c.homekit.pollInterval == .seconds(60))
         #expect(c.homekit.writeTimeout == .seconds(10) && c.homekit.keepaliveInterval == .seconds(30))
         #expect(c.homekit.catchupInterval == .seconds(300))

@@ -16,11 +16,12 @@ extension Gateway {
             switch command {
             case "identify": outcome = await identify(request)
             case "rename": outcome = await rename(request)
+            case "health_check": outcome = await healthCheck()
             case let name where Self.managementRequests.contains(name):
                 startManagementRequest(name, request, transaction: transaction, answer: answer)
                 return
             default:
-                let known = (["identify", "rename"] + Self.managementRequests.sorted()).joined(separator: ", ")
+                let known = (["identify", "rename", "health_check"] + Self.managementRequests.sorted()).joined(separator: ", ")
                 outcome = .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
             }
         } else {
@@ -36,6 +37,13 @@ extension Gateway {
         }
         if let id = index.accessory(named: name) { return .success(id) }
         return .failure(.invalidPayload("no accessory '\(name)'; see bridge/accessories"))
+    }
+
+    /// `health_check`: `{}` answers `{"healthy":true|false}` (`isHealthy`) and publishes `bridge/health`
+    /// now.
+    private func healthCheck() async -> Result<String, GatewayError> {
+        await publishHealth()
+        return .success("{\"healthy\":\(isHealthy)}")
     }
 
     /// `identify`: `{"accessory":"<slug>"}` makes the accessory identify itself (blink, beep).

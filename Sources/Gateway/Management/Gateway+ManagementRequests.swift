@@ -9,7 +9,7 @@ import MQTT
 /// `pair` while one runs is told it is busy.
 extension Gateway {
     /// The management requests, by command name.
-    static let managementRequests: Set<String> = ["pair", "unpair"]
+    static let managementRequests: Set<String> = ["pair", "refresh", "unpair"]
 
     /// Starts the management request `command`; its answer is published when the operation ends.
     func startManagementRequest(
@@ -31,6 +31,14 @@ extension Gateway {
             case .success(let value): parsed = value
             }
             operation = { await Self.pair(parsed, with: management) }
+        case "refresh":
+            guard request["accessory"] == nil || request["accessory"]?.stringValue != nil else {
+                let error = GatewayError.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}, or {} for every one"#)
+                outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
+                return
+            }
+            let accessory = request["accessory"]?.stringValue
+            operation = { await Self.refresh(accessory, with: management) }
         default:
             guard let accessory = request["accessory"]?.stringValue else {
                 let error = GatewayError.invalidPayload(#"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
@@ -97,6 +105,16 @@ extension Gateway {
             ]
             if let old = paired.replacedName { data.append("replaced_name", .string(old)) }
             return .success(JSONValue.object(data).description)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Runs `refresh` and gives the answer's `data`: `{"accessory_servers":["hap:AA:…",…]}`.
+    private static func refresh(_ accessory: String?, with management: Management) async -> Result<String, ManagementError> {
+        do {
+            let servers = try await management.refresh(accessory)
+            return .success(JSONValue.object(["accessory_servers": .array(servers.map(JSONValue.string))]).description)
         } catch {
             return .failure(error)
         }

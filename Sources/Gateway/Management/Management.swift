@@ -1,3 +1,4 @@
+import HomeModel
 public import HomeStore
 public import Logging
 
@@ -83,6 +84,44 @@ public actor Management {
         logger.debug("unpaired \(result.name) (\(result.id))")
         await pairingsChanged()
         return result
+    }
+
+    /// Fetches the accessories and every value again from the accessory server of `accessory` (a topic
+    /// slug or an accessory id), or from every server for nil, and reconciles what changed: topics are
+    /// made or cleared, `bridge/event` says so (`bridge/request/refresh`), as the store takes the fresh
+    /// sync in, a moment after this returns.
+    /// - Returns: the ids of the accessory servers refreshed (`hap:AA:BB:CC:DD:EE:FF`), sorted.
+    /// - Throws: `.notRunning` without a running gateway, `.unknownAccessory`, `.failed` with the
+    ///   servers that could not be reached.
+    public func refresh(_ accessory: String?) async throws(ManagementError) -> [String] {
+        guard let gateway else { throw .notRunning("refresh needs the running gateway (hap2mqtt run)") }
+        var id: AccessoryID?
+        if let accessory {
+            guard let found = await gateway.accessoryID(named: accessory) else {
+                throw .unknownAccessory("no accessory '\(accessory)'; see bridge/accessories")
+            }
+            id = found
+        }
+        do {
+            return try await gateway.store.refresh(id)
+        } catch {
+            throw .failed(error.description)
+        }
+    }
+
+    /// Whether the running gateway is healthy (`bridge/request/health_check`): it has published the home
+    /// and is connected to the broker. False without a running gateway.
+    public func healthy() async -> Bool {
+        await gateway?.isHealthy ?? false
+    }
+
+    /// The `bridge/health` JSON object now: uptime, resident memory, MQTT messages received and sent, and
+    /// per accessory server its connection, address, last event, reconnects, reads, writes, failed
+    /// writes and events (docs/DESIGN.md "Topics").
+    /// - Throws: `.notRunning` without a running gateway.
+    public func health() async throws(ManagementError) -> String {
+        guard let gateway else { throw .notRunning("the health of the gateway is known only while hap2mqtt run runs") }
+        return await gateway.healthJSON()
     }
 
     /// The accessories seen on the network and not paired with this gateway, sorted by name, then id;

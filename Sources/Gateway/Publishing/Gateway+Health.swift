@@ -1,5 +1,8 @@
+import HomeStore
+import JSON
 import MQTT
 import SystemSupport
+internal import Foundation
 
 /// `bridge/health` and the log lines about commands the MQTT client collapsed, shed or cut short
 /// (docs/DESIGN.md "Hostile input"): a flood of commands is bounded in the client's queue, and this is
@@ -28,24 +31,59 @@ extension Gateway {
         }
     }
 
-    /// `bridge/health`, retained: `{"uptime":<s>,"memory":{"rss":<bytes>},"mqtt":{"received":…,
-    /// "collapsed":…,"shed":…,"oversized":…}}`.
-    func publishHealth() {
-        let counts = mqtt.inboundStatistics
-        let uptime = Int((ContinuousClock.now - startedAt).components.seconds)
-        let rss = ProcessMemory.residentBytes().map(String.init) ?? "null"
-        let json = "{\"uptime\":\(uptime),\"memory\":{\"rss\":\(rss)},\"mqtt\":{\"received\":\(counts.received),"
-            + "\"collapsed\":\(counts.collapsed),\"shed\":\(counts.shed),\"oversized\":\(counts.oversized)}}"
-        outbox.retain(topics.bridgeHealth, json, qos: .atLeastOnce)
+    /// `bridge/health`, retained: the gateway's uptime (s), resident memory (bytes), the MQTT messages
+    /// received and sent (and the commands collapsed, shed or too large), and per accessory server its
+    /// connection and counts (docs/DESIGN.md "Topics").
+    func publishHealth() async {
+        outbox.retain(topics.bridgeHealth, await healthJSON(), qos: .atLeastOnce)
     }
 
-    /// Every `healthInterval`: the inbound counts to the log when they grew, and `bridge/health`.
+    /// The JSON object of `bridge/health` now.
+    func healthJSON() async -> String {
+        let servers = await store.providerStatistics()
+        let counts = mqtt.inboundStatistics
+        let uptime = Int64((ContinuousClock.now - startedAt).components.seconds)
+        let rss = ProcessMemory.residentBytes().map { JSONValue.int(Int64($0)) } ?? .null
+        let health: JSONObject = [
+            "uptime": .int(uptime), "memory": .object(["rss": rss]),
+            "mqtt": .object([
+                "received": .int(Int64(counts.received)), "sent": .int(Int64(outbox.sent)), "collapsed": .int(Int64(counts.collapsed)),
+                "shed": .int(Int64(counts.shed)), "oversized": .int(Int64(counts.oversized)),
+            ]),
+            "accessory_servers": .array(servers.map(Self.serverJSON)),
+        ]
+        return JSONValue.object(health).description
+    }
+
+    /// One accessory server's entry of `bridge/health`; `last_event` in ISO 8601 (UTC).
+    private static func serverJSON(_ server: ProviderStatistics) -> JSONValue {
+        .object([
+            "id": .string(server.providerID), "connected": server.diagnostics.connected.map(JSONValue.bool) ?? .null,
+            "reachable": .bool(server.reachable), "address": server.diagnostics.address.map(JSONValue.string) ?? .null,
+            "accessories": .int(Int64(server.accessories)),
+            "last_event": server.lastEvent.map { JSONValue.string($0.formatted(.iso8601)) } ?? .null,
+            "reconnects": .int(Int64(server.diagnostics.reconnects)), "reads": .int(Int64(server.reads)),
+            "writes": .int(Int64(server.writes)), "failed_writes": .int(Int64(server.failedWrites)), "events": .int(Int64(server.events)),
+        ])
+    }
+
+    /// Whether the gateway is healthy: it has published the home and the broker is connected
+    /// (`bridge/request/health_check`, as `hap2mqtt healthcheck` judges).
+    var isHealthy: Bool { hasPublishedHome && !isStopped && mqtt.isConnected }
+
+    /// Every `healthInterval`: the inbound counts to the log when they grew; and `bridge/health` when
+    /// `bridgeHealthInterval` has passed since it was last published.
     func followHealth() async {
+        var published = ContinuousClock.now
         while !Task.isCancelled, !isStopped {
-            try? await Task.sleep(for: configuration.healthInterval)
+            let step = min(configuration.healthInterval, configuration.bridgeHealthInterval)
+            try? await Task.sleep(for: step)
             guard !Task.isCancelled, !isStopped else { return }
             noteInbound(force: true)
-            publishHealth()
+            if ContinuousClock.now - published >= configuration.bridgeHealthInterval {
+                published = .now
+                await publishHealth()
+            }
             flush()
         }
     }

@@ -17,6 +17,9 @@ struct Outbox {
     /// Every retained message the gateway holds on the broker now, by topic.
     private(set) var retained: [String: RetainedPayload] = [:]
 
+    /// How many messages were handed to the client and accepted (`bridge/health`).
+    private(set) var sent = 0
+
     /// Whether nothing is queued.
     var isEmpty: Bool { messages.isEmpty }
 
@@ -68,5 +71,6 @@ struct Outbox {
         var batch: [MQTTMessage] = []
         swap(&batch, &messages)
         try client.publish(batch)
+        sent += batch.count
     }
 }

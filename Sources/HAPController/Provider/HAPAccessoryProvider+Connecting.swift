@@ -143,6 +143,7 @@ extension HAPAccessoryProvider {
     ) {
         self.client = client
         self.index = synced
+        sessionsInstalled += 1
         firstSyncReported = true
         cancelOfflineReport()
         offlineAIDs = [:]

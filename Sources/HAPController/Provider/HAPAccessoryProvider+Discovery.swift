@@ -202,29 +202,39 @@ extension HAPAccessoryProvider {
     /// `.synced` that the store reconciles (accessories, services and characteristics added or removed).
     /// Nothing is marked offline; a bridged accessory answering `-70402` is, as at every sync.
     private func refetch(on client: HAPClient, from old: Int, to advertisement: HAPAdvertisement) async {
-        let before = Set(index?.ids ?? [])
         do {
-            let (accessories, synced, values) = try await syncAccessories(client)
-            guard self.client?.connection === client.connection, !stopped else { return }
+            guard let counts = try await resync(on: client) else { return }
             syncedNumbers = (advertisement.configurationNumber, advertisement.stateNumber)
-            index = synced
-            let after = Set(synced.ids)
-            emit(.synced(accessories))
-            let unreachable = synced.unreachableAIDs(in: values)
-            let newlyUnreachable = synced.ids.filter { unreachable.contains($0.aid) && offlineAIDs[$0.aid] == nil }
-            offlineAIDs = offlineAIDs.filter { unreachable.contains($0.key) }
-            for id in newlyUnreachable { offlineAIDs[id.aid] = Self.bridgedUnreachableReason }
-            if !newlyUnreachable.isEmpty {
-                emit(.reachability(newlyUnreachable, reachable: false, reason: Self.bridgedUnreachableReason))
-            }
             logger.info(
                 "\(displayName) changed its configuration (c# \(old) → \(advertisement.configurationNumber ?? old)); re-fetched "
-                    + "\(accessories.count) accessories on the open connection: \(after.subtracting(before).count) added, "
-                    + "\(before.subtracting(after).count) removed")
+                    + "\(counts.accessories) accessories on the open connection: \(counts.added) added, \(counts.removed) removed")
         } catch {
             // A broken connection ends the session, whose next sync fetches everything anyway.
             logger.warning("cannot re-fetch the accessories of \(displayName) after its configuration changed: \(error)")
         }
+    }
+
+    /// `/accessories` again on the open connection `client`, every value, subscriptions, and a fresh
+    /// `.synced` that the store reconciles; nothing is marked offline but a bridged accessory answering
+    /// `-70402`, as at every sync.
+    /// - Returns: how many accessories there are, and how many were added and removed; nil when the
+    ///   session ended meanwhile (its next sync fetches everything anyway).
+    /// - Throws: what the requests throw.
+    func resync(on client: HAPClient) async throws(HAPConnectionError) -> (accessories: Int, added: Int, removed: Int)? {
+        let before = Set(index?.ids ?? [])
+        let (accessories, synced, values) = try await syncAccessories(client)
+        guard self.client?.connection === client.connection, !stopped else { return nil }
+        index = synced
+        let after = Set(synced.ids)
+        emit(.synced(accessories))
+        let unreachable = synced.unreachableAIDs(in: values)
+        let newlyUnreachable = synced.ids.filter { unreachable.contains($0.aid) && offlineAIDs[$0.aid] == nil }
+        offlineAIDs = offlineAIDs.filter { unreachable.contains($0.key) }
+        for id in newlyUnreachable { offlineAIDs[id.aid] = Self.bridgedUnreachableReason }
+        if !newlyUnreachable.isEmpty {
+            emit(.reachability(newlyUnreachable, reachable: false, reason: Self.bridgedUnreachableReason))
+        }
+        return (accessories.count, after.subtracting(before).count, before.subtracting(after).count)
     }
 
     /// `s#` changed: every readable value is read again and reported where it changed.

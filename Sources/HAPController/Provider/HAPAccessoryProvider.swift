@@ -78,6 +78,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     var offlineReportGeneration: UInt64 = 0
     /// How quiet connections may get before the accessory ends them, learned from its drops.
     var idleLimit = IdleLimit()
+    /// How many sessions were installed (synced); every one after the first is a reconnect.
+    var sessionsInstalled = 0
     /// The accessory refused this controller for good: the provider stopped trying.
     var isRejected = false
     /// Why the pairing cannot be used (its file is damaged); such a provider never connects.

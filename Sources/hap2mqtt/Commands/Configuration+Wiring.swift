@@ -60,7 +60,8 @@ extension Configuration {
                 "url": mqtt.url.description, "client_id": mqtt.clientID, "protocol": mqtt.protocolVersion.rawValue,
             ],
             configurationJSON: redactedSummary.description, homeAssistant: homeAssistantConfiguration,
-            snapshotInterval: homekit.snapshotInterval, maxCommandSize: mqtt.maxCommandSize)
+            snapshotInterval: homekit.snapshotInterval, maxCommandSize: mqtt.maxCommandSize,
+            bridgeHealthInterval: mqtt.healthInterval)
     }
 
     /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay and the exclusions.

@@ -37,6 +37,7 @@ extension MQTTSettings {
             "qos": JSONValue(Int(qos.rawValue)),
             "max_command_size": JSONValue(maxCommandSize),
             "session_expiry": .double(sessionExpiry.inSeconds),
+            "health_interval": .double(healthInterval.inSeconds),
         ]
     }
 }

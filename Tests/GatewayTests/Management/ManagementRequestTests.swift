@@ -145,6 +145,54 @@ struct ManagementRequestTests {
         }
     }
 
+    @Test("health_check answers healthy and publishes bridge/health with the accessory server's counts")
+    func healthCheck() async throws {
+        let management = Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "management"))
+        try await withGatewayHarness(management: management) { h in
+            try await h.waitUntilOnline()
+            #expect(try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
+            let mark = h.mqtt.published.count
+            let answer = try await request(h, "health_check", "{}")
+            #expect(answer["status"] as? String == "ok")
+            #expect((answer["data"] as? [String: Any])?["healthy"] as? Bool == true)
+            let health = try #require(jsonObject(try await h.waitFor(topic: "hap2mqtt/bridge/health", after: mark)))
+            #expect((health["mqtt"] as? [String: Any])?["sent"] as? Int ?? 0 > 0)
+            let servers = try #require(health["accessory_servers"] as? [[String: Any]])
+            #expect(servers.count == 1)
+            #expect(servers.first?["id"] as? String == "memory")
+            #expect(servers.first?["reachable"] as? Bool == true)
+            #expect(servers.first?["writes"] as? Int == 1)
+            #expect(servers.first?["failed_writes"] as? Int == 0)
+            #expect(servers.first?["accessories"] as? Int == 4)
+            #expect(await management.healthy())
+            let json = try await management.health()
+            #expect(jsonObject(json)?["accessory_servers"] != nil)
+        }
+        await #expect(throws: ManagementError.notRunning("the health of the gateway is known only while hap2mqtt run runs")) {
+            try await Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "m")).health()
+        }
+    }
+
+    @Test("refresh takes up what changed on the accessory server: a removed accessory's topics are cleared")
+    func refresh() async throws {
+        let management = Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "management"))
+        try await withGatewayHarness(management: management) { h in
+            try await h.waitUntilOnline()
+            h.provider.replaceAccessories(GatewayFixture.accessories().filter { $0.aid != 5 })
+            let answer = try await request(h, "refresh", #"{"accessory":"kitchen_lamp"}"#)
+            #expect(answer["status"] as? String == "ok", "\(answer)")
+            #expect((answer["data"] as? [String: Any])?["accessory_servers"] as? [String] == ["memory"])
+            try await eventually("the porch button's topics cleared") { h.mqtt.retained(under: "hap2mqtt/porch_button/#").isEmpty }
+            let unknown = try await request(h, "refresh", #"{"accessory":"nowhere"}"#)
+            #expect(unknown["error"] as? String == "no accessory 'nowhere'; see bridge/accessories")
+            let all = try await request(h, "refresh", "{}")
+            #expect(all["status"] as? String == "ok")
+        }
+        await #expect(throws: ManagementError.notRunning("refresh needs the running gateway (hap2mqtt run)")) {
+            try await Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "m")).refresh(nil)
+        }
+    }
+
     @Test("without management, pair is answered with an error")
     func withoutManagement() async throws {
         try await withGatewayHarness { h in

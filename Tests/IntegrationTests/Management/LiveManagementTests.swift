@@ -129,6 +129,54 @@ struct LiveManagementTests {
         await live.stop()
     }
 
+    @Test("health_check over MQTT: healthy, and bridge/health names the accessory server with its address and counts")
+    func health() async throws {
+        let live = try await Unpaired.start()
+        let paired = try await live.request(
+            "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
+        #expect(paired["status"] as? String == "ok", "\(paired)")
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+        try await live.observer.publish("hap2mqtt/light/lightbulb/on/set", "true")
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/on/set/result", timeout: .seconds(30))
+        try await live.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/brightness", timeout: .seconds(30)) { $0.payloadString == "42" }
+
+        let answer = try await live.request("health_check", #"{"transaction":1}"#)
+        #expect((answer["data"] as? [String: Any])?["healthy"] as? Bool == true, "\(answer)")
+        let message = try await live.observer.waitFor(topic: "hap2mqtt/bridge/health", timeout: .seconds(30))
+        let health = try #require((try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any])
+        #expect(message.retain)
+        #expect((health["memory"] as? [String: Any])?["rss"] as? Int ?? 0 > 0)
+        #expect((health["mqtt"] as? [String: Any])?["received"] as? Int ?? 0 >= 2)
+        let server = try #require((health["accessory_servers"] as? [[String: Any]])?.first, "\(health)")
+        #expect(server["connected"] as? Bool == true)
+        #expect(server["address"] as? String == "127.0.0.1:\(live.accessory.port)")
+        #expect(server["writes"] as? Int == 1 && server["failed_writes"] as? Int == 0)
+        #expect(server["events"] as? Int ?? 0 >= 1)
+        #expect(server["last_event"] is String)
+        #expect(server["reconnects"] as? Int == 0)
+        await live.stop()
+    }
+
+    @Test("refresh over MQTT re-fetches the accessories: one removed on the bridge loses its topics, without going offline")
+    func refresh() async throws {
+        let live = try await Unpaired.start()
+        let paired = try await live.request(
+            "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
+        #expect(paired["status"] as? String == "ok", "\(paired)")
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/blind/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+        _ = try await live.accessory.removeAccessory("Blind")
+        let answer = try await live.request("refresh", #"{"accessory":"light"}"#)
+        #expect(answer["status"] as? String == "ok", "\(answer)\n\(live.gateway.log.suffix(2000))")
+        let servers = (answer["data"] as? [String: Any])?["accessory_servers"] as? [String]
+        #expect(servers?.map { $0.uppercased() } == ["HAP:\(try await live.accessory.status().pairingID.uppercased())"], "\(answer)")
+        try await eventually("the blind's topics cleared", timeout: .seconds(30)) {
+            (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/blind/#"]))?.isEmpty == true
+        }
+        #expect(await live.observer.messages(on: "hap2mqtt/light/availability").allSatisfy { $0.payloadString == "online" })
+        await live.stop()
+    }
+
     /// The accessories of the HAP-python test bridge, by slug.
     static let slugs = ["hap2mqtt_test_bridge", "light", "switch", "temperature", "lock", "thermostat", "blind"]
 }

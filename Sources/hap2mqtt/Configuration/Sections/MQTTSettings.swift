@@ -41,6 +41,9 @@ struct MQTTSettings: Sendable, Hashable {
     /// the QoS 1 commands sent meanwhile) after a connection ends; zero starts clean every time
     /// (docs/DESIGN.md "Topics", the persistent session).
     var sessionExpiry = Duration.seconds(60)
+    /// `mqtt.health_interval`: how often `bridge/health` is published (README "Managing the gateway over
+    /// MQTT").
+    var healthInterval = Duration.seconds(600)
 
     init() {}
 
@@ -92,6 +95,9 @@ struct MQTTSettings: Sendable, Hashable {
             // MQTT 5's Session Expiry Interval counts whole seconds up to 4294967294 (§3.1.2.11.2); a week
             // is far beyond any outage worth queueing commands for.
             sessionExpiry = .seconds(try value.seconds(in: 0...604_800).components.seconds)
+        }
+        if let value = section.value("health_interval") {
+            healthInterval = try value.seconds(in: 10...86_400)
         }
         if let value = section.value("qos") {
             guard let level = try? value.integer("0, 1 or 2"), let qos = MQTTQoS(rawValue: Int32(clamping: level))

@@ -1,0 +1,11 @@
+public import HomeStore
+
+extension HAPAccessoryProvider {
+    /// Whether a session is open, the address it reaches the accessory server at (the one it connected
+    /// to, else the stored or announced one), and how often it connected again after a loss
+    /// (`bridge/health`).
+    public func diagnostics() -> ProviderDiagnostics {
+        ProviderDiagnostics(
+            connected: client != nil, address: (connectedEndpoint ?? address).description, reconnects: max(0, sessionsInstalled - 1))
+    }
+}
