@@ -272,7 +272,7 @@ struct GatewayCommandTests {
             #expect(jsonObject(bad)?["transaction"] as? String == "x")
             try await h.send("hap2mqtt/bridge/request/reboot", "{}")
             let unknown = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/response/reboot")
-            #expect(unknown.payloadString == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, pair, unpair"}"#)
+            #expect(unknown.payloadString == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, pair, refresh, unpair"}"#)
         }
     }
 

@@ -78,7 +78,7 @@ struct ConfigurationTests {
         }
         collect(root, "")
         let settings = Configuration.environmentVariables
-        #expect(settings.count == 32)
+        #expect(settings.count == 33)
         #expect(Set(settings).subtracting(documented).isEmpty)
         for key in ["name", "room", "home", "exclude"] {
             #expect(text.contains("  #     \(key): "), "the example accessory entry shows \(key)")
