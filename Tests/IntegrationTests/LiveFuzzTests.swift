@@ -62,7 +62,7 @@ struct LiveFuzzTests {
             }
             commands.append((accessory.topic + "/set", true))
         }
-        for request in ["rename", "identify", "refresh", "nonsense"] { commands.append(("hap2mqtt/bridge/request/\(request)", true)) }
+        for request in ["rename", "identify", "restart", "nonsense"] { commands.append(("hap2mqtt/bridge/request/\(request)", true)) }
 
         try await live.observer.subscribe(["fuzz/replies"])
         var expected: [String: (topic: String, payload: String, mustRefuse: Bool)] = [:]
