@@ -76,6 +76,7 @@ extension HAPAccessoryProvider {
 
     /// The successful answers among `results` for `ids`, as `.poll` updates.
     /// - Returns: how many there were.
+    @discardableResult
     private func emitPolled(_ ids: [HAPCharacteristicID], _ results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Int {
         guard let index else { return 0 }
         let updates = ids.compactMap { id -> ValueUpdate? in
