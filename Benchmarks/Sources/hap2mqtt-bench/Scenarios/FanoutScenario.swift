@@ -43,7 +43,8 @@ struct FanoutScenario: BenchmarkScenario {
                     name: "throughput QoS \(qos.rawValue)", unit: "msg/s", gateway: results.map(\.gatewayRate),
                     baseline: results.map(\.baselineRate), goals: [.ratio(.median, atLeast: 0.8)]))
                 metrics.append(Metric(
-                    name: "CPU per message QoS \(qos.rawValue)", unit: "µs", gateway: results.map(\.gatewayCPU), baseline: results.map(\.baselineCPU)))
+                    name: "CPU per message QoS \(qos.rawValue)", unit: "µs", gateway: results.map(\.gatewayCPU), baseline: results.map(\.baselineCPU),
+                    goals: [.ratio(.median, atMost: qos == .atMostOnce ? 1.25 : 1.1)]))
                 let json = results.map(\.accessoryMessages).sorted()
                 notes.append("QoS \(qos.rawValue): \(results.first?.characteristicMessages ?? 0) characteristic messages and \(json.first ?? 0)–\(json.last ?? 0) accessory JSON messages per run")
             }
