@@ -50,6 +50,8 @@ public actor Gateway {
     /// When the gateway was made, for `bridge/health`.
     let startedAt = ContinuousClock.now
     var isReady = false
+    /// A `flushAfterThisJob()` is pending.
+    var isFlushScheduled = false
     /// Whether the first full publish after the store's sync has gone out, `bridge/state` online last:
     /// what systemd's `READY=1` and the health check wait for.
     public private(set) var hasPublishedHome = false

@@ -32,6 +32,25 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("a confirmed /set hands its state, accessory JSON and ok result to the MQTT client in one batch")
+    func confirmedWriteIsOneBatch() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let on = h.address(aid: 2, .Characteristic.on)
+            h.provider.setWriteBehavior(.hold, for: on)
+            try await h.send("hap2mqtt/kitchen_lamp/lightbulb/on/set", "ON")
+            try await eventually("the write reaches the accessory") { h.provider.writes.count == 1 }
+            let mark = h.mqtt.batches.count
+            let published = h.mqtt.published.count
+            h.provider.releaseHeldWrites()
+            _ = try await h.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", after: published)
+            let batches = h.mqtt.batches.dropFirst(mark)
+            #expect(batches.map { $0.map(\.topic) } == [[
+                "hap2mqtt/kitchen_lamp/lightbulb/on", "hap2mqtt/kitchen_lamp", "hap2mqtt/kitchen_lamp/lightbulb/on/set/result",
+            ]])
+        }
+    }
+
     @Test("a write the accessory refuses leaves the state and names the HAP status")
     func refusedWrite() async throws {
         try await withGatewayHarness { h in

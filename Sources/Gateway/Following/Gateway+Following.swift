@@ -12,9 +12,11 @@ extension Gateway {
         var changedJSON = Set<AccessoryID>()
         var renamed = Set<AccessoryID>()
         var listChanged = false
+        var confirmsWrite = false
         for change in batch {
             switch change {
             case .valueChanged(let address, let value, let source):
+                if source == .write { confirmsWrite = true }
                 if let topic = publishValue(address, value, source: source) {
                     changedJSON.insert(address.accessory)
                     if topic.isAccessoryName { renamed.insert(address.accessory) }
@@ -41,11 +43,19 @@ extension Gateway {
                 listChanged = true
             }
         }
-        // The characteristic messages leave before the accessory JSON is rendered: a lone change reaches
-        // its topic's subscribers sooner, and a burst costs one more hand-over to the MQTT client.
-        flush()
-        for id in changedJSON { publishAccessoryJSON(id) }
-        flush()
+        if confirmsWrite {
+            // A confirmed write: its writer's answer follows in this same job (the store answers right after
+            // delivering), so state, accessory JSON and result leave together, in one hand-over to the MQTT
+            // client; the flush after this job sends them should no answer come.
+            for id in changedJSON { publishAccessoryJSON(id) }
+            flushAfterThisJob()
+        } else {
+            // The characteristic messages leave before the accessory JSON is rendered: a lone change reaches
+            // its topic's subscribers sooner, and a burst costs one more hand-over to the MQTT client.
+            flush()
+            for id in changedJSON { publishAccessoryJSON(id) }
+            flush()
+        }
         if followUp.add(renamed: renamed, listChanged: listChanged) {
             Task { [weak self] in await self?.doFollowUp() }
         }

@@ -9,7 +9,7 @@ extension Gateway {
     /// `<base>/<accessory>`: `{"<service>":{"<characteristic>":value,…},…}` with every readable value.
     func publishAccessoryJSON(_ id: AccessoryID) {
         guard let entry = published[id] else { return }
-        retain(entry.json.topic, entry.json.render(), qos: configuration.stateQoS, for: id)
+        retain(entry.json.topic, payload: entry.json.render(), qos: configuration.stateQoS, for: id)
     }
 
     /// `bridge/accessories`: the list of every accessory with its topics and metadata.
@@ -87,6 +87,17 @@ extension Gateway {
         switch error {
         case .notConnected, .closed: logger.debug("publish failed, the broker connection is down: \(error)")
         default: logger.warning("a message was not published: \(error)")
+        }
+    }
+
+    /// Flushes once the current job of the gateway's executor ends, unless a flush within it sent
+    /// everything first: for messages whose companions this job adds later (a confirmed write's answer).
+    func flushAfterThisJob() {
+        guard !isFlushScheduled else { return }
+        isFlushScheduled = true
+        Task {
+            self.isFlushScheduled = false
+            self.flush()
         }
     }
 
