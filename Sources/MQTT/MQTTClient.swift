@@ -20,7 +20,7 @@ import SystemSupport
 /// reported only through `connectionEvents` and the log. `disconnect()` ends it for good.
 ///
 /// Every method may be called from any thread or task. Callbacks from libmosquitto run on the client's
-/// own thread and only copy data into the streams.
+/// own thread (or, for a write, on the publishing one) and only copy data into the streams.
 public final class MQTTClient: Sendable {
     /// Every message the broker delivers, in arrival order, with its retain flag and MQTT 5 properties.
     /// Meant for one consumer; it keeps unread messages within `MQTTConfiguration.inbound` (without limit
@@ -79,8 +79,10 @@ public final class MQTTClient: Sendable {
         await connection.stop()
     }
 
-    /// Publishes without waiting: the message is queued and written by the client's thread. This is the
-    /// hot path (thousands of messages per second).
+    /// Publishes without waiting: on an established connection the message is written to the socket by
+    /// the calling thread before this returns (what the socket cannot take yet, the client's thread
+    /// writes later); while connecting, the client's thread writes it. This is the hot path (thousands of
+    /// messages per second).
     ///
     /// While the client is reconnecting, QoS 0 messages are dropped (state is republished after every
     /// reconnect) and QoS 1/2 messages are kept, up to `maxQueuedMessages`, and sent after the next

@@ -93,6 +93,34 @@ struct PublishSubscribeTests {
         await subscriber.disconnect()
     }
 
+    @Test("eight tasks publishing at once, each writing to the socket itself: every message arrives, each task's in order")
+    func concurrentPublishers() async throws {
+        let broker = try await MosquittoBroker()
+        let subscriber = try await MQTTTestClient.connect(to: broker, subscribe: ["many/#"])
+        let publisher = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "many-publishers"), logger: Logger(label: "mqtt"))
+        try await publisher.connect()
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for n in 0..<250 {
+                        try publisher.publish(MQTTMessage(topic: "many/\(task)", string: "\(n)", qos: .atLeastOnce))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await publisher.publishAndWait(MQTTMessage(topic: "many/end", string: "end", qos: .atLeastOnce))
+
+        _ = try await subscriber.waitFor(topic: "many/end")
+        for task in 0..<8 {
+            let received = await subscriber.messages(on: "many/\(task)")
+            #expect(received.compactMap(\.payloadString) == (0..<250).map { "\($0)" }, "task \(task)")
+        }
+        await publisher.disconnect()
+        await subscriber.disconnect()
+    }
+
     @Test("+ matches one level and # any number of levels, including the parent")
     func topicFilters() async throws {
         let broker = try await MosquittoBroker()

@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// The connection a libmosquitto callback belongs to. The userdata is an unretained pointer: the loop
-/// thread, the only thread on which callbacks run, holds the connection alive while it runs.
+/// thread holds the connection alive while it runs, and so does a caller inside `writeQueued()`, the
+/// only other place callbacks run.
 private func connection(from userdata: UnsafeMutableRawPointer?) -> MQTTConnection? {
     guard let userdata else { return nil }
     return Unmanaged<MQTTConnection>.fromOpaque(userdata).takeUnretainedValue()

@@ -35,6 +35,7 @@ extension MQTTConnection {
             let outcome = rc == MosquittoError.success
                 ? drive(since: started)
                 : AttemptOutcome(established: false, error: attemptError(rc: rc, savedErrno: savedErrno))
+            driveDirectly(false)
             // An attempt that timed out still has its socket; the broker should not wait for it.
             closeSocket()
             if outcome.established { connectionLost(outcome.error) }
@@ -72,12 +73,16 @@ extension MQTTConnection {
         var established = false
         var stopDeadline: ContinuousClock.Instant?
         while true {
-            // 250 ms bounds how late a timeout or stop is noticed; packets to send wake the loop at once.
-            let rc = mosquitto_loop(pointer, 250, 1)
+            // 250 ms bounds how late a timeout or stop is noticed; packets to send wake the loop at once
+            // (libmosquitto's wake-up socket while connecting, `writeQueued()` once established).
+            let rc = established ? turnDirectly() : mosquitto_loop(pointer, 250, 1)
             let savedErrno = errno
             let (connack, stopping) = state.withLock { ($0.attempt.connack, $0.phase == .stopping) }
             if !established, !stopping, let connack, connack.code == 0 {
                 established = true
+                // From here on the loop and the publishers write by hand (MQTTConnection+DirectIO.swift);
+                // before becomeReady(), so that the first publisher let through writes at once.
+                driveDirectly(true)
                 becomeReady()
             }
             if rc != MosquittoError.success || mosquitto_socket(pointer) == -1 {

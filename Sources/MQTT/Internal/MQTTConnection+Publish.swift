@@ -32,6 +32,7 @@ extension MQTTConnection {
                 if let error = submit(messages[index], properties: list, completion: nil, in: &state) { throw error }
             }
         }
+        writeQueued()
         if let firstError { throw firstError }
     }
 
@@ -44,6 +45,7 @@ extension MQTTConnection {
                 state.notRunningError ?? submit(message, properties: list, completion: completion, in: &state)
             }
             if let error { completion.resume(returning: .failure(error)) }
+            writeQueued()
         }
         try result.get()
     }

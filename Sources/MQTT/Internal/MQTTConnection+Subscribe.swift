@@ -65,6 +65,7 @@ extension MQTTConnection {
                 }
                 body(&state, completion)
             }
+            writeQueued()
         }
         try result.get()
     }

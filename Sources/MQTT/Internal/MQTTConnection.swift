@@ -9,7 +9,8 @@ import SystemSupport
 /// the thread, the libmosquitto callbacks and the callers share.
 ///
 /// The loop thread keeps a strong reference while it runs, so the unretained userdata pointer that the
-/// callbacks receive (they only run on that thread) always points at a live object.
+/// callbacks receive (they run on that thread, or inside `writeQueued()` on a caller's, which holds a
+/// reference too) always points at a live object.
 final class MQTTConnection: Sendable {
     let handle: MosquittoHandle
     let configuration: MQTTConfiguration
@@ -18,6 +19,12 @@ final class MQTTConnection: Sendable {
     let state = Mutex(ConnectionState())
     /// Cuts the wait between reconnect attempts short when `disconnect()` is called.
     let wake = DispatchSemaphore(value: 0)
+    /// Wakes the loop out of `poll(2)` on an established connection (MQTTConnection+DirectIO.swift).
+    let wakePipe: WakePipe
+    /// Whether the loop drives the established connection by hand; held by whichever thread reads or
+    /// writes the socket through libmosquitto then, so that reads and writes (and OpenSSL's state under
+    /// TLS) never overlap. Taken before `state`, never inside it.
+    let directIO = Mutex(false)
     /// The received messages until `MQTTClient.messages` reads them.
     let inbound: HandOffQueue<InboundBuffer>
     let eventContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
@@ -29,12 +36,17 @@ final class MQTTConnection: Sendable {
         try configuration.validate()
         let endpoint = try MQTTEndpoint(url: configuration.url)
         self.handle = try MosquittoHandle(configuration: configuration, endpoint: endpoint)
+        self.wakePipe = try WakePipe()
         self.configuration = configuration
         self.endpoint = endpoint
         self.logger = logger
         self.inbound = messages
         self.eventContinuation = events
         installCallbacks()
+    }
+
+    deinit {
+        wakePipe.closeBothEnds()
     }
 
     var pointer: OpaquePointer { handle.pointer }
@@ -109,7 +121,9 @@ final class MQTTConnection: Sendable {
         case .signalLoop:
             // A clean DISCONNECT (MQTT 5 §3.14): the broker discards the last will.
             mosquitto_disconnect(pointer)
+            writeQueued()
             wake.signal()
+            wakePipe.signal()
         case .none:
             break
         }

@@ -1,0 +1,55 @@
+import CMosquitto
+import Foundation
+import Synchronization
+
+/// Driving an established connection by hand: `poll(2)` on the socket and the wake pipe, then
+/// `mosquitto_loop_read`, `mosquitto_loop_misc` and `mosquitto_loop_write`; and a publisher writing its
+/// own packets at once (`writeQueued()`), so that a publish is a write to the socket rather than a byte to
+/// libmosquitto's wake-up socket and a switch to the loop thread (hap2mqtt-bench latency, command and
+/// fanout; Benchmarks/README.md). While connecting, `mosquitto_loop` drives the attempt as before: the TLS
+/// handshake, CONNECT and CONNACK stay libmosquitto's.
+///
+/// Lock order: `directIO` before `state`. libmosquitto's callbacks lock `state` and may run inside any
+/// read or write, so nothing here may be called with `state` locked.
+extension MQTTConnection {
+    /// Writes what libmosquitto has queued (this caller's packets and any before them) from the calling
+    /// thread, when the loop drives the connection by hand; otherwise `mosquitto_loop` writes them, woken
+    /// by libmosquitto itself. A write that could not finish (full socket buffer) or that ended the
+    /// connection wakes the loop, which then waits for the socket to take more, or ends the attempt.
+    func writeQueued() {
+        let wakeLoop = directIO.withLock { direct -> Bool in
+            guard direct else { return false }
+            _ = mosquitto_loop_write(pointer, 1)
+            return mosquitto_socket(pointer) < 0 || mosquitto_want_write(pointer)
+        }
+        if wakeLoop { wakePipe.signal() }
+    }
+
+    /// Switches between `mosquitto_loop` (false: connecting) and driving by hand (true: established);
+    /// only the loop thread calls it, between turns.
+    func driveDirectly(_ direct: Bool) {
+        directIO.withLock { $0 = direct }
+    }
+
+    /// One turn of the loop on an established connection: waits up to 250 ms (which bounds how late a
+    /// timeout or a stop is noticed) for the socket or the wake pipe, then reads what arrived, keeps the
+    /// connection alive and writes what is queued. Returns libmosquitto's result, as `mosquitto_loop` would.
+    func turnDirectly() -> Int32 {
+        let socket = mosquitto_socket(pointer)
+        guard socket >= 0 else { return MosquittoError.noConnection }
+        let events = Int16(POLLIN) | (mosquitto_want_write(pointer) ? Int16(POLLOUT) : 0)
+        var fds = [pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
+        if poll(&fds, nfds_t(fds.count), 250) < 0, errno != EINTR { return MOSQ_ERR_ERRNO.rawValue }
+        if fds[1].revents != 0 { wakePipe.drain() }
+        let readable = fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
+        return directIO.withLock { _ -> Int32 in
+            var rc = MosquittoError.success
+            if readable { rc = mosquitto_loop_read(pointer, 1) }
+            if rc == MosquittoError.success, mosquitto_socket(pointer) >= 0 { rc = mosquitto_loop_misc(pointer) }
+            if rc == MosquittoError.success, mosquitto_socket(pointer) >= 0, mosquitto_want_write(pointer) {
+                rc = mosquitto_loop_write(pointer, 1)
+            }
+            return rc
+        }
+    }
+}
