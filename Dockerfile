@@ -7,7 +7,7 @@
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmosquitto-dev libssl-dev libyaml-dev libsystemd-dev \
-        libavahi-client-dev pkg-config rsync \
+        libavahi-client-dev libmicrohttpd-dev pkg-config rsync \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -35,6 +35,7 @@ RUN --mount=type=cache,id=hap2mqtt-swift-build,sharing=locked,target=/cache \
 FROM debian:bookworm-slim
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmosquitto1 libssl3 libyaml-0-2 libsystemd0 libavahi-client3 \
+        libmicrohttpd12 \
         ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 hap2mqtt \
@@ -44,6 +45,9 @@ COPY --from=build /out/hap2mqtt /usr/local/bin/hap2mqtt
 WORKDIR /app
 USER 10001:10001
 VOLUME ["/app/data"]
+# The web page, when frontend.enabled is true (off by default; in a container it must listen on 0.0.0.0,
+# which needs frontend.auth_token_file: README "Web page").
+EXPOSE 8780
 # Healthy while the gateway is connected to the broker and has synced the home: `hap2mqtt healthcheck`
 # reads the health.json that `hap2mqtt run` keeps fresh in /app/data.
 HEALTHCHECK --interval=15s --timeout=10s --start-period=60s --retries=3 CMD ["hap2mqtt", "healthcheck"]

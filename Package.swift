@@ -28,6 +28,10 @@ let package = Package(
             name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's mallopt, for a small resident size on small machines.
         .systemLibrary(name: "CMalloc"),
+        // The web page's HTTP server (HTTP/1.1, streamed responses for Server-Sent Events).
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -54,15 +58,22 @@ let package = Package(
                 .target(name: "CAvahi", condition: .when(platforms: [.linux])),
             ]),
         .target(name: "Gateway", dependencies: ["JSON", "HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"]),
+        // The web page `run` serves: reads and writes through the store and the gateway's bridge requests.
+        .target(
+            name: "Web",
+            dependencies: ["JSON", "HomeModel", "HomeStore", "Gateway", "Logging", "SystemSupport", "CMicroHTTPD"],
+            plugins: ["EmbedWebPage"]),
         .executableTarget(
             name: "hap2mqtt",
             dependencies: [
-                "JSON", "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "Logging", "SystemSupport",
+                "JSON", "HomeModel", "HomeStore", "MQTT", "HAPController", "Gateway", "Web", "Logging", "SystemSupport",
                 "CYAML", "CMalloc", .target(name: "CSystemd", condition: .when(platforms: [.linux])),
             ],
             plugins: ["BuildCommit"]),
         // The commit `hap2mqtt --version` names, written before every build (no network needed).
         .plugin(name: "BuildCommit", capability: .buildTool()),
+        // The web page's files (web/) as Swift text in the Web target: the binary serves them.
+        .plugin(name: "EmbedWebPage", capability: .buildTool()),
 
         // Test support: fakes and process launchers. Never linked into the hap2mqtt executable.
         .target(
@@ -90,6 +101,11 @@ let package = Package(
             dependencies: ["HAPController", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
             name: "GatewayTests", dependencies: ["Gateway", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
+        .testTarget(
+            name: "WebTests",
+            dependencies: [
+                "Web", "Gateway", "HomeModel", "HomeStore", "Logging", "MQTT", "SystemSupport", "HAP2MQTTTesting",
+            ]),
         .testTarget(
             name: "hap2mqttTests", dependencies: ["hap2mqtt", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(

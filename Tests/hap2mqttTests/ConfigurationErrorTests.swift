@@ -39,7 +39,7 @@ struct ConfigurationErrorTests {
         #expect(try configurationError("mqtt:\n  url: [a, b]\n") == "FILE:2:8: mqtt.url: expected text, got a list")
         #expect(try configurationError("mqtt: 5\n") == #"FILE:1:7: mqtt: expected a mapping of settings, got "5""#)
         #expect(try configurationError("- mqtt\n")
-            == "FILE:1:1: expected a mapping of sections (mqtt, homekit, home, homeassistant, log_level), got a list")
+            == "FILE:1:1: expected a mapping of sections (mqtt, homekit, home, homeassistant, frontend, log_level), got a list")
         #expect(try configurationError("homeassistant:\n  discovery: maybe\n")
             == #"FILE:2:14: homeassistant.discovery: expected true or false, got "maybe""#)
         #expect(try configurationError("mqtt:\n  qos: 3\n") == #"FILE:2:8: mqtt.qos: expected 0, 1 or 2, got "3""#)

@@ -78,7 +78,7 @@ struct ConfigurationTests {
         }
         collect(root, "")
         let settings = Configuration.environmentVariables
-        #expect(settings.count == 33)
+        #expect(settings.count == 38)
         #expect(Set(settings).subtracting(documented).isEmpty)
         for key in ["name", "room", "home", "exclude"] {
             #expect(text.contains("  #     \(key): "), "the example accessory entry shows \(key)")
@@ -87,7 +87,7 @@ struct ConfigurationTests {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated().dropFirst() where line.hasPrefix("  ") && !line.hasPrefix("   ") {
             let key = line.drop { $0 == " " }.prefix { $0 != ":" }
-            guard !key.hasPrefix("#"), !["key_file", "birth_delay_max"].contains(key) else { continue }
+            guard !key.hasPrefix("#"), !["key_file", "birth_delay_max", "auth_token_file"].contains(key) else { continue }
             #expect(lines[index - 1].trimmingSpaces.hasPrefix("#"), "no comment above \(key)")
         }
     }

@@ -30,6 +30,29 @@ extension Gateway {
         outbox.send(contentsOf: Responder.answer(outcome, transaction: transaction, to: answer))
     }
 
+    /// Runs the bridge request `command` with `payload` (a JSON object) as `bridge/request/<command>` does,
+    /// for a caller other than MQTT (the web page): the same operation, so the two never disagree. Returns
+    /// the answer's `data` JSON, or the error `bridge/response/<command>` would carry. What the operation
+    /// publishes (`bridge/event`, moved topics) is published as for an MQTT request.
+    public func bridgeRequest(_ command: String, payload: [UInt8]) async -> Result<String, GatewayError> {
+        let request = (try? JSONValue(parsing: payload))?.objectValue
+        let outcome = await perform(command, request)
+        flush()
+        return outcome
+    }
+
+    /// The request's outcome; `request` is nil when the payload was no JSON object. The requests the
+    /// web page sends this way: identify, rename and health_check.
+    private func perform(_ command: String, _ request: JSONObject?) async -> Result<String, GatewayError> {
+        guard let request else { return .failure(.invalidPayload("the request must be a JSON object")) }
+        switch command {
+        case "identify": return await identify(request)
+        case "rename": return await rename(request)
+        case "health_check": return await healthCheck()
+        default: return .failure(.invalidPayload("unknown request '\(command)'; the requests here are identify, rename and health_check"))
+        }
+    }
+
     /// Finds the accessory a request names by slug or by id (`"accessory":"kitchen_lamp"`).
     private func accessoryID(in request: JSONObject) -> Result<AccessoryID, GatewayError> {
         guard let name = request["accessory"]?.stringValue, !name.isEmpty else {

@@ -1,3 +1,4 @@
+import Web
 import Gateway
 import HomeModel
 import HomeStore
@@ -70,5 +71,13 @@ extension Configuration {
             discovery: homeassistant.discovery, prefix: homeassistant.prefix, statusTopic: homeassistant.statusTopic,
             birthDelay: homeassistant.birthDelay, excludedAccessories: homeassistant.excludeAccessories,
             excludedCharacteristics: homeassistant.excludeCharacteristics)
+    }
+}
+
+extension Configuration {
+    /// The web page's settings, nil when `frontend.enabled` is false.
+    var frontendConfiguration: WebPageConfiguration? {
+        guard frontend.enabled else { return nil }
+        return WebPageConfiguration(host: frontend.host, port: UInt16(frontend.port), authToken: frontend.authToken?.reveal)
     }
 }

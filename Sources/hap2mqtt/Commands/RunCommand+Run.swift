@@ -1,4 +1,5 @@
 import Foundation
+import Web
 import Gateway
 import HAPController
 import HomeModel
@@ -67,11 +68,14 @@ enum RunCommandRunner {
         let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
         }
+        let webPage = configuration.frontendConfiguration.map {
+            WebPage(configuration: $0, store: store, gateway: gateway, feed: .program, logger: loggers.web)
+        }
         let stop = StopRequest()
         let group = ServiceGroup(
             services(
                 mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
-                gateway: gateway, watcher: watcher, monitor: monitor, stop: stop, logger: loggers.program,
+                gateway: gateway, watcher: watcher, monitor: monitor, webPage: webPage, stop: stop, logger: loggers.program,
                 discovery: discovery.map(DiscoveryWiring.service)),
             logger: loggers.program)
 
@@ -104,9 +108,10 @@ enum RunCommandRunner {
     /// - Parameter discovery: DNS-SD browsing, when on; before the home store, whose providers follow it.
     static func services(
         mqtt: MQTTClient, brokerURL: String, store: HomeStore, providers: [any AccessoryProvider], gateway: Gateway,
-        watcher: PairingWatcher, monitor: HealthMonitor, stop: StopRequest, logger: Logger, discovery: Service? = nil
+        watcher: PairingWatcher, monitor: HealthMonitor, webPage: WebPage? = nil, stop: StopRequest, logger: Logger,
+        discovery: Service? = nil
     ) -> [Service] {
-        [
+        var services = [
             Service(
                 "health monitor", start: { await monitor.start() },
                 run: { if await stop.wait() != nil { await monitor.stopping() } },
@@ -127,6 +132,20 @@ enum RunCommandRunner {
             Service("pairing watcher", run: { await watcher.run() }),
             Service("memory trimmer", run: { await MemoryTuning.returnFreedMemory() }),
         ].compactMap { $0 }
+        if let webPage {
+            // Last: the page reads the store and the gateway, which run by then, and it stops first.
+            services.append(Service(
+                "web page",
+                start: { () throws(ServiceStartError) in
+                    do throws(WebPageError) {
+                        try webPage.start()
+                    } catch {
+                        throw ServiceStartError(service: "web page", reason: error.description)
+                    }
+                },
+                run: { await webPage.run() }, stop: { webPage.stop() }))
+        }
+        return services
     }
 
     /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or the task is cancelled

@@ -12,6 +12,7 @@ extension Configuration: CustomStringConvertible {
             "homekit": homekit.summary,
             "home": ["name": .string(home.name), "rooms": .texts(home.rooms)],
             "homeassistant": homeassistant.summary,
+            "frontend": frontend.summary,
             "log_level": .string(logLevel.description),
         ]
     }
@@ -82,4 +83,17 @@ extension HomeAssistantSettings {
 extension JSONValue {
     /// A list of texts.
     fileprivate static func texts(_ items: [String]) -> JSONValue { .array(items.map { .string($0) }) }
+}
+
+extension FrontendSettings {
+    /// The token never shows: `***` when one is set, and the file's path, never what it holds.
+    fileprivate var summary: JSONValue {
+        [
+            "enabled": .bool(enabled),
+            "host": .string(host),
+            "port": JSONValue(port),
+            "auth_token": .string(authToken == nil ? "" : "***"),
+            "auth_token_file": .string(authTokenFile ?? ""),
+        ]
+    }
 }

@@ -15,12 +15,13 @@ struct Configuration: Sendable, Hashable {
     static let examplePath = "Config/hap2mqtt.example.yaml"
 
     /// The top-level sections, in the order the file documents them.
-    static let sections = ["mqtt", "homekit", "home", "homeassistant"]
+    static let sections = ["mqtt", "homekit", "home", "homeassistant", "frontend"]
 
     var mqtt = MQTTSettings()
     var homekit = HomeKitSettings()
     var home = HomeSettings()
     var homeassistant = HomeAssistantSettings()
+    var frontend = FrontendSettings()
     /// `log_level`: the lowest level logged (`--log-level` overrides it).
     var logLevel = LogLevel.info
 
@@ -87,6 +88,9 @@ struct Configuration: Sendable, Hashable {
         configuration.home = try top.section("home") { s throws(ConfigurationError) in try HomeSettings(reading: &s) }
         configuration.homeassistant = try top.section("homeassistant") { s throws(ConfigurationError) in
             try HomeAssistantSettings(reading: &s, baseTopic: configuration.mqtt.baseTopic)
+        }
+        configuration.frontend = try top.section("frontend") { s throws(ConfigurationError) in
+            try FrontendSettings(reading: &s)
         }
         if let value = top.value("log_level") {
             let names = LogLevel.allCases.map(\.description).joined(separator: ", ")

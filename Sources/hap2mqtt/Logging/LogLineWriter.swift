@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Web
 import Logging
 import Synchronization
 #if canImport(Glibc)
@@ -29,9 +30,13 @@ final class LogLineWriter: Sendable {
         self.clock = clock
     }
 
-    /// A sink for `LogSystem.bootstrap` that keeps records at `minimumLevel` and above.
+    /// A sink for `LogSystem.bootstrap` that keeps records at `minimumLevel` and above; each record also
+    /// goes to the web page's log (`LogFeed.program`).
     func sink(minimumLevel: LogLevel) -> LogSink {
-        LogSink(minimumLevel: minimumLevel) { [self] record in write(record) }
+        LogSink(minimumLevel: minimumLevel) { [self] record in
+            write(record)
+            LogFeed.program.append(record)
+        }
     }
 
     /// Writes one record as one line. Write errors are dropped: there is nowhere left to report them.

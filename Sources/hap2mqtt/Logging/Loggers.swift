@@ -15,6 +15,8 @@ struct Loggers: Sendable {
     var homeStore: Logger
     /// The gateway (topics, commands, Home Assistant discovery).
     var gateway: Logger
+    /// The web page.
+    var web: Logger
 
     /// The program's loggers, writing to `sink`, or without one to `LogSystem`'s sink.
     init(sink: LogSink? = nil) {
@@ -24,5 +26,6 @@ struct Loggers: Sendable {
         mqtt = Logger(label: "mqtt", sink: sink)
         homeStore = Logger(label: "homestore", sink: sink)
         gateway = Logger(label: "gateway", sink: sink)
+        web = Logger(label: "web", sink: sink)
     }
 }

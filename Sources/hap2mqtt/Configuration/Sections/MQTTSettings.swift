@@ -57,15 +57,7 @@ struct MQTTSettings: Sendable, Hashable {
         if let value = section.value("protocol") { protocolVersion = try Self.protocolVersion(value) }
         username = try section.value("username")?.text().nonEmpty
 
-        password = try section.value("password")?.text().nonEmpty.map(Secret.init)
-        let fileValue = section.value("password_file")
-        passwordFile = try fileValue?.text().nonEmpty
-        if let fileValue, let path = passwordFile {
-            if password != nil {
-                throw fileValue.invalid("set together with \(section.keyPath("password")); use one of them")
-            }
-            password = Secret(try fileValue.secretFileContents(path))
-        }
+        (password, passwordFile) = try section.secret("password", file: "password_file")
 
         var tlsFiles: [(key: String, value: ConfigurationValue)] = []
         for (key, field) in [("ca_file", \Self.caFile), ("cert_file", \.certFile), ("key_file", \.keyFile)] {

@@ -1,0 +1,102 @@
+import Gateway
+import HomeModel
+import HomeStore
+internal import Foundation
+
+extension WebPage {
+    /// `GET /api/accessories`: `bridge/accessories`' entries with each one's availability reason and last
+    /// event (ISO 8601, null when none came since the start).
+    func accessoryList() async -> HTTPResponse {
+        let descriptions = await gateway.accessoryDescriptions()
+        var entries: [String] = []
+        for description in descriptions {
+            entries.append(await entry(description, values: nil))
+        }
+        return .json("[\(entries.joined(separator: ","))]")
+    }
+
+    /// `GET /api/accessories/<slug or id>`: one accessory's description (services, characteristics with
+    /// format, unit, min, max, step, valid values, permissions) and every characteristic's value as its
+    /// state topic carries it, by iid.
+    func accessoryPage(_ name: String) async -> HTTPResponse {
+        guard let description = await description(named: name) else { return unknownAccessory(name) }
+        var values: [String: Any] = [:]
+        if let id = AccessoryID(description.id), let accessory = await store.accessory(id) {
+            for characteristic in accessory.allCharacteristics {
+                values[String(characteristic.iid)] = characteristic.value.map { $0.mqttPayload as Any } ?? NSNull()
+            }
+        }
+        return .json(await entry(description, values: values))
+    }
+
+    /// `POST /api/accessories/<slug>/characteristics/<iid>` with `{"value":…}`: the write a `/set` with
+    /// that payload makes (a JSON string is the payload's text, `true` or `42` as written), through the
+    /// store's write queue; answered when the accessory answered, with `{"status":"ok","value":"…"}` (the
+    /// confirmed value) or, with 422, the error `…/set/result` would carry.
+    func write(accessory name: String, iid text: String, _ body: [String: Any]) async -> HTTPResponse {
+        guard let description = await description(named: name), let id = AccessoryID(description.id) else {
+            return unknownAccessory(name)
+        }
+        let entry = description.services.flatMap(\.characteristics).first { String($0.iid) == text }
+        guard let iid = Int(text), let entry else {
+            return .json(status: 404, error: "accessory '\(description.slug)' has no characteristic \(text)")
+        }
+        guard let value = body["value"], let payload = Self.payload(value) else {
+            return .json(status: 400, error: #"give the value: {"value":true}, {"value":50} or {"value":"text"}"#)
+        }
+        let command = WriteCommand(CharacteristicAddress(accessory: id, iid: iid), .text(payload), name: entry.slug)
+        let result = await withCheckedContinuation { (done: CheckedContinuation<HomeStore.WriteResult, Never>) in
+            Task {
+                if let refused = await store.enqueueWrite(command, completion: { done.resume(returning: $0) }) {
+                    done.resume(returning: refused)
+                }
+            }
+        }
+        switch result {
+        case .success(let value): return .json(JSONText.value(["status": "ok", "value": value.mqttPayload]))
+        case .failure(let error): return .json(status: 422, error: error.description)
+        }
+    }
+
+    private func description(named name: String) async -> AccessoryDescription? {
+        await gateway.accessoryDescriptions().first { $0.slug == name || $0.id == name }
+    }
+
+    private func unknownAccessory(_ name: String) -> HTTPResponse {
+        .json(status: 404, error: "no accessory '\(name)'; see /api/accessories")
+    }
+
+    /// The description as JSON with `reason`, `last_event` and, when given, `values`.
+    private func entry(_ description: AccessoryDescription, values: [String: Any]?) async -> String {
+        let id = AccessoryID(description.id)
+        let reason = await id.asyncMap { await live.reason($0) } ?? nil
+        let last = await id.asyncMap { await live.lastEvent($0) } ?? nil
+        var extra: [String: Any] = [
+            "reason": (description.reachable ? nil : reason ?? "unreachable") ?? NSNull(),
+            "last_event": last.map { ISO8601DateFormatter.string(from: $0, timeZone: .gmt, formatOptions: [.withInternetDateTime]) } ?? NSNull(),
+        ]
+        if let values { extra["values"] = values }
+        var json = AccessoryDescription.json([description])
+        // `json([…])` is `[{…}]`: the object's members, then the page's own.
+        json.removeFirst()
+        json.removeLast(2)
+        let members = JSONText.value(extra).dropFirst().dropLast()
+        return json + "," + members + "}"
+    }
+
+    /// A `/set` payload from a JSON value: a string as it is, a boolean or number as JSON writes it.
+    private static func payload(_ value: Any) -> String? {
+        switch value {
+        case let text as String: return text
+        case is NSNull, is [Any], is [String: Any]: return nil
+        default: return JSONText.value(value)
+        }
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async -> T) async -> T? {
+        guard let self else { return nil }
+        return await transform(self)
+    }
+}

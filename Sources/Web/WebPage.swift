@@ -1,0 +1,76 @@
+public import Gateway
+public import HomeStore
+public import Logging
+import Synchronization
+internal import Foundation
+
+/// The web page that `hap2mqtt run` serves (docs/DESIGN.md "Web page"): the accessories with live values
+/// and controls, the bridge requests, the live log. It reads and writes only through the `HomeStore` (a
+/// write as a `/set` makes it) and the `Gateway`'s bridge requests (`Gateway.bridgeRequest`), so the page
+/// and MQTT never disagree. The page itself (HTML, CSS, JavaScript from `web/`) is in the binary.
+///
+/// Life cycle: `start()` listens, `run()` follows the store's changes into the page's event streams until
+/// it is cancelled, `stop()` closes the streams and the server.
+public final class WebPage: Sendable {
+    let configuration: WebPageConfiguration
+    let store: HomeStore
+    let gateway: Gateway
+    let feed: LogFeed
+    let logger: Logger
+    let hub: EventHub
+    let live = LiveHome()
+    let access: AccessGuard
+    private let server = Mutex<HTTPServer?>(nil)
+
+    /// A page for `store` and `gateway`, showing the lines `feed` is given.
+    public init(configuration: WebPageConfiguration, store: HomeStore, gateway: Gateway, feed: LogFeed, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.gateway = gateway
+        self.feed = feed
+        self.logger = logger
+        hub = EventHub(limit: configuration.limits.eventStreams, queuedEvents: configuration.limits.queuedEvents)
+        access = AccessGuard(token: configuration.authToken, host: configuration.host)
+    }
+
+    /// The port the page listens on; nil before `start()` and after `stop()`.
+    public var port: UInt16? { server.withLock { $0?.port } }
+
+    /// Starts listening. Logs `web page at http://HOST:PORT/` at `notice` (never the token).
+    /// - Throws: `WebPageError.tokenRequired` for an address other machines can reach without a token,
+    ///   `WebPageError.cannotListen` when the address or port cannot be used.
+    public func start() throws(WebPageError) {
+        if configuration.authToken == nil, !WebPageConfiguration.isLoopback(host: configuration.host) {
+            throw .tokenRequired(host: configuration.host)
+        }
+        let started = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits) {
+            [self] request in await self.answer(request)
+        }
+        access.listening(on: started.port)
+        server.withLock { $0 = started }
+        feed.listen { [hub] line in hub.broadcast("log", line.json) }
+        let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        logger.notice("web page at http://\(shown):\(started.port)/\(access.requiresToken ? " (token required)" : "")")
+    }
+
+    /// Follows the store's changes into the page's event streams until cancelled.
+    public func run() async {
+        let subscription = await store.subscribe()
+        await live.start(unreachable: subscription.unreachable)
+        for await changes in subscription.changes {
+            await live.apply(changes, at: Date())
+            for event in PageEvent.events(for: changes) { hub.broadcast(event.name, event.json) }
+        }
+    }
+
+    /// Closes the event streams and the server; waits for the connections' threads. Idempotent.
+    public func stop() {
+        feed.listen(nil)
+        hub.closeAll()
+        let running = server.withLock { s -> HTTPServer? in
+            defer { s = nil }
+            return s
+        }
+        running?.stop()
+    }
+}

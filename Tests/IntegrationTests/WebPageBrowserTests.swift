@@ -1,0 +1,121 @@
+import Foundation
+import HAP2MQTTTesting
+import HomeModel
+import Testing
+
+/// The web page in a real browser (Debian's headless chromium, driven by Selenium) against the real
+/// binary, a real mosquitto and the HAP-python bridge: what a user sees and does on the page reaches the
+/// accessory, and what the accessory does shows on the page without a reload.
+@Suite("Web page in a browser", .serialized)
+struct WebPageBrowserTests {
+    static let token = "browser-test-token-5150"
+
+    /// The gateway with its page on a free port behind `token`, online; the page's address from its log.
+    static func start() async throws -> (LiveGateway, String) {
+        let live = try await LiveGateway.start(extraYAML: """
+            frontend:
+              enabled: true
+              port: 0
+              auth_token: \(token)
+            """)
+        try await live.waitUntilOnline()
+        var url: String?
+        try await eventually("the web page's address in the log") {
+            url = live.gateway.log.split(separator: "\n").lazy.compactMap { line -> String? in
+                guard let start = line.range(of: "web page at ")?.upperBound else { return nil }
+                return String(line[start...].prefix { $0 != " " })
+            }.first
+            return url != nil
+        }
+        return (live, try #require(url))
+    }
+
+    @Test("a wrong token is refused; the right one shows the accessories")
+    func signIn() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await browser.open(url)
+            try await browser.type("#token", "not-the-token", enter: true)
+            try await browser.wait(".problem", text: "That token is not right.")
+            #expect(try await browser.url() == url + "login")
+            try await browser.type("#token", Self.token, enter: true)
+            try await browser.wait("#accessories .accessory", text: "Light")
+            for name in ["Switch", "Temperature", "Lock", "Thermostat", "Blind"] {
+                try await browser.wait("#accessories .accessory", text: name)
+            }
+            #expect(!live.gateway.log.contains(Self.token))
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test("switching the lamp on from the page calls the accessory's setter, and the page shows the confirmed state")
+    func lampOn() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            try await browser.click(#"#accessories .accessory[data-slug="light"]"#)
+            let on = #"[data-characteristic="lightbulb/on"]"#
+            try await browser.wait(on + " input.switch", property: "checked", equals: false)
+            try await browser.click(on + " input.switch")
+            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: true")
+            let calls = try await live.accessory.waitForSetterCalls(count: 1)
+            #expect(calls.contains { $0.accessory == "Light" && $0.characteristic == "On" && $0.value?.boolValue == true })
+            try await browser.wait(on + " input.switch", property: "checked", equals: true)
+            try await live.waitFor("hap2mqtt/light/lightbulb/on", "true")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test("a brightness off the range shows the error and the accessory gets nothing")
+    func brightnessOffRange() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            try await browser.open(url + "#/accessory/light")
+            let brightness = #"[data-characteristic="lightbulb/brightness"]"#
+            try await browser.type(brightness + #" input[type="number"]"#, "150", enter: true)
+            let error = try await browser.wait(#"[data-result="lightbulb/brightness"].error"#)
+            #expect(error.contains("150") && error.contains("100"), "\(error)")
+            #expect(live.accessory.setterCalls.isEmpty)
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test("a change made on the accessory's side appears on the page without a reload")
+    func accessorySideChange() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            try await browser.open(url + "#/accessory/light")
+            let brightness = #"[data-characteristic="lightbulb/brightness"] input[type="range"]"#
+            try await browser.wait(#"#live.on"#)
+            try await live.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
+            try await browser.wait(brightness, property: "value", equals: "42")
+            try await live.accessory.setValue(accessory: "Light", characteristic: "On", value: .bool(true))
+            try await browser.wait(#"[data-characteristic="lightbulb/on"] input.switch"#, property: "checked", equals: true)
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    private func signIn(_ browser: Browser, _ url: String) async throws {
+        try await browser.open(url)
+        try await browser.type("#token", Self.token, enter: true)
+        try await browser.wait("#accessories .accessory", text: "Light")
+    }
+}
