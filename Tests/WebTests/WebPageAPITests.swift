@@ -164,7 +164,7 @@ struct WebPageAPITests {
             let on = page.address(aid: 2, .Characteristic.on)
             page.provider.changeValue(on, to: .bool(true))
             let value = try await stream.next("value")
-            #expect(value == #"{"accessory":"00:00:00:00:00:01\/2","iid":\#(on.iid),"value":"true"}"#)
+            #expect(value == #"{"accessory":"00:00:00:00:00:01/2","iid":\#(on.iid),"value":"true"}"#)
             let list = try #require(try await page.request("GET", "/api/accessories").jsonArray)
             #expect(list.first?["last_event"] is String)
         }

@@ -39,8 +39,8 @@ struct FrontendSettingsTests {
         let path = try files.write("frontend:\n  enabled: true\n  host: 0.0.0.0\n  auth_token_file: \(token)\n", to: "hap2mqtt.yaml")
         let loaded = try Configuration.load(path: path, environment: [:]).configuration
         #expect(loaded.frontendConfiguration?.authToken == "page-token-0815")
-        #expect(!loaded.redactedSummary.json.contains("page-token-0815"))
-        #expect(loaded.redactedSummary.json.contains(#""auth_token":"***""#))
+        #expect(!loaded.redactedSummary.description.contains("page-token-0815"))
+        #expect(loaded.redactedSummary.description.contains(#""auth_token":"***""#))
         let both = try files.write("frontend:\n  auth_token: a\n  auth_token_file: \(token)\n", to: "both.yaml")
         #expect(throws: ConfigurationError.self) { try Configuration.load(path: both, environment: [:]) }
         let empty = try files.write("", to: "empty")

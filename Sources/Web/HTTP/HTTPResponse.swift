@@ -1,3 +1,5 @@
+import JSON
+
 /// What the router answers: a status, headers, and either the whole body or an event stream that stays
 /// open (`text/event-stream`, the WHATWG HTML "Server-sent events" format).
 public struct HTTPResponse: Sendable {
@@ -44,7 +46,7 @@ extension HTTPResponse {
     /// `{"status":"error","error":"…"}` with `status`: the shape every refusal of the API has, as the MQTT
     /// bridge API's answers (docs/DESIGN.md "Topics").
     static func json(status: Int, error: String) -> HTTPResponse {
-        .json(status: status, #"{"status":"error","error":\#(JSONText.string(error))}"#)
+        .json(status: status, #"{"status":"error","error":\#(JSONString.quoted(error))}"#)
     }
 
     /// `json` (already JSON text) with `status`.

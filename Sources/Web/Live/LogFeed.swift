@@ -1,4 +1,5 @@
 public import Logging
+import JSON
 import Synchronization
 internal import Foundation
 
@@ -14,10 +15,11 @@ public final class LogFeed: Sendable {
         var message: String
 
         var json: String {
-            JSONText.value([
-                "time": ISO8601DateFormatter.string(from: time, timeZone: .gmt, formatOptions: [.withInternetDateTime]),
-                "level": level.description, "label": label, "message": message,
-            ])
+            let line: JSONValue = [
+                "time": .string(ISO8601DateFormatter.string(from: time, timeZone: .gmt, formatOptions: [.withInternetDateTime])),
+                "level": .string(level.description), "label": .string(label), "message": .string(message),
+            ]
+            return line.description
         }
     }
 

@@ -1,4 +1,4 @@
-internal import Foundation
+import JSON
 import HomeModel
 import HomeStore
 
@@ -16,15 +16,17 @@ struct PageEvent: Sendable {
         for change in changes {
             switch change {
             case .valueChanged(let address, let value, _):
-                events.append(PageEvent(name: "value", json: JSONText.value([
-                    "accessory": address.accessory.description, "iid": address.iid,
-                    "value": value.map { $0.mqttPayload as Any } ?? NSNull(),
-                ])))
+                let event: JSONValue = [
+                    "accessory": .string(address.accessory.description), "iid": JSONValue(address.iid),
+                    "value": value.map { .string($0.mqttPayload) } ?? .null,
+                ]
+                events.append(PageEvent(name: "value", json: event.description))
             case .reachabilityChanged(let id, let reachable, let reason):
-                events.append(PageEvent(name: "availability", json: JSONText.value([
-                    "accessory": id.description, "reachable": reachable,
-                    "reason": reachable ? NSNull() : (reason ?? "unreachable") as Any,
-                ])))
+                let event: JSONValue = [
+                    "accessory": .string(id.description), "reachable": .bool(reachable),
+                    "reason": reachable ? .null : .string(reason ?? "unreachable"),
+                ]
+                events.append(PageEvent(name: "availability", json: event.description))
             case .accessoryAdded, .accessoryRemoved, .accessoryUpdated:
                 listChanged = true
             }

@@ -1,6 +1,7 @@
 import Gateway
 import HomeModel
 import HomeStore
+import JSON
 internal import Foundation
 
 extension WebPage {
@@ -20,10 +21,10 @@ extension WebPage {
     /// state topic carries it, by iid.
     func accessoryPage(_ name: String) async -> HTTPResponse {
         guard let description = await description(named: name) else { return unknownAccessory(name) }
-        var values: [String: Any] = [:]
+        var values = JSONObject()
         if let id = AccessoryID(description.id), let accessory = await store.accessory(id) {
             for characteristic in accessory.allCharacteristics {
-                values[String(characteristic.iid)] = characteristic.value.map { $0.mqttPayload as Any } ?? NSNull()
+                values.append(String(characteristic.iid), characteristic.value.map { .string($0.mqttPayload) } ?? .null)
             }
         }
         return .json(await entry(description, values: values))
@@ -33,7 +34,7 @@ extension WebPage {
     /// that payload makes (a JSON string is the payload's text, `true` or `42` as written), through the
     /// store's write queue; answered when the accessory answered, with `{"status":"ok","value":"…"}` (the
     /// confirmed value) or, with 422, the error `…/set/result` would carry.
-    func write(accessory name: String, iid text: String, _ body: [String: Any]) async -> HTTPResponse {
+    func write(accessory name: String, iid text: String, _ body: JSONObject) async -> HTTPResponse {
         guard let description = await description(named: name), let id = AccessoryID(description.id) else {
             return unknownAccessory(name)
         }
@@ -53,7 +54,9 @@ extension WebPage {
             }
         }
         switch result {
-        case .success(let value): return .json(JSONText.value(["status": "ok", "value": value.mqttPayload]))
+        case .success(let value):
+            let answer: JSONValue = ["status": "ok", "value": .string(value.mqttPayload)]
+            return .json(answer.description)
         case .failure(let error): return .json(status: 422, error: error.description)
         }
     }
@@ -67,29 +70,29 @@ extension WebPage {
     }
 
     /// The description as JSON with `reason`, `last_event` and, when given, `values`.
-    private func entry(_ description: AccessoryDescription, values: [String: Any]?) async -> String {
+    private func entry(_ description: AccessoryDescription, values: JSONObject?) async -> String {
         let id = AccessoryID(description.id)
         let reason = await id.asyncMap { await live.reason($0) } ?? nil
         let last = await id.asyncMap { await live.lastEvent($0) } ?? nil
-        var extra: [String: Any] = [
-            "reason": (description.reachable ? nil : reason ?? "unreachable") ?? NSNull(),
-            "last_event": last.map { ISO8601DateFormatter.string(from: $0, timeZone: .gmt, formatOptions: [.withInternetDateTime]) } ?? NSNull(),
+        var extra: JSONObject = [
+            "reason": description.reachable ? .null : .string(reason ?? "unreachable"),
+            "last_event": last.map { .string(ISO8601DateFormatter.string(from: $0, timeZone: .gmt, formatOptions: [.withInternetDateTime])) } ?? .null,
         ]
-        if let values { extra["values"] = values }
+        if let values { extra.append("values", .object(values)) }
         var json = AccessoryDescription.json([description])
         // `json([…])` is `[{…}]`: the object's members, then the page's own.
         json.removeFirst()
         json.removeLast(2)
-        let members = JSONText.value(extra).dropFirst().dropLast()
+        let members = JSONValue.object(extra).description.dropFirst().dropLast()
         return json + "," + members + "}"
     }
 
     /// A `/set` payload from a JSON value: a string as it is, a boolean or number as JSON writes it.
-    private static func payload(_ value: Any) -> String? {
+    private static func payload(_ value: JSONValue) -> String? {
         switch value {
-        case let text as String: return text
-        case is NSNull, is [Any], is [String: Any]: return nil
-        default: return JSONText.value(value)
+        case .string(let text): return text
+        case .null, .array, .object: return nil
+        case .bool, .int, .uint, .double: return value.description
         }
     }
 }

@@ -1,4 +1,5 @@
 import HomeModel
+import JSON
 
 extension WebPage {
     /// Answers one request: the login form's post, then the token check, then the page's files and the
@@ -58,7 +59,7 @@ extension WebPage {
                 // A form on another site can post text or a form, never JSON without the page's permission.
                 return .json(status: 415, error: "send the request as application/json")
             }
-            guard let body = JSONText.object(request.body) else {
+            guard let body = (try? JSONValue(parsing: request.body))?.objectValue else {
                 return .json(status: 400, error: "the body must be a JSON object")
             }
             switch parts {
