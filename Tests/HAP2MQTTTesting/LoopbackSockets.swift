@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// Why: the shims are named for the C functions they wrap (Glibc_recv is recv).
+
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -92,7 +92,7 @@ struct TransportTCPConnectionTests {
         }
         #expect(outcome == .connectTimedOut(host: "127.0.0.1", port: listener.port, seconds: 0.3))
         #expect(outcome?.description == "no connection to 127.0.0.1:\(listener.port) within 0.3 s")
-        held.forEach { $0.close() }
+        for socket in held { socket.close() }
     }
 
     @Test("IPv6 literals, bracketed or not, and host names connect", arguments: ["::1", "[::1]", "localhost"])

@@ -16,11 +16,6 @@ enum Responder {
         var answerTopic: String?
         /// The request's MQTT 5 properties: its response topic and correlation data, if any.
         var properties: MQTTProperties
-
-        init(answerTopic: String?, properties: MQTTProperties) {
-            self.answerTopic = answerTopic
-            self.properties = properties
-        }
     }
 
     /// One characteristic's outcome in the answer to a multi-write (`<accessory>/set`).
@@ -28,12 +23,6 @@ enum Responder {
         var service: String
         var characteristic: String
         var result: Result<CharacteristicValue, HomeStoreError>
-
-        init(service: String, characteristic: String, result: Result<CharacteristicValue, HomeStoreError>) {
-            self.service = service
-            self.characteristic = characteristic
-            self.result = result
-        }
     }
 
     /// A single command's answer: `{"status":"ok","value":…}` or `{"status":"error","error":"…",…}`.

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// Why: valid_values is the accessory JSON's field name.
+
 import JSON
 import HomeModel
 

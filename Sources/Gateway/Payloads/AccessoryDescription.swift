@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// Why: max_length and valid_values are the accessory JSON's field names.
+
 public import HomeModel
 internal import Foundation
 

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// Why: the vectors keep RFC 5054's names (A, B, S, K).
+
 /// The HAP SRP vectors of homebridge/fast-srp (MIT) `src/test/hap_test_data.ts` and `test_hap_vectors.ts`: the
 /// RFC 5054 3072-bit group with SHA-512, I = "alice", P = "password123". k, x and M1 are fast-srp's expected
 /// values; M2 was computed here with Python (hashlib, pow) from the same inputs after that script reproduced

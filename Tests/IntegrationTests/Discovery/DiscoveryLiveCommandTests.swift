@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// Why: the decoded fields are named as discover --json writes them.
+
 import Foundation
 import HAP2MQTTTesting
 import Testing

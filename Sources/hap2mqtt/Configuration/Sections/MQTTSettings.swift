@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// Why: v3_1_1 is MQTT's version name, as mqtt.protocol spells it.
+
 import MQTT
 
 /// The `mqtt` section: the broker, the client's identity and credentials, TLS files, and the base
