@@ -13,7 +13,7 @@ let package = Package(
     name: "hap2mqtt",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "hap2mqtt", targets: ["hap2mqtt"]),
+        .executable(name: "hap2mqtt", targets: ["hap2mqtt"])
     ],
     targets: [
         // C libraries from the system (Debian -dev packages / Homebrew).

@@ -26,7 +26,7 @@ struct BuildCommitPlugin: BuildToolPlugin {
                     output.appending(path: "BuildCommit.swift").path,
                 ],
                 environment: environment,
-                outputFilesDirectory: output),
+                outputFilesDirectory: output)
         ]
     }
 }

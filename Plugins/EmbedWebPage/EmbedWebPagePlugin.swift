@@ -21,7 +21,7 @@ struct EmbedWebPagePlugin: BuildToolPlugin {
                 executable: URL(fileURLWithPath: "/bin/sh"),
                 arguments: [script.path, output.path] + files.map(\.path),
                 inputFiles: [script] + files,
-                outputFiles: [output]),
+                outputFiles: [output])
         ]
     }
 }

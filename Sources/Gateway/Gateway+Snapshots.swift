@@ -12,7 +12,8 @@ extension Gateway {
         let interval = configuration.snapshotInterval
         guard interval > .zero else { return }
         while !isStopped, !Task.isCancelled {
-            let cameras = index.layouts.filter { $0.value.snapshotTopic != nil && published[$0.key]?.reachable == true }.map(\.key).sorted()
+            let cameras = index.layouts.filter { $0.value.snapshotTopic != nil && published[$0.key]?.reachable == true }
+                .map(\.key).sorted()
             for id in cameras where !isStopped {
                 await takeSnapshot(id)
             }
@@ -37,7 +38,8 @@ extension Gateway {
         do {
             image = try await store.snapshot(id, width: Self.snapshotSize.width, height: Self.snapshotSize.height)
         } catch {
-            logger.warning("no snapshot from \(published[id]?.name ?? id.description): \(error)", ["accessory": id.description])
+            logger.warning(
+                "no snapshot from \(published[id]?.name ?? id.description): \(error)", ["accessory": id.description])
             return nil
         }
         // The accessory may have gone or moved to other topics while the image came.

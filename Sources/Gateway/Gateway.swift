@@ -70,7 +70,8 @@ public actor Gateway {
     /// - Parameter management: the operations behind the `pair` and `unpair` requests; nil answers them
     ///   with an error. `hap2mqtt run` `attach`es this gateway to it.
     public init(
-        configuration: GatewayConfiguration, store: HomeStore, mqtt: any MQTTClientProtocol, management: Management? = nil,
+        configuration: GatewayConfiguration, store: HomeStore, mqtt: any MQTTClientProtocol,
+        management: Management? = nil,
         logger: Logger
     ) {
         self.logger = logger
@@ -79,10 +80,13 @@ public actor Gateway {
         self.store = store
         self.mqtt = mqtt
         self.topics = TopicScheme(base: configuration.baseTopic)
-        self.discovery = HomeAssistantDiscovery(configuration: configuration.homeAssistant, topics: topics, version: configuration.version)
+        self.discovery = HomeAssistantDiscovery(
+            configuration: configuration.homeAssistant, topics: topics, version: configuration.version)
         self.responseTopics = ResponseTopicPolicy(
-            topics: topics, discoveryPrefix: configuration.homeAssistant.prefix, statusTopic: configuration.homeAssistant.statusTopic)
-        self.index = TopicIndex(slugs: SlugRegistry(directory: configuration.stateDirectory, logger: logger), scheme: topics)
+            topics: topics, discoveryPrefix: configuration.homeAssistant.prefix,
+            statusTopic: configuration.homeAssistant.statusTopic)
+        self.index = TopicIndex(
+            slugs: SlugRegistry(directory: configuration.stateDirectory, logger: logger), scheme: topics)
     }
 
     /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
@@ -120,7 +124,9 @@ public actor Gateway {
         if let scan {
             reportRemoved(scan)
             let cleared = clearStale(scan)
-            if cleared > 0 { logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home") }
+            if cleared > 0 {
+                logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home")
+            }
         }
         await publishAccessoryList()
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
@@ -136,12 +142,13 @@ public actor Gateway {
         }
         tasks.append(Task { [weak self] in await self?.takeSnapshotsPeriodically() })
         let messages = mqtt.messages
-        tasks.append(Task { [weak self] in
-            for await message in messages {
-                guard let self else { return }
-                await self.handle(message)
-            }
-        })
+        tasks.append(
+            Task { [weak self] in
+                for await message in messages {
+                    guard let self else { return }
+                    await self.handle(message)
+                }
+            })
         tasks.append(Task { [weak self] in await self?.followHealth() })
         tasks.append(Task { [weak self] in await self?.followDiscovered() })
         // Carries no batches; it ends when the store stops.
@@ -188,8 +195,12 @@ public actor Gateway {
             }
         }
         switch outcome {
-        case .none: logger.warning("the broker did not acknowledge the offline availability and bridge/state within \(Gateway.offlineTimeout)")
-        case .some(.some(let error)): logger.warning("could not publish offline on the availability topics and bridge/state: \(error)")
+        case .none:
+            logger.warning(
+                "the broker did not acknowledge the offline availability and bridge/state within \(Gateway.offlineTimeout)"
+            )
+        case .some(.some(let error)):
+            logger.warning("could not publish offline on the availability topics and bridge/state: \(error)")
         case .some(.none): break
         }
     }

@@ -32,7 +32,8 @@ public struct GatewayConfiguration: Sendable {
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
         stateDirectory: StateDirectory? = nil, mqttSummary: [String: String] = [:], configurationJSON: String? = nil,
-        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(), snapshotInterval: Duration = .seconds(60),
+        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
+        snapshotInterval: Duration = .seconds(60),
         maxCommandSize: Int = GatewayConfiguration.defaultMaxCommandSize, healthInterval: Duration = .seconds(60),
         bridgeHealthInterval: Duration = .seconds(600)
     ) {

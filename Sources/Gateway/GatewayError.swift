@@ -12,7 +12,8 @@ public enum GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidSlug(let s, let why): return "cannot use '\(s)' as a name: \(why)"
-        case .unknownTopic(let t): return "no accessory, service or characteristic at \(t); see bridge/accessories for the topics"
+        case .unknownTopic(let t):
+            return "no accessory, service or characteristic at \(t); see bridge/accessories for the topics"
         case .invalidPayload(let why): return why
         case .payloadTooLarge(let size, let limit):
             return "the payload is \(size) bytes; commands may be at most \(limit) bytes (mqtt.max_command_size)"

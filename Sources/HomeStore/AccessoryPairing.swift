@@ -31,7 +31,9 @@ public struct PairedServer: Sendable, Hashable {
     /// The old pairing's name, when it replaced one that had a name.
     public var replacedName: String?
 
-    public init(id: String, name: String, host: String, port: UInt16, replaced: Bool = false, replacedName: String? = nil) {
+    public init(
+        id: String, name: String, host: String, port: UInt16, replaced: Bool = false, replacedName: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.host = host

@@ -25,7 +25,9 @@ public protocol AccessoryProvider: Sendable {
 
     /// Reads the current values of characteristics, all of one accessory server. A result of
     /// `.success(nil)` means the accessory returned no value.
-    func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+    func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<
+        CharacteristicValue?, AccessoryError
+    >]
 
     /// Writes values in one request per accessory server and awaits the accessory's answer. On success
     /// the value is the write response (`wr`) when the accessory sent one, else nil.
@@ -61,7 +63,9 @@ public struct CharacteristicWrite: Sendable, Hashable {
     public var timed: Bool
     public var wantsResponse: Bool
 
-    public init(address: CharacteristicAddress, value: CharacteristicValue, timed: Bool = false, wantsResponse: Bool = false) {
+    public init(
+        address: CharacteristicAddress, value: CharacteristicValue, timed: Bool = false, wantsResponse: Bool = false
+    ) {
         self.address = address
         self.value = value
         self.timed = timed

@@ -1,5 +1,5 @@
-import HomeModel
 internal import Foundation
+import HomeModel
 
 /// Applying what providers report: syncs are reconciled with what the store holds, values and
 /// reachability become changes only when they differ (docs/DESIGN.md "Availability and recovery").
@@ -34,7 +34,9 @@ extension HomeStore {
         var seen = Set<AccessoryID>()
         for accessory in accessories {
             guard seen.insert(accessory.id).inserted else {
-                logger.warning("accessory reported twice in one sync; the first one is kept", ["accessory": accessory.id.description])
+                logger.warning(
+                    "accessory reported twice in one sync; the first one is kept",
+                    ["accessory": accessory.id.description])
                 continue
             }
             upsert(accessory, from: provider)
@@ -82,7 +84,9 @@ extension HomeStore {
                         continue
                     }
                     if value != old {
-                        emit(.valueChanged(CharacteristicAddress(accessory: id, iid: characteristic.iid), value, source: .sync))
+                        emit(
+                            .valueChanged(
+                                CharacteristicAddress(accessory: id, iid: characteristic.iid), value, source: .sync))
                     }
                 }
             }
@@ -101,7 +105,10 @@ extension HomeStore {
         if !entry.duplicateIIDs.isEmpty {
             logger.warning(
                 "accessory has repeated iids; the first of each is used",
-                ["accessory": entry.accessory.id.description, "iids": entry.duplicateIIDs.map(String.init).joined(separator: ",")])
+                [
+                    "accessory": entry.accessory.id.description,
+                    "iids": entry.duplicateIIDs.map(String.init).joined(separator: ","),
+                ])
         }
         entries[entry.accessory.id] = entry
     }
@@ -116,7 +123,10 @@ extension HomeStore {
     private func apply(_ update: ValueUpdate, from provider: Int) {
         let address = update.address
         // No copy of the entry is kept: it would share, and so force a copy of, the accessory's storage.
-        guard let location = entries[address.accessory].flatMap({ $0.provider == provider ? $0.locations[address.iid] : nil })
+        guard
+            let location = entries[address.accessory].flatMap({
+                $0.provider == provider ? $0.locations[address.iid] : nil
+            })
         else {
             logger.debug("value for an unknown characteristic ignored", ["address": address.description])
             return

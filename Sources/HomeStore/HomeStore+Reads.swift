@@ -28,11 +28,14 @@ extension HomeStore {
         let timeout = configuration.writeTimeout
         for (slot, list) in groups { counts[slot, default: ProviderCounts()].reads += list.count }
         let requests = groups.map { (providers[$0.key].provider, $0.value.sorted()) }
-        let answers = await withTaskGroup(of: ([CharacteristicAddress], [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]?).self) { group in
+        let answers = await withTaskGroup(
+            of: ([CharacteristicAddress], [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]?).self
+        ) { group in
             for (provider, list) in requests {
                 group.addTask { (list, await withDeadline(timeout, { await provider.read(list) })) }
             }
-            var all: [([CharacteristicAddress], [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]?)] = []
+            var all:
+                [([CharacteristicAddress], [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]?)] = []
             for await answer in group { all.append(answer) }
             return all
         }
@@ -41,10 +44,13 @@ extension HomeStore {
                 switch answer?[address] {
                 case .success(let value)?: results[address] = .success(store(read: value, at: address))
                 case .failure(let error)?:
-                    results[address] = .failure(HomeStoreError(reading: error, accessory: address.accessory, timeout: timeout))
+                    results[address] = .failure(
+                        HomeStoreError(reading: error, accessory: address.accessory, timeout: timeout))
                 case nil:
                     results[address] = .failure(
-                        answer == nil ? .timedOut(seconds: timeout.inSeconds) : .failed("the accessory sent no value for \(address)"))
+                        answer == nil
+                            ? .timedOut(seconds: timeout.inSeconds)
+                            : .failed("the accessory sent no value for \(address)"))
                 }
             }
         }

@@ -49,7 +49,9 @@ extension HomeStore {
     /// One provider request, or the store's reason for not sending it (stopped, unreachable).
     private func send(_ writes: [CharacteristicWrite], to id: AccessoryID, timeout: Duration) async -> Answers {
         let entry: StoredAccessory
-        do { entry = try usableAccessory(id) } catch { return Answers(writes: writes, id: id, timeout: timeout, failure: error) }
+        do { entry = try usableAccessory(id) } catch {
+            return Answers(writes: writes, id: id, timeout: timeout, failure: error)
+        }
         let answers = await providers[entry.provider].provider.write(writes)
         let failed = writes.count(where: { write in
             if case .success? = answers[write.address] { return false }
@@ -67,8 +69,11 @@ extension HomeStore {
             switch answers.answers[write.address] {
             case .success(let response)?: results[write.address] = .success(confirm(write, response: response))
             case .failure(let error)?:
-                results[write.address] = .failure(HomeStoreError(error, accessory: answers.id, timeout: answers.timeout))
-            case nil: results[write.address] = .failure(answers.failure ?? .failed("the accessory sent no result for \(write.address)"))
+                results[write.address] = .failure(
+                    HomeStoreError(error, accessory: answers.id, timeout: answers.timeout))
+            case nil:
+                results[write.address] = .failure(
+                    answers.failure ?? .failed("the accessory sent no result for \(write.address)"))
             }
         }
         return results
@@ -115,7 +120,8 @@ extension HomeStore {
                 failOverdueWrites(now)
             }
             guard watchdog.isCurrent(generation),
-                let wake = watchdog.nextWake(after: now, inFlight: writeQueues.values.compactMap(\.inFlight?.deadline), lingering: !stopped)
+                let wake = watchdog.nextWake(
+                    after: now, inFlight: writeQueues.values.compactMap(\.inFlight?.deadline), lingering: !stopped)
             else { return }
             try? await Task.sleep(until: wake, clock: .continuous)
         }
@@ -151,7 +157,10 @@ struct Answers {
     /// The store's own reason when the request was not sent.
     var failure: HomeStoreError?
 
-    init(writes: [CharacteristicWrite], id: AccessoryID, timeout: Duration, answers: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]) {
+    init(
+        writes: [CharacteristicWrite], id: AccessoryID, timeout: Duration,
+        answers: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+    ) {
         self.writes = writes
         self.id = id
         self.timeout = timeout

@@ -17,7 +17,8 @@ extension HomeStore {
             throw .failed("accessory \(id) cannot take snapshots: its backend has no camera support")
         }
         let timeout = max(configuration.writeTimeout, Self.snapshotTimeout)
-        let outcome: Result<[UInt8], AccessoryError>? = await withDeadline(timeout) { () async -> Result<[UInt8], AccessoryError> in
+        let outcome: Result<[UInt8], AccessoryError>? = await withDeadline(timeout) {
+            () async -> Result<[UInt8], AccessoryError> in
             do throws(AccessoryError) {
                 return .success(try await provider.snapshot(id, width: width, height: height))
             } catch {

@@ -97,8 +97,11 @@ extension HomeStore {
         for write in checked.writes { groups[write.address.accessory, default: []].append(write) }
         let all = BatchOutcome(checked.failures.mapValues { .failure($0) }, parts: groups.count, dropped: .init())
         for (id, batch) in groups {
-            let dropped = Dictionary(batch.map { ($0.address, WriteResult.failure(.failed("the write was dropped"))) }, uniquingKeysWith: { _, new in new })
-            writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, deliver: all.add))
+            let dropped = Dictionary(
+                batch.map { ($0.address, WriteResult.failure(.failed("the write was dropped"))) },
+                uniquingKeysWith: { _, new in new })
+            writeQueues[id, default: WriteQueue()].enqueue(
+                batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, deliver: all.add))
             startDraining(id)
         }
         return all.waiter
@@ -135,7 +138,9 @@ extension HomeStore {
     }
 
     /// The accessory and characteristic at `address`, when the store is ready and the accessory reachable.
-    func usableCharacteristic(_ address: CharacteristicAddress) throws(HomeStoreError) -> (StoredAccessory, Characteristic) {
+    func usableCharacteristic(_ address: CharacteristicAddress) throws(HomeStoreError) -> (
+        StoredAccessory, Characteristic
+    ) {
         let entry = try usableAccessory(address.accessory)
         guard let characteristic = entry.characteristic(address.iid) else { throw .unknownCharacteristic(address) }
         return (entry, characteristic)

@@ -121,7 +121,9 @@ public actor HomeStore {
     /// accessories the old one had, which keep their topics. Returns false when no provider has that id.
     @discardableResult
     public func replaceProvider(id: String, with replacement: any AccessoryProvider) async -> Bool {
-        guard !stopped, let index = providers.firstIndex(where: { !$0.removed && $0.provider.id == id }) else { return false }
+        guard !stopped, let index = providers.firstIndex(where: { !$0.removed && $0.provider.id == id }) else {
+            return false
+        }
         let old = providers[index].provider
         providers[index].consumer?.cancel()
         providers[index].provider = replacement
@@ -250,7 +252,8 @@ public actor HomeStore {
         let all = accessories()
         var initial = all.map(HomeChange.accessoryAdded)
         for accessory in all where !(entries[accessory.id]?.reachable ?? true) {
-            initial.append(.reachabilityChanged(accessory.id, reachable: false, reason: entries[accessory.id]?.unreachableReason))
+            initial.append(
+                .reachabilityChanged(accessory.id, reachable: false, reason: entries[accessory.id]?.unreachableReason))
         }
         subscribers.sendInitial(initial)
         let waiters = readyWaiters

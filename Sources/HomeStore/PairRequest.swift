@@ -29,7 +29,8 @@ public struct PairRequest: Sendable {
     /// A name for the pairing; nil for the accessory's own.
     public var name: String?
 
-    public init(id: String? = nil, host: String? = nil, port: Int? = nil, code: EnteredSetupCode?, name: String? = nil) {
+    public init(id: String? = nil, host: String? = nil, port: Int? = nil, code: EnteredSetupCode?, name: String? = nil)
+    {
         self.id = id
         self.host = host
         self.port = port
@@ -43,7 +44,9 @@ public struct PairRequest: Sendable {
     ///   no setup code.
     public func validate() throws(ManagementError) {
         if let host, host.allSatisfy(\.isWhitespace) { throw .invalidRequest("the host must not be empty") }
-        if let port, !(1...65535).contains(port) { throw .invalidRequest("the port must be a number from 1 to 65535, not \(port)") }
+        if let port, !(1...65535).contains(port) {
+            throw .invalidRequest("the port must be a number from 1 to 65535, not \(port)")
+        }
         if id == nil, host == nil || port == nil {
             throw .invalidRequest("name the accessory by its id (as discovered), or by its host and port")
         }

@@ -82,7 +82,8 @@ extension HomeStore {
             result.append(statistics)
         }
         for index in result.indices {
-            guard let slot = providers.firstIndex(where: { !$0.removed && $0.provider.id == result[index].providerID }) else { continue }
+            guard let slot = providers.firstIndex(where: { !$0.removed && $0.provider.id == result[index].providerID })
+            else { continue }
             result[index].diagnostics = await providers[slot].provider.diagnostics()
         }
         return result.sorted { $0.providerID < $1.providerID }

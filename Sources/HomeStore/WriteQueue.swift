@@ -22,7 +22,10 @@ struct WriteQueue {
         }
 
         /// Gives every caller its outcome; an address without a result fails with `missing`.
-        func resume(returning results: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>], missing: HomeStoreError) {
+        func resume(
+            returning results: [CharacteristicAddress: Result<CharacteristicValue, HomeStoreError>],
+            missing: HomeStoreError
+        ) {
             switch self {
             case .single(let write, let waiters):
                 let result = results[write.address] ?? .failure(missing)

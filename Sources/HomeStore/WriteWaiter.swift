@@ -24,7 +24,9 @@ final class WriteWaiter<Outcome: Sendable>: Sendable {
     }
 
     /// A waiter that gives its outcome to `deliver` when it comes.
-    convenience init(dropped: @autoclosure @escaping @Sendable () -> Outcome, deliver: @escaping @Sendable (Outcome) -> Void) {
+    convenience init(
+        dropped: @autoclosure @escaping @Sendable () -> Outcome, deliver: @escaping @Sendable (Outcome) -> Void
+    ) {
         self.init(dropped: dropped())
         _ = handOver(to: deliver)
     }

@@ -36,7 +36,9 @@ struct WriteWatchdog {
     /// When the current task wakes next after `now`: the earliest of `inFlight` (the deadlines of the
     /// writes in flight); with none, the last write's deadline while it is ahead and `lingering` (the
     /// store runs); nil when the task ends, which it is then taken to have done.
-    mutating func nextWake(after now: ContinuousClock.Instant, inFlight: [ContinuousClock.Instant], lingering: Bool) -> ContinuousClock.Instant? {
+    mutating func nextWake(after now: ContinuousClock.Instant, inFlight: [ContinuousClock.Instant], lingering: Bool)
+        -> ContinuousClock.Instant?
+    {
         if let earliest = inFlight.min() {
             wake = earliest
         } else if lingering, let last = lastDeadline, last > now {

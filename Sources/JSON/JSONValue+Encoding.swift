@@ -35,7 +35,8 @@ extension JSONValue: CustomStringConvertible {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
-            let members = sortingKeys
+            let members =
+                sortingKeys
                 ? object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : object.members
             for (i, m) in members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }

@@ -88,7 +88,9 @@ private struct JSONReader {
     }
 
     private func unexpected(_ expected: String) -> JSONError {
-        atEnd ? JSONError(.unexpectedEnd, at: index) : JSONError(.unexpectedByte(bytes[index], expected: expected), at: index)
+        atEnd
+            ? JSONError(.unexpectedEnd, at: index)
+            : JSONError(.unexpectedByte(bytes[index], expected: expected), at: index)
     }
 
     private mutating func readValue(depth: Int) throws(JSONError) -> JSONValue {
@@ -98,9 +100,15 @@ private struct JSONReader {
         case Self.openBracket: return try readArray(depth: depth + 1)
         case Self.quote: return .string(try readString())
         case Self.minus, 0x30...0x39: return try readNumber()
-        case UInt8(ascii: "t"): try readLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try readLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try readLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try readLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try readLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try readLiteral("null")
+            return .null
         default: throw unexpected("a value")
         }
     }
@@ -109,14 +117,17 @@ private struct JSONReader {
         let start = index
         for expected in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
             guard !atEnd else { throw JSONError(.unexpectedEnd, at: index) }
-            guard bytes[index] == expected else { throw JSONError(.unexpectedByte(bytes[index], expected: "'\(word)'"), at: start) }
+            guard bytes[index] == expected else {
+                throw JSONError(.unexpectedByte(bytes[index], expected: "'\(word)'"), at: start)
+            }
             index += 1
         }
     }
 
     private mutating func readArray(depth: Int) throws(JSONError) -> JSONValue {
         var elements: [JSONValue] = []
-        try readList(depth: depth, closing: Self.closeBracket, expected: "',' or ']'") { (r: inout JSONReader) throws(JSONError) in
+        try readList(depth: depth, closing: Self.closeBracket, expected: "',' or ']'") {
+            (r: inout JSONReader) throws(JSONError) in
             elements.append(try r.readValue(depth: depth))
         }
         return .array(elements)
@@ -124,7 +135,8 @@ private struct JSONReader {
 
     private mutating func readObject(depth: Int) throws(JSONError) -> JSONValue {
         var object = JSONObject()
-        try readList(depth: depth, closing: Self.closeBrace, expected: "',' or '}'") { (r: inout JSONReader) throws(JSONError) in
+        try readList(depth: depth, closing: Self.closeBrace, expected: "',' or '}'") {
+            (r: inout JSONReader) throws(JSONError) in
             guard !r.atEnd, r.bytes[r.index] == Self.quote else { throw r.unexpected("a member name in quotes") }
             let key = try r.readString()
             r.skipWhiteSpace()

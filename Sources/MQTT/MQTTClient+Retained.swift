@@ -37,7 +37,9 @@ extension MQTTClient {
             return .failure(.notConnected)
         }
         await scanner.disconnect()
-        guard let collected else { throw .timedOut("the retained messages of \(filters.joined(separator: ", ")) did not end within \(timeout)") }
+        guard let collected else {
+            throw .timedOut("the retained messages of \(filters.joined(separator: ", ")) did not end within \(timeout)")
+        }
         return try collected.get()
     }
 }

@@ -126,7 +126,9 @@ public final class MQTTClient: Sendable {
     /// messages sent when the subscription is made.
     /// - Throws: `MQTTError.invalidTopic` for a malformed filter (`a/#/b`, `a+`); `.protocolError` when
     ///   the broker refuses a filter (it is then forgotten); `.closed` after `disconnect()`.
-    public func subscribe(_ filters: [String], qos: MQTTQoS = .atLeastOnce, retainAsPublished: Bool = false) async throws(MQTTError) {
+    public func subscribe(_ filters: [String], qos: MQTTQoS = .atLeastOnce, retainAsPublished: Bool = false)
+        async throws(MQTTError)
+    {
         try await connection.subscribe(filters, qos: qos, retainAsPublished: retainAsPublished)
     }
 

@@ -22,7 +22,8 @@ public protocol MQTTClientProtocol: AnyObject, Sendable {
     /// The retained messages the broker holds on topics matching `filters`, read apart from this client's
     /// session; the scan ends at an empty message it publishes on `endMarker`.
     /// - Throws: `MQTTError` when the broker cannot be read now (`.timedOut` when the marker never came).
-    func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration) async throws(MQTTError) -> [MQTTMessage]
+    func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration) async throws(MQTTError)
+        -> [MQTTMessage]
     /// Adds a hook called after every connection the broker accepts (`reconnect` false for the first).
     func onConnect(_ hook: @escaping @Sendable (_ reconnect: Bool) async -> Void)
     /// What became of the messages received so far (collapsed, shed, payload dropped).

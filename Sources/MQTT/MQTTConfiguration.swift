@@ -75,7 +75,8 @@ extension MQTTConfiguration {
             throw .invalidConfiguration("keepAlive must be 0 (off) or 5...65535 seconds, not \(keepAlive)")
         }
         if reconnectDelay.min <= .zero || reconnectDelay.max < reconnectDelay.min {
-            throw .invalidConfiguration("reconnectDelay needs 0 < min <= max (min \(reconnectDelay.min), max \(reconnectDelay.max))")
+            throw .invalidConfiguration(
+                "reconnectDelay needs 0 < min <= max (min \(reconnectDelay.min), max \(reconnectDelay.max))")
         }
         if connectTimeout <= .zero {
             throw .invalidConfiguration("connectTimeout must be positive")
@@ -88,10 +89,12 @@ extension MQTTConfiguration {
         }
         if let sessionExpiry {
             guard !clientID.isEmpty else {
-                throw .invalidConfiguration("a persistent session (sessionExpiry) needs a clientID: the broker finds the session by it")
+                throw .invalidConfiguration(
+                    "a persistent session (sessionExpiry) needs a clientID: the broker finds the session by it")
             }
             guard (1...4_294_967_294).contains(sessionExpiry.components.seconds) else {
-                throw .invalidConfiguration("sessionExpiry must be 1...4294967294 seconds, not \(sessionExpiry); nil means a clean start")
+                throw .invalidConfiguration(
+                    "sessionExpiry must be 1...4294967294 seconds, not \(sessionExpiry); nil means a clean start")
             }
         }
         if clientID.utf8.count > 65_535 || clientID.utf8.contains(0) {
@@ -99,4 +102,3 @@ extension MQTTConfiguration {
         }
     }
 }
-

@@ -9,7 +9,8 @@ public enum MQTTTopic {
     public static func validateName(_ topic: String) throws(MQTTError) {
         try validateCommon(topic)
         if topic.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }) {
-            throw .invalidTopic("\(quoted(topic)) contains a wildcard (+ or #); wildcards are only allowed in subscriptions")
+            throw .invalidTopic(
+                "\(quoted(topic)) contains a wildcard (+ or #); wildcards are only allowed in subscriptions")
         }
     }
 

@@ -1,8 +1,9 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The gateway's state directory (default `./data`): controller identity, pairings, the slug map
@@ -119,7 +120,9 @@ public struct StateDirectory: Sendable, Hashable {
             let running = owner != getpid() && (kill(owner, 0) == 0 || errno == EPERM)
             guard !running else { continue }
             let file = url(name).path
-            guard unlink(file) == 0 || errno == ENOENT else { throw .io(path: file, reason: String(cString: strerror(errno))) }
+            guard unlink(file) == 0 || errno == ENOENT else {
+                throw .io(path: file, reason: String(cString: strerror(errno)))
+            }
             removed.append(name)
         }
         return removed

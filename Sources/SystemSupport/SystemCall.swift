@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one way hap2mqtt makes a blocking system call: again after an interruption, and with a typed
@@ -35,7 +35,9 @@ public enum SystemCall {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            offset += try retryingInterrupts("write") { systemWrite(fileDescriptor, base + offset, bytes.count - offset) }
+            offset += try retryingInterrupts("write") {
+                systemWrite(fileDescriptor, base + offset, bytes.count - offset)
+            }
         }
     }
 }
@@ -60,7 +62,7 @@ public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 #if canImport(Glibc)
-private let systemWrite = Glibc.write
+    private let systemWrite = Glibc.write
 #else
-private let systemWrite = Darwin.write
+    private let systemWrite = Darwin.write
 #endif

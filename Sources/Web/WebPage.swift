@@ -1,8 +1,8 @@
+internal import Foundation
 public import Gateway
 public import HomeStore
 public import Logging
 import Synchronization
-internal import Foundation
 
 /// The web page that `hap2mqtt run` serves (docs/DESIGN.md "Web page"): the accessories with live values
 /// and controls, the bridge requests, the live log. It reads and writes only through the `HomeStore` (a
@@ -23,7 +23,8 @@ public final class WebPage: Sendable {
     private let server = Mutex<HTTPServer?>(nil)
 
     /// A page for `store` and `gateway`, showing the lines `feed` is given.
-    public init(configuration: WebPageConfiguration, store: HomeStore, gateway: Gateway, feed: LogFeed, logger: Logger) {
+    public init(configuration: WebPageConfiguration, store: HomeStore, gateway: Gateway, feed: LogFeed, logger: Logger)
+    {
         self.configuration = configuration
         self.store = store
         self.gateway = gateway

@@ -11,7 +11,9 @@ public struct WebPageConfiguration: Sendable {
     public var limits: HTTPLimits
 
     /// Settings; the defaults are those of `hap2mqtt run`.
-    public init(host: String = "127.0.0.1", port: UInt16 = 8780, authToken: String? = nil, limits: HTTPLimits = HTTPLimits()) {
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 8780, authToken: String? = nil, limits: HTTPLimits = HTTPLimits()
+    ) {
         self.host = host
         self.port = port
         self.authToken = authToken

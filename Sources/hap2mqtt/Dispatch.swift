@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs the command of `context` with the program's `loggers` and returns the exit status. Logging is
@@ -14,9 +14,11 @@ import Darwin
 func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
     switch context.command {
     case .pair(let command):
-        return finish(await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
+        return finish(
+            await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
     case .unpair(let command):
-        return finish(await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
+        return finish(
+            await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
     case .accessories(let command):
         let (output, failures) = await command.run(context, loggers: loggers)
         StandardStream.write(output, to: STDOUT_FILENO)
@@ -29,7 +31,8 @@ func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
     case .run:
         return await RunCommandRunner.run(context, loggers: loggers)
     case .discover(let command):
-        return finish(await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
+        return finish(
+            await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
     }
 }
 

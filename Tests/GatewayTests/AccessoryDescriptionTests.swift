@@ -14,7 +14,8 @@ struct AccessoryDescriptionTests {
         let topics = TopicScheme(base: "hap2mqtt")
         let entries = accessories.enumerated().map { index, accessory in
             AccessoryDescription(
-                accessory: accessory, layout: AccessoryLayout(accessory: accessory, slug: "slug_\(index)", topics: topics),
+                accessory: accessory,
+                layout: AccessoryLayout(accessory: accessory, slug: "slug_\(index)", topics: topics),
                 reachable: index != 1, topics: topics)
         }
         let encoder = JSONEncoder()

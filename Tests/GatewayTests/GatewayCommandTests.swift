@@ -25,9 +25,11 @@ struct GatewayCommandTests {
             #expect(result.payloadString == #"{"status":"ok","value":true}"#)
             #expect(result.retain == false, "results are never retained")
             let topics = h.mqtt.published.dropFirst(mark).map(\.topic)
-            #expect(topics == [
-                "hap2mqtt/kitchen_lamp/lightbulb/on", "hap2mqtt/kitchen_lamp", "hap2mqtt/kitchen_lamp/lightbulb/on/set/result",
-            ], "the new state and the accessory JSON are published once, before the ok result")
+            #expect(
+                topics == [
+                    "hap2mqtt/kitchen_lamp/lightbulb/on", "hap2mqtt/kitchen_lamp",
+                    "hap2mqtt/kitchen_lamp/lightbulb/on/set/result",
+                ], "the new state and the accessory JSON are published once, before the ok result")
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/on")?.payloadString == "true")
         }
     }
@@ -45,9 +47,13 @@ struct GatewayCommandTests {
             h.provider.releaseHeldWrites()
             _ = try await h.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", after: published)
             let batches = h.mqtt.batches.dropFirst(mark)
-            #expect(batches.map { $0.map(\.topic) } == [[
-                "hap2mqtt/kitchen_lamp/lightbulb/on", "hap2mqtt/kitchen_lamp", "hap2mqtt/kitchen_lamp/lightbulb/on/set/result",
-            ]])
+            #expect(
+                batches.map { $0.map(\.topic) } == [
+                    [
+                        "hap2mqtt/kitchen_lamp/lightbulb/on", "hap2mqtt/kitchen_lamp",
+                        "hap2mqtt/kitchen_lamp/lightbulb/on/set/result",
+                    ]
+                ])
         }
     }
 
@@ -55,14 +61,18 @@ struct GatewayCommandTests {
     func refusedWrite() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
-            h.provider.setWriteBehavior(.fail(.invalidValueInRequest), for: h.address(aid: 2, .Characteristic.brightness))
+            h.provider.setWriteBehavior(
+                .fail(.invalidValueInRequest), for: h.address(aid: 2, .Characteristic.brightness))
             let mark = h.mqtt.published.count
             let result = try await h.set("kitchen_lamp/lightbulb/brightness", "50")
             let json = try #require(jsonObject(result))
             #expect(json["status"] as? String == "error")
             #expect(json["hap_status"] as? Int == -70410)
             #expect((json["error"] as? String)?.contains("-70410") == true)
-            #expect(h.mqtt.published.dropFirst(mark).map(\.topic) == ["hap2mqtt/kitchen_lamp/lightbulb/brightness/set/result"])
+            #expect(
+                h.mqtt.published.dropFirst(mark).map(\.topic) == [
+                    "hap2mqtt/kitchen_lamp/lightbulb/brightness/set/result"
+                ])
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/brightness")?.payloadString == "0")
         }
     }
@@ -79,7 +89,8 @@ struct GatewayCommandTests {
             #expect(json["hap_status"] as? Int == -70408)
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/on")?.payloadString == "false")
             h.provider.setWriteBehavior(.succeed, for: on)
-            #expect(try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
+            #expect(
+                try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
         }
     }
 
@@ -125,22 +136,36 @@ struct GatewayCommandTests {
     func friendlyValues() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
-            #expect(try await h.set("kitchen_lamp/lightbulb/on", "toggle").payloadString == #"{"status":"ok","value":true}"#)
-            #expect(try await h.set("kitchen_lamp/lightbulb/on", "toggle").payloadString == #"{"status":"ok","value":false}"#)
-            #expect(try await h.set("kitchen_lamp/lightbulb/on", "On").payloadString == #"{"status":"ok","value":true}"#)
-            #expect(try await h.set("front_door/lock_mechanism/lock_target_state", "SECURED").payloadString == #"{"status":"ok","value":1}"#)
-            #expect(try await h.set("hall_thermostat/thermostat/target_heating_cooling_state", "heat").payloadString == #"{"status":"ok","value":1}"#)
-            #expect(try await h.set("hall_thermostat/thermostat/target_temperature", " 21.5 ").payloadString == #"{"status":"ok","value":21.5}"#)
+            #expect(
+                try await h.set("kitchen_lamp/lightbulb/on", "toggle").payloadString == #"{"status":"ok","value":true}"#
+            )
+            #expect(
+                try await h.set("kitchen_lamp/lightbulb/on", "toggle").payloadString
+                    == #"{"status":"ok","value":false}"#)
+            #expect(
+                try await h.set("kitchen_lamp/lightbulb/on", "On").payloadString == #"{"status":"ok","value":true}"#)
+            #expect(
+                try await h.set("front_door/lock_mechanism/lock_target_state", "SECURED").payloadString
+                    == #"{"status":"ok","value":1}"#)
+            #expect(
+                try await h.set("hall_thermostat/thermostat/target_heating_cooling_state", "heat").payloadString
+                    == #"{"status":"ok","value":1}"#)
+            #expect(
+                try await h.set("hall_thermostat/thermostat/target_temperature", " 21.5 ").payloadString
+                    == #"{"status":"ok","value":21.5}"#)
             #expect(h.mqtt.retained("hap2mqtt/front_door/lock_mechanism/lock_target_state")?.payloadString == "1")
             #expect(h.provider.writes.count == 6)
         }
     }
 
     /// The warning README "Commands" promises for a retained command, with the command that clears it.
-    static let retainedWarning = "ignored a retained command on hap2mqtt/kitchen_lamp/lightbulb/on/set: publish commands "
+    static let retainedWarning =
+        "ignored a retained command on hap2mqtt/kitchen_lamp/lightbulb/on/set: publish commands "
         + "without the retain flag, and clear it with: mosquitto_pub -r -n -t 'hap2mqtt/kitchen_lamp/lightbulb/on/set'"
 
-    @Test("a command that arrives retained is not carried out, with a warning that says how to clear it; clearing it is quiet")
+    @Test(
+        "a command that arrives retained is not carried out, with a warning that says how to clear it; clearing it is quiet"
+    )
     func retainedCommandIgnored() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
@@ -152,14 +177,19 @@ struct GatewayCommandTests {
             try await h.send("hap2mqtt/kitchen_lamp/set", #"{"lightbulb":{"on":true}}"#, retain: true)
             try await h.send("hap2mqtt/bridge/request/identify", #"{"accessory":"kitchen_lamp"}"#, retain: true)
             try await h.send("hap2mqtt/kitchen_lamp/lightbulb/on/set", "", retain: true)
-            #expect(h.mqtt.published.count == mark, "no result, no state: \(h.mqtt.published.dropFirst(mark).map(\.topic))")
-            #expect(h.log.records(.warning, containing: "ignored a retained command").count == 3, "none for the empty one")
+            #expect(
+                h.mqtt.published.count == mark, "no result, no state: \(h.mqtt.published.dropFirst(mark).map(\.topic))")
+            #expect(
+                h.log.records(.warning, containing: "ignored a retained command").count == 3, "none for the empty one")
             #expect(h.provider.writes.isEmpty && h.provider.identified.isEmpty)
-            #expect(try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
+            #expect(
+                try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
         }
     }
 
-    @Test("20 /sets to one characteristic while its write is in flight collapse into one write of the last value; each gets a result")
+    @Test(
+        "20 /sets to one characteristic while its write is in flight collapse into one write of the last value; each gets a result"
+    )
     func coalescing() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
@@ -180,7 +210,9 @@ struct GatewayCommandTests {
             #expect(h.mqtt.payloads(on: results).suffix(19).allSatisfy { $0 == #"{"status":"ok","value":20}"# })
             #expect(h.provider.writes.map { $0.map(\.value) } == [[.int(1)], [.int(20)]])
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/brightness")?.payloadString == "20")
-            let states = h.mqtt.published.dropFirst(mark).filter { $0.topic == "hap2mqtt/kitchen_lamp/lightbulb/brightness" }
+            let states = h.mqtt.published.dropFirst(mark).filter {
+                $0.topic == "hap2mqtt/kitchen_lamp/lightbulb/brightness"
+            }
             #expect(states.compactMap(\.payloadString) == ["1", "20"], "each confirmed write publishes the state once")
         }
     }
@@ -198,7 +230,8 @@ struct GatewayCommandTests {
             #expect(reply.retain == false)
             mark = h.mqtt.published.count
             try await h.send("hap2mqtt/kitchen_lamp/lightbulb/brightness/get", "", properties: asked)
-            #expect(try await h.waitFor(topic: "replies/me", after: mark).payloadString == #"{"status":"ok","value":55}"#)
+            #expect(
+                try await h.waitFor(topic: "replies/me", after: mark).payloadString == #"{"status":"ok","value":55}"#)
             mark = h.mqtt.published.count
             try await h.send("hap2mqtt/bridge/request/identify", #"{"accessory":"nobody"}"#, properties: asked)
             let refused = try await h.waitFor(topic: "replies/me", after: mark)
@@ -216,7 +249,10 @@ struct GatewayCommandTests {
             let state = try await h.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness", after: mark)
             #expect(state.payloadString == "0")
             #expect(h.provider.reads.contains { $0.contains(h.address(aid: 2, .Characteristic.brightness)) })
-            #expect(h.mqtt.published.dropFirst(mark).map(\.topic) == ["hap2mqtt/kitchen_lamp/lightbulb/brightness", "hap2mqtt/kitchen_lamp"])
+            #expect(
+                h.mqtt.published.dropFirst(mark).map(\.topic) == [
+                    "hap2mqtt/kitchen_lamp/lightbulb/brightness", "hap2mqtt/kitchen_lamp",
+                ])
         }
     }
 
@@ -225,20 +261,30 @@ struct GatewayCommandTests {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
             let good = try await h.set("kitchen_lamp", #"{"lightbulb":{"on":true,"brightness":70,"hue":120}}"#)
-            #expect(good.payloadString == #"{"status":"ok","results":{"lightbulb":{"on":{"status":"ok","value":true},"brightness":{"status":"ok","value":70},"hue":{"status":"ok","value":120}}}}"#)
+            #expect(
+                good.payloadString
+                    == #"{"status":"ok","results":{"lightbulb":{"on":{"status":"ok","value":true},"brightness":{"status":"ok","value":70},"hue":{"status":"ok","value":120}}}}"#
+            )
             #expect(h.provider.writes.count == 1)
             #expect(h.provider.writes.first?.count == 3)
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/brightness")?.payloadString == "70")
-            let bad = try await h.set("kitchen_lamp", #"{"lightbulb":{"on":false,"brightness":700,"nope":1},"fan":{"on":true}}"#)
+            let bad = try await h.set(
+                "kitchen_lamp", #"{"lightbulb":{"on":false,"brightness":700,"nope":1},"fan":{"on":true}}"#)
             #expect(jsonObject(bad)?["status"] as? String == "error")
-            #expect(jsonObject(bad)?["error"] as? String == "no service fan; brightness: 700 is above the maximum 100; no characteristic lightbulb/nope")
+            #expect(
+                jsonObject(bad)?["error"] as? String
+                    == "no service fan; brightness: 700 is above the maximum 100; no characteristic lightbulb/nope")
             #expect(h.provider.writes.count == 1)
             let garbage = try await h.set("kitchen_lamp", "not json")
             #expect(jsonObject(garbage)?["status"] as? String == "error")
             let truncated = try await h.set("kitchen_lamp", #"{"lightbulb":{"on":true}"#)
-            #expect((jsonObject(truncated)?["error"] as? String)?.hasPrefix("the payload is not valid JSON") == true, "\(truncated.payloadString ?? "")")
+            #expect(
+                (jsonObject(truncated)?["error"] as? String)?.hasPrefix("the payload is not valid JSON") == true,
+                "\(truncated.payloadString ?? "")")
             let array = try await h.set("kitchen_lamp", "[1,2]")
-            #expect((jsonObject(array)?["error"] as? String)?.hasPrefix("the payload must be a JSON object") == true, "\(array.payloadString ?? "")")
+            #expect(
+                (jsonObject(array)?["error"] as? String)?.hasPrefix("the payload must be a JSON object") == true,
+                "\(array.payloadString ?? "")")
             let empty = try await h.set("kitchen_lamp", "{}")
             #expect(jsonObject(empty)?["error"] as? String == "the payload names no characteristic")
             #expect(h.provider.writes.count == 1)
@@ -254,7 +300,8 @@ struct GatewayCommandTests {
             let result = try await h.set("kitchen_lamp", #"{"lightbulb":{"on":true}}"#)
             let json = try #require(jsonObject(result))
             #expect(json["status"] as? String == "error")
-            let on = try #require(((json["results"] as? [String: Any])?["lightbulb"] as? [String: Any])?["on"] as? [String: Any])
+            let on = try #require(
+                ((json["results"] as? [String: Any])?["lightbulb"] as? [String: Any])?["on"] as? [String: Any])
             #expect(on["hap_status"] as? Int == -70402, "\(on)")
             #expect(h.provider.writes.isEmpty)
         }
@@ -267,9 +314,12 @@ struct GatewayCommandTests {
             let unknown = try await h.set("nowhere/lightbulb/on", "true")
             #expect((jsonObject(unknown)?["error"] as? String)?.contains("no accessory") == true)
             let noCharacteristic = try await h.set("kitchen_lamp/lightbulb/nonexistent", "1")
-            #expect(jsonObject(noCharacteristic)?["status"] as? String == "error", "\(noCharacteristic.payloadString ?? "")")
+            #expect(
+                jsonObject(noCharacteristic)?["status"] as? String == "error", "\(noCharacteristic.payloadString ?? "")"
+            )
             let mark = h.mqtt.published.count
-            try h.mqtt.deliver(MQTTMessage(topic: "hap2mqtt/kitchen_lamp/lightbulb/on/set", payload: [0xFF, 0xFE], qos: .atLeastOnce))
+            try h.mqtt.deliver(
+                MQTTMessage(topic: "hap2mqtt/kitchen_lamp/lightbulb/on/set", payload: [0xFF, 0xFE], qos: .atLeastOnce))
             let binary = try await h.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result", after: mark)
             #expect((jsonObject(binary)?["error"] as? String)?.contains("UTF-8") == true)
             #expect(h.provider.writes.isEmpty)
@@ -291,7 +341,10 @@ struct GatewayCommandTests {
             #expect(jsonObject(bad)?["transaction"] as? String == "x")
             try await h.send("hap2mqtt/bridge/request/reboot", "{}")
             let unknown = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/response/reboot")
-            #expect(unknown.payloadString == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, pair, refresh, unpair"}"#)
+            #expect(
+                unknown.payloadString
+                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, pair, refresh, unpair"}"#
+            )
         }
     }
 
@@ -327,7 +380,9 @@ struct GatewayBrokerCommandTests {
             try await h.observer.publish("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true", retain: true)
             h.provider.completeSync()
             try await h.waitUntilOnline()
-            #expect(try await h.log.waitFor(.warning, containing: "ignored a retained command").message == GatewayCommandTests.retainedWarning)
+            #expect(
+                try await h.log.waitFor(.warning, containing: "ignored a retained command").message
+                    == GatewayCommandTests.retainedWarning)
             // Delivered after the replayed one on the same subscription, and handled after it.
             let later = try await h.set("kitchen_lamp/lightbulb/brightness", "5")
             #expect(later.payloadString == #"{"status":"ok","value":5}"#)
@@ -337,7 +392,9 @@ struct GatewayBrokerCommandTests {
         }
     }
 
-    @Test("a /set published retained while the gateway runs is ignored too (Retain As Published), and clearing it is quiet")
+    @Test(
+        "a /set published retained while the gateway runs is ignored too (Retain As Published), and clearing it is quiet"
+    )
     func liveRetainedCommand() async throws {
         try await withBrokerGatewayHarness { h in
             try await h.waitUntilOnline()
@@ -352,7 +409,10 @@ struct GatewayBrokerCommandTests {
             #expect(await h.observer.messages(on: "hap2mqtt/kitchen_lamp/lightbulb/on/set/result").count == 1)
             #expect(h.provider.writes.count == 1)
             // Commands are handled in order: both retained ones came before this result, one with a warning.
-            #expect(h.log.records(.warning, containing: "ignored a retained command").map(\.message) == [GatewayCommandTests.retainedWarning])
+            #expect(
+                h.log.records(.warning, containing: "ignored a retained command").map(\.message) == [
+                    GatewayCommandTests.retainedWarning
+                ])
         }
     }
 

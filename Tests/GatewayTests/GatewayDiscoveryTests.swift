@@ -22,7 +22,9 @@ struct GatewayDiscoveryTests {
             #expect(configs.keys.contains { $0.hasPrefix("homeassistant/lock/hap2mqtt_00_00_00_00_00_01_3/") })
             #expect(configs.keys.contains { $0.hasPrefix("homeassistant/climate/hap2mqtt_00_00_00_00_00_01_4/") })
             #expect(configs.keys.contains { $0.hasPrefix("homeassistant/event/hap2mqtt_00_00_00_00_00_01_5/") })
-            let bridge = try #require(configs["homeassistant/binary_sensor/hap2mqtt_bridge_hap2mqtt/connection_state/config"].flatMap(jsonObject))
+            let bridge = try #require(
+                configs["homeassistant/binary_sensor/hap2mqtt_bridge_hap2mqtt/connection_state/config"].flatMap(
+                    jsonObject))
             #expect(bridge["state_topic"] as? String == "hap2mqtt/bridge/state")
             #expect((light["device"] as? [String: Any])?["via_device"] as? String == "hap2mqtt_bridge_hap2mqtt")
         }
@@ -34,8 +36,9 @@ struct GatewayDiscoveryTests {
             try await h.waitUntilOnline()
             let configs = h.mqtt.published.filter { $0.topic.hasPrefix("homeassistant/") && !$0.payload.isEmpty }
             #expect(configs.count > 4, "\(configs.map(\.topic))")
-            #expect(configs.first?.topic == "homeassistant/binary_sensor/hap2mqtt_bridge_hap2mqtt/connection_state/config",
-                    "\(configs.prefix(3).map(\.topic))")
+            #expect(
+                configs.first?.topic == "homeassistant/binary_sensor/hap2mqtt_bridge_hap2mqtt/connection_state/config",
+                "\(configs.prefix(3).map(\.topic))")
         }
     }
 
@@ -79,12 +82,17 @@ struct GatewayDiscoveryTests {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
             let mark = h.mqtt.published.count
-            h.provider.send(.values([
-                ValueUpdate(address: h.address(aid: 2, .Characteristic.hue), value: .float(240), source: .event),
-                ValueUpdate(address: h.address(aid: 2, .Characteristic.saturation), value: .float(100), source: .event),
-            ]))
+            h.provider.send(
+                .values([
+                    ValueUpdate(address: h.address(aid: 2, .Characteristic.hue), value: .float(240), source: .event),
+                    ValueUpdate(
+                        address: h.address(aid: 2, .Characteristic.saturation), value: .float(100), source: .event),
+                ]))
             try await h.waitFor(topic: "hap2mqtt/kitchen_lamp", after: mark)
-            #expect(h.mqtt.published.dropFirst(mark).filter { $0.topic.hasSuffix("/hs") }.compactMap(\.payloadString) == ["240,100"])
+            #expect(
+                h.mqtt.published.dropFirst(mark).filter { $0.topic.hasSuffix("/hs") }.compactMap(\.payloadString) == [
+                    "240,100"
+                ])
         }
     }
 
@@ -92,17 +100,26 @@ struct GatewayDiscoveryTests {
     func hsSet() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
-            let hue = h.address(aid: 2, .Characteristic.hue), saturation = h.address(aid: 2, .Characteristic.saturation)
+            let hue = h.address(aid: 2, .Characteristic.hue)
+            let saturation = h.address(aid: 2, .Characteristic.saturation)
             let mark = h.mqtt.published.count
             let result = try await h.set("kitchen_lamp/lightbulb/hs", "30.4,71.6")
             #expect(result.payloadString == #"{"status":"ok","value":"30,72"}"#)
             let writes = h.provider.writes
             #expect(writes.count == 1)
-            #expect(writes.first.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.address, $0.value) }) } == [hue: .float(30), saturation: .float(72)])
-            #expect(h.mqtt.published.dropFirst(mark).filter { $0.topic.hasSuffix("/hs") }.compactMap(\.payloadString) == ["30,72"])
+            #expect(
+                writes.first.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.address, $0.value) }) } == [
+                    hue: .float(30), saturation: .float(72),
+                ])
+            #expect(
+                h.mqtt.published.dropFirst(mark).filter { $0.topic.hasSuffix("/hs") }.compactMap(\.payloadString) == [
+                    "30,72"
+                ])
             for (bad, error) in [
-                ("red", "hs: send hue and saturation as 'h,s', e.g. 240,100"), ("30", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
-                ("400,50", "hue: 400 is above the maximum 360"), ("30,nan", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
+                ("red", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
+                ("30", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
+                ("400,50", "hue: 400 is above the maximum 360"),
+                ("30,nan", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
                 ("30,101", "saturation: 101 is above the maximum 100"),
             ] {
                 let refused = try await h.set("kitchen_lamp/lightbulb/hs", bad)
@@ -114,7 +131,9 @@ struct GatewayDiscoveryTests {
 
     @Test("Home Assistant's birth message brings every config and then every state again, after the delay")
     func birth() async throws {
-        try await withGatewayHarness(homeAssistant: HomeAssistantConfiguration(birthDelay: .milliseconds(200)...(.milliseconds(300)))) { h in
+        try await withGatewayHarness(
+            homeAssistant: HomeAssistantConfiguration(birthDelay: .milliseconds(200)...(.milliseconds(300)))
+        ) { h in
             try await h.waitUntilOnline()
             let retained = h.mqtt.retained(under: "#")
             h.mqtt.clear()
@@ -122,18 +141,23 @@ struct GatewayDiscoveryTests {
             try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/state")
             #expect(h.mqtt.batches.count == 1, "all in one call")
             let topics = h.mqtt.published.map(\.topic)
-            let firstState = try #require(topics.firstIndex { $0.hasPrefix("hap2mqtt/") && $0 != "hap2mqtt/bridge/state" })
-            #expect(topics[1..<firstState].allSatisfy { $0.hasPrefix("homeassistant/") } && firstState > 10, "configs before states")
+            let firstState = try #require(
+                topics.firstIndex { $0.hasPrefix("hap2mqtt/") && $0 != "hap2mqtt/bridge/state" })
+            #expect(
+                topics[1..<firstState].allSatisfy { $0.hasPrefix("homeassistant/") } && firstState > 10,
+                "configs before states")
             var republished: [String: String] = [:]
             for message in h.mqtt.published { republished[message.topic] = message.payloadString }
-            #expect(republished == retained, "what is sent again is what the broker holds, configs built again included")
+            #expect(
+                republished == retained, "what is sent again is what the broker holds, configs built again included")
             // Answered, a birth is answered again, with the values of then.
             h.provider.changeValue(h.address(aid: 2, .Characteristic.brightness), to: .int(55))
             try await h.mqtt.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness") { $0.payloadString == "55" }
             try await h.send("homeassistant/status", "online")
             try await eventually("the second answer") {
                 h.mqtt.batches.last?.first?.topic == "hap2mqtt/bridge/state"
-                    && h.mqtt.batches.last?.contains { $0.topic.hasSuffix("/brightness") && $0.payloadString == "55" } == true
+                    && h.mqtt.batches.last?.contains { $0.topic.hasSuffix("/brightness") && $0.payloadString == "55" }
+                        == true
             }
         }
     }
@@ -144,7 +168,9 @@ struct GatewayDiscoveryTests {
             try await h.waitUntilOnline()
             #expect(!h.mqtt.retained(under: "homeassistant/+/hap2mqtt_00_00_00_00_00_01_3/#").isEmpty)
             h.provider.remove(aid: 3)
-            try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") { jsonObject($0)?["type"] as? String == "accessory_removed" }
+            try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") {
+                jsonObject($0)?["type"] as? String == "accessory_removed"
+            }
             #expect(h.mqtt.retained(under: "homeassistant/+/hap2mqtt_00_00_00_00_00_01_3/#").isEmpty)
 
             let topic = "homeassistant/light/\(Self.lampNode)/s8/config"
@@ -152,7 +178,9 @@ struct GatewayDiscoveryTests {
             try await h.send("hap2mqtt/bridge/request/rename", #"{"accessory":"kitchen_lamp","to":"island_lamp"}"#)
             let updated = try await h.waitFor(topic: topic, after: mark)
             #expect(jsonObject(updated)?["command_topic"] as? String == "hap2mqtt/island_lamp/lightbulb/on/set")
-            #expect(h.mqtt.messages(on: topic).allSatisfy { !$0.payload.isEmpty }, "never cleared, so Home Assistant keeps the entity")
+            #expect(
+                h.mqtt.messages(on: topic).allSatisfy { !$0.payload.isEmpty },
+                "never cleared, so Home Assistant keeps the entity")
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/hs") == nil)
         }
     }
@@ -163,7 +191,9 @@ struct GatewayDiscoveryTests {
             try await h.waitUntilOnline()
             h.provider.changeValue(h.address(aid: 2, .Characteristic.name), to: .string("Island Lamp"))
             let topic = "homeassistant/light/\(Self.lampNode)/s8/config"
-            let config = try await h.mqtt.waitFor(topic: topic) { ((jsonObject($0)?["device"] as? [String: Any])?["name"] as? String) == "Island Lamp" }
+            let config = try await h.mqtt.waitFor(topic: topic) {
+                ((jsonObject($0)?["device"] as? [String: Any])?["name"] as? String) == "Island Lamp"
+            }
             #expect(jsonObject(config)?["command_topic"] as? String == "hap2mqtt/kitchen_lamp/lightbulb/on/set")
         }
     }
@@ -177,13 +207,16 @@ struct GatewayDiscoveryTests {
             try await h.waitUntilOnline()
             let configs = h.mqtt.retained(under: "ha/#")
             #expect(h.mqtt.retained(under: "homeassistant/#").isEmpty)
-            #expect(!configs.keys.contains { $0.contains("_01_3/") || $0.contains("_01_5/") }, "\(configs.keys.sorted())")
+            #expect(
+                !configs.keys.contains { $0.contains("_01_3/") || $0.contains("_01_5/") }, "\(configs.keys.sorted())")
             let light = try #require(configs["ha/light/\(Self.lampNode)/s8/config"].flatMap(jsonObject))
             #expect(light["brightness_command_topic"] == nil && light["hs_command_topic"] != nil)
-            let climate = try #require(configs.first { $0.key.hasPrefix("ha/climate/") }.flatMap { jsonObject($0.value) })
+            let climate = try #require(
+                configs.first { $0.key.hasPrefix("ha/climate/") }.flatMap { jsonObject($0.value) })
             #expect(climate["current_humidity_topic"] == nil && climate["current_temperature_topic"] != nil)
-            #expect(h.mqtt.messages(on: "ha/+/hap2mqtt_00_00_00_00_00_01_3/#").allSatisfy { $0.payload.isEmpty },
-                    "the excluded accessory's configs are only cleared")
+            #expect(
+                h.mqtt.messages(on: "ha/+/hap2mqtt_00_00_00_00_00_01_3/#").allSatisfy { $0.payload.isEmpty },
+                "the excluded accessory's configs are only cleared")
         }
     }
 
@@ -192,7 +225,9 @@ struct GatewayDiscoveryTests {
         try await withGatewayHarness(homeAssistant: HomeAssistantConfiguration(discovery: false)) { h in
             try await h.waitUntilOnline()
             let configs = h.mqtt.messages(on: "homeassistant/#")
-            #expect(!configs.isEmpty && configs.allSatisfy { $0.payload.isEmpty && $0.retain }, "only empty retained messages, which clear")
+            #expect(
+                !configs.isEmpty && configs.allSatisfy { $0.payload.isEmpty && $0.retain },
+                "only empty retained messages, which clear")
             #expect(configs.contains { $0.topic == "homeassistant/light/\(Self.lampNode)/s8/config" })
             #expect(h.mqtt.subscriptions["homeassistant/status"] == nil)
         }

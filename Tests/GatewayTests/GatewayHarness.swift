@@ -17,7 +17,8 @@ enum GatewayFixture {
             InMemoryAccessoryProvider.accessory(aid: 2, name: "Kitchen Lamp", services: [.Service.lightbulb]),
             InMemoryAccessoryProvider.accessory(aid: 3, name: "Front Door", services: [.Service.lockMechanism]),
             InMemoryAccessoryProvider.accessory(aid: 4, name: "Hall Thermostat", services: [.Service.thermostat]),
-            InMemoryAccessoryProvider.accessory(aid: 5, name: "Porch Button", services: [.Service.statelessProgrammableSwitch]),
+            InMemoryAccessoryProvider.accessory(
+                aid: 5, name: "Porch Button", services: [.Service.statelessProgrammableSwitch]),
         ]
     }
 
@@ -81,7 +82,9 @@ final class GatewayHarness: Stoppable {
         await mqtt.drained()
     }
 
-    func address(aid: Int, _ type: HAPType) -> CharacteristicAddress { GatewayFixture.address(provider, aid: aid, type) }
+    func address(aid: Int, _ type: HAPType) -> CharacteristicAddress {
+        GatewayFixture.address(provider, aid: aid, type)
+    }
 
     /// Delivers a message as the broker would forward it (QoS 1) and returns when the gateway has handled
     /// it: what it published without waiting for an accessory is recorded by then.
@@ -93,7 +96,9 @@ final class GatewayHarness: Stoppable {
     }
 
     /// Publishes a command to `<base>/<topic>/set` and waits for its result on `…/set/result`.
-    func set(_ topic: String, _ payload: String, properties: MQTTProperties = MQTTProperties()) async throws -> MQTTMessage {
+    func set(_ topic: String, _ payload: String, properties: MQTTProperties = MQTTProperties()) async throws
+        -> MQTTMessage
+    {
         let mark = mqtt.published.count
         try await send("\(base)/\(topic)/set", payload, properties: properties)
         return try await waitFor(topic: "\(base)/\(topic)/set/result", after: mark)
@@ -121,7 +126,8 @@ final class GatewayHarness: Stoppable {
 ///   - accessories: what the in-memory provider holds; the lamp, lock, thermostat and button by default.
 ///   - autoSync: false keeps the store from becoming ready until `provider.completeSync()`.
 func withGatewayHarness(
-    accessories: [Accessory] = GatewayFixture.accessories(), autoSync: Bool = true, writeTimeout: Duration = .seconds(10),
+    accessories: [Accessory] = GatewayFixture.accessories(), autoSync: Bool = true,
+    writeTimeout: Duration = .seconds(10),
     stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
     homes: [Home] = [Home(name: "Home")], management: Management? = nil, _ body: (GatewayHarness) async throws -> Void
 ) async throws {
@@ -174,7 +180,8 @@ final class BrokerGatewayHarness: Stoppable {
             throw error
         }
         gateway = Gateway(
-            configuration: GatewayConfiguration(version: "test", mqttSummary: ["url": broker.url], homeAssistant: homeAssistant),
+            configuration: GatewayConfiguration(
+                version: "test", mqttSummary: ["url": broker.url], homeAssistant: homeAssistant),
             store: store, mqtt: mqtt, logger: log.logger(label: "gateway"))
         await store.start()
         let gateway = self.gateway
@@ -187,7 +194,9 @@ final class BrokerGatewayHarness: Stoppable {
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/accessories")
     }
 
-    func address(aid: Int, _ type: HAPType) -> CharacteristicAddress { GatewayFixture.address(provider, aid: aid, type) }
+    func address(aid: Int, _ type: HAPType) -> CharacteristicAddress {
+        GatewayFixture.address(provider, aid: aid, type)
+    }
 
     /// Publishes a command (not retained) and waits for its result on `…/set/result`.
     func set(_ topic: String, _ payload: String) async throws -> MQTTMessage {
@@ -209,11 +218,13 @@ final class BrokerGatewayHarness: Stoppable {
 /// Runs `body` with a gateway on a real broker (see `BrokerGatewayHarness`) and stops everything
 /// afterwards, also when `body` throws.
 func withBrokerGatewayHarness(
-    autoSync: Bool = true, brokerOptions: MosquittoBroker.Options = MosquittoBroker.Options(), sessionExpiry: Duration? = nil,
+    autoSync: Bool = true, brokerOptions: MosquittoBroker.Options = MosquittoBroker.Options(),
+    sessionExpiry: Duration? = nil,
     _ body: (BrokerGatewayHarness) async throws -> Void
 ) async throws {
     try await withStopping(
-        try await BrokerGatewayHarness(autoSync: autoSync, brokerOptions: brokerOptions, sessionExpiry: sessionExpiry), body)
+        try await BrokerGatewayHarness(autoSync: autoSync, brokerOptions: brokerOptions, sessionExpiry: sessionExpiry),
+        body)
 }
 
 /// The JSON object of a message's payload.

@@ -1,10 +1,11 @@
 import Foundation
-@testable import Gateway
 import HAP2MQTTTesting
 import HomeModel
 import Logging
 import MQTT
 import Testing
+
+@testable import Gateway
 
 /// Commands meant to hurt (issue "Hostile input"): response topics that would make the gateway publish
 /// where it must not, payloads over the limit, reads that cannot succeed, and the same bad command again
@@ -16,8 +17,9 @@ struct GatewayHostileInputTests {
         "homeassistant/light/x/config", "homeassistant/status", "hap2mqtt/kitchen_lamp/lightbulb/on/set", "$SYS/x",
     ]
 
-    @Test("a response topic that is no topic, or one of the gateway's or Home Assistant's, is refused alone: the write is done and answered on /set/result",
-          arguments: badResponseTopics)
+    @Test(
+        "a response topic that is no topic, or one of the gateway's or Home Assistant's, is refused alone: the write is done and answered on /set/result",
+        arguments: badResponseTopics)
     func badResponseTopic(_ responseTopic: String) async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
@@ -26,8 +28,9 @@ struct GatewayHostileInputTests {
             let result = try await h.set("kitchen_lamp/lightbulb/brightness", "77", properties: asked)
             #expect(result.payloadString == #"{"status":"ok","value":77}"#)
             let after = h.mqtt.published.dropFirst(mark)
-            #expect(after.contains { $0.topic == "hap2mqtt/kitchen_lamp/lightbulb/brightness" && $0.payloadString == "77" },
-                    "the state message went out with the batch")
+            #expect(
+                after.contains { $0.topic == "hap2mqtt/kitchen_lamp/lightbulb/brightness" && $0.payloadString == "77" },
+                "the state message went out with the batch")
             #expect(!after.contains { $0.topic == responseTopic }, "nothing was published on \(responseTopic)")
             #expect(!after.contains { $0.properties.correlationData != nil }, "no answer carries the correlation data")
             #expect(h.log.records(.info, containing: "ignored the response topic").count == 1, "\(h.log.lines)")
@@ -40,7 +43,8 @@ struct GatewayHostileInputTests {
             try await h.waitUntilOnline()
             for topic in ["hap2mqtt/response/me", "replies/me", "hap2mqtt-other/x"] {
                 let mark = h.mqtt.published.count
-                _ = try await h.set("kitchen_lamp/lightbulb/brightness", "40", properties: MQTTProperties(responseTopic: topic))
+                _ = try await h.set(
+                    "kitchen_lamp/lightbulb/brightness", "40", properties: MQTTProperties(responseTopic: topic))
                 #expect(try await h.waitFor(topic: topic, after: mark).payloadString == #"{"status":"ok","value":40}"#)
             }
             #expect(h.log.records(.info, containing: "ignored the response topic").isEmpty)
@@ -49,11 +53,15 @@ struct GatewayHostileInputTests {
 
     @Test("no accessory can take the slug 'response', where answers may go")
     func responseSlugIsReserved() async throws {
-        let accessories = [InMemoryAccessoryProvider.accessory(aid: 2, name: "Response", services: [.Service.lightbulb])]
+        let accessories = [
+            InMemoryAccessoryProvider.accessory(aid: 2, name: "Response", services: [.Service.lightbulb])
+        ]
         try await withGatewayHarness(accessories: accessories) { h in
             try await h.waitUntilOnline()
             #expect(h.mqtt.retained("hap2mqtt/response/lightbulb/on") == nil)
-            #expect(h.mqtt.retained("hap2mqtt/response_2/lightbulb/on") != nil, "\(h.mqtt.retained(under: "hap2mqtt/#").keys.sorted())")
+            #expect(
+                h.mqtt.retained("hap2mqtt/response_2/lightbulb/on") != nil,
+                "\(h.mqtt.retained(under: "hap2mqtt/#").keys.sorted())")
         }
     }
 
@@ -62,10 +70,15 @@ struct GatewayHostileInputTests {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
             let limit = GatewayConfiguration.defaultMaxCommandSize
-            let expected = "the payload is \(limit + 1) bytes; commands may be at most \(limit) bytes (mqtt.max_command_size)"
+            let expected =
+                "the payload is \(limit + 1) bytes; commands may be at most \(limit) bytes (mqtt.max_command_size)"
             var mark = h.mqtt.published.count
-            try h.mqtt.deliver(MQTTMessage(topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness/set", payload: Array(repeating: 0x31, count: limit + 1), qos: .atLeastOnce))
-            var result = try await h.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness/set/result", after: mark)
+            try h.mqtt.deliver(
+                MQTTMessage(
+                    topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness/set",
+                    payload: Array(repeating: 0x31, count: limit + 1), qos: .atLeastOnce))
+            var result = try await h.waitFor(
+                topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness/set/result", after: mark)
             #expect(result.payloadString == #"{"status":"error","error":"\#(expected)"}"#)
 
             // As the MQTT client hands it over: the payload was not kept, only its size.
@@ -74,7 +87,9 @@ struct GatewayHostileInputTests {
             dropped.droppedPayloadSize = 1_000_000
             try h.mqtt.deliver(dropped)
             result = try await h.waitFor(topic: "hap2mqtt/bridge/response/rename", after: mark)
-            #expect(jsonObject(result)?["error"] as? String == "the payload is 1000000 bytes; commands may be at most \(limit) bytes (mqtt.max_command_size)")
+            #expect(
+                jsonObject(result)?["error"] as? String
+                    == "the payload is 1000000 bytes; commands may be at most \(limit) bytes (mqtt.max_command_size)")
             mark = h.mqtt.published.count
             dropped.topic = "hap2mqtt/kitchen_lamp/set"
             try h.mqtt.deliver(dropped)
@@ -93,11 +108,16 @@ struct GatewayHostileInputTests {
                 let mark = h.mqtt.published.count
                 try await h.send("hap2mqtt/kitchen_lamp/accessory_information/identify/get", "", properties: asked)
                 let reply = try await h.waitFor(topic: "replies/me", after: mark)
-                #expect(reply.payloadString == #"{"status":"error","error":"identify: the characteristic is write-only and cannot be read","hap_status":-70405}"#)
+                #expect(
+                    reply.payloadString
+                        == #"{"status":"error","error":"identify: the characteristic is write-only and cannot be read","hap_status":-70405}"#
+                )
             }
             #expect(h.provider.reads.isEmpty, "a read reached the accessory: \(h.provider.reads)")
             #expect(h.log.all.filter { $0.level >= .warning }.isEmpty, "\(h.log.lines)")
-            #expect(h.log.records(.info, containing: "refused hap2mqtt/kitchen_lamp/accessory_information/identify/get").count == 1)
+            #expect(
+                h.log.records(.info, containing: "refused hap2mqtt/kitchen_lamp/accessory_information/identify/get")
+                    .count == 1)
         }
     }
 
@@ -108,13 +128,15 @@ struct GatewayHostileInputTests {
             let started = ContinuousClock.now
             for _ in 0..<50 {
                 let result = try await h.set("kitchen_lamp/lightbulb/brightness", "150")
-                #expect(result.payloadString == #"{"status":"error","error":"brightness: 150 is above the maximum 100"}"#)
+                #expect(
+                    result.payloadString == #"{"status":"error","error":"brightness: 150 is above the maximum 100"}"#)
             }
             // One line, and one more for each minute a loaded machine took over the 50 (with the count).
             let minutes = Int((ContinuousClock.now - started).components.seconds / 60)
             let lines = h.log.records(.info, containing: "refused hap2mqtt/kitchen_lamp/lightbulb/brightness/set")
             #expect((1...1 + minutes).contains(lines.count), "\(lines.map(\.message))")
-            #expect(lines.dropFirst().allSatisfy { $0.message.contains("more refused on this topic since its last line") })
+            #expect(
+                lines.dropFirst().allSatisfy { $0.message.contains("more refused on this topic since its last line") })
             #expect(h.provider.writes.isEmpty)
         }
     }
@@ -127,10 +149,15 @@ struct GatewayHostileInputTests {
         #expect(log.admit("refused a", topic: "a", now: start + .seconds(10)) == nil)
         #expect(log.admit("refused a", topic: "a", now: start + .seconds(20)) == nil)
         #expect(log.admit("refused b", topic: "b", now: start + .seconds(20)) == "refused b")
-        #expect(log.admit("refused a", topic: "a", now: start + .seconds(61))
+        #expect(
+            log.admit("refused a", topic: "a", now: start + .seconds(61))
                 == "refused a (and 2 more refused on this topic since its last line, not logged)")
-        for i in 0..<(RefusalLog.maxTopics * 2) { _ = log.admit("refused \(i)", topic: "t\(i)", now: start + .seconds(62)) }
-        #expect(log.admit("refused new", topic: "new", now: start + .seconds(63)) == nil, "past maxTopics, new topics share one entry")
+        for i in 0..<(RefusalLog.maxTopics * 2) {
+            _ = log.admit("refused \(i)", topic: "t\(i)", now: start + .seconds(62))
+        }
+        #expect(
+            log.admit("refused new", topic: "new", now: start + .seconds(63)) == nil,
+            "past maxTopics, new topics share one entry")
     }
 
     @Test("only /set and /get of one characteristic without a response topic collapse in the MQTT client's queue")
@@ -138,8 +165,16 @@ struct GatewayHostileInputTests {
         let collapses = Gateway.collapsesCommand(baseTopic: "hap2mqtt")
         #expect(collapses(MQTTMessage(topic: "hap2mqtt/lamp/lightbulb/on/set", string: "1")))
         #expect(collapses(MQTTMessage(topic: "hap2mqtt/lamp/lightbulb/on/get", string: "")))
-        #expect(!collapses(MQTTMessage(topic: "hap2mqtt/lamp/lightbulb/on/set", string: "1", properties: MQTTProperties(responseTopic: "r"))))
-        #expect(!collapses(MQTTMessage(topic: "hap2mqtt/lamp/lightbulb/on/set", string: "1", properties: MQTTProperties(correlationData: [1]))))
+        #expect(
+            !collapses(
+                MQTTMessage(
+                    topic: "hap2mqtt/lamp/lightbulb/on/set", string: "1", properties: MQTTProperties(responseTopic: "r")
+                )))
+        #expect(
+            !collapses(
+                MQTTMessage(
+                    topic: "hap2mqtt/lamp/lightbulb/on/set", string: "1",
+                    properties: MQTTProperties(correlationData: [1]))))
         #expect(!collapses(MQTTMessage(topic: "hap2mqtt/lamp/lightbulb/on/set", string: "1", retain: true)))
         #expect(!collapses(MQTTMessage(topic: "hap2mqtt/lamp/set", string: "{}")))
         #expect(!collapses(MQTTMessage(topic: "hap2mqtt/bridge/request/rename", string: "{}")))

@@ -15,7 +15,9 @@ struct GatewayPublishingTests {
             #expect(await !h.store.isReady)
             h.provider.changeValue(h.address(aid: 2, .Characteristic.brightness), to: .int(40))
             // The gateway waits for the store: it has not even subscribed, so no command can reach it.
-            #expect(throws: TestSupportError.self) { try h.mqtt.deliver("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true") }
+            #expect(throws: TestSupportError.self) {
+                try h.mqtt.deliver("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true")
+            }
             #expect(h.mqtt.published.isEmpty && h.mqtt.subscriptions.isEmpty)
             h.provider.completeSync()
             try await h.waitUntilOnline()
@@ -31,7 +33,8 @@ struct GatewayPublishingTests {
             let topics = try h.stateTopics()
             var checked = 0
             for accessory in h.provider.accessories {
-                for c in accessory.allCharacteristics where c.isReadable && c.type != .Characteristic.programmableSwitchEvent {
+                for c in accessory.allCharacteristics
+                where c.isReadable && c.type != .Characteristic.programmableSwitchEvent {
                     let value = try #require(c.value)
                     let topic = try #require(topics[CharacteristicAddress(accessory: accessory.id, iid: c.iid)])
                     #expect(retained[topic] == value.description, "\(topic)")
@@ -43,9 +46,11 @@ struct GatewayPublishingTests {
             #expect(retained["hap2mqtt/kitchen_lamp/availability"] == "online")
             #expect(retained["hap2mqtt/bridge/state"] == #"{"state":"online"}"#)
             #expect(h.mqtt.subscriptions["hap2mqtt/+/+/+/set"]?.retainAsPublished == true)
-            #expect(Set(h.mqtt.subscriptions.keys) == [
-                "hap2mqtt/+/+/+/set", "hap2mqtt/+/+/+/get", "hap2mqtt/+/set", "hap2mqtt/bridge/request/+", "homeassistant/status",
-            ])
+            #expect(
+                Set(h.mqtt.subscriptions.keys) == [
+                    "hap2mqtt/+/+/+/set", "hap2mqtt/+/+/+/get", "hap2mqtt/+/set", "hap2mqtt/bridge/request/+",
+                    "homeassistant/status",
+                ])
         }
     }
 
@@ -77,18 +82,23 @@ struct GatewayPublishingTests {
             #expect(lamp["reachable"] as? Bool == true)
             let services = try #require(lamp["services"] as? [[String: Any]])
             let bulb = try #require(services.first { $0["slug"] as? String == "lightbulb" })
-            let brightness = try #require((bulb["characteristics"] as? [[String: Any]])?.first { $0["slug"] as? String == "brightness" })
+            let brightness = try #require(
+                (bulb["characteristics"] as? [[String: Any]])?.first { $0["slug"] as? String == "brightness" })
             #expect(brightness["topic"] as? String == "hap2mqtt/kitchen_lamp/lightbulb/brightness")
             #expect(brightness["unit"] as? String == "percentage")
             #expect(brightness["max"] as? Double == 100)
             #expect(brightness["perms"] as? [String] == ["pr", "pw", "ev"])
             let door = try #require(list.first { $0["slug"] as? String == "front_door" })
-            let lockTarget = try #require(((door["services"] as? [[String: Any]])?.first { $0["slug"] as? String == "lock_mechanism" }?["characteristics"] as? [[String: Any]])?.first { $0["slug"] as? String == "lock_target_state" })
+            let lockTarget = try #require(
+                ((door["services"] as? [[String: Any]])?.first { $0["slug"] as? String == "lock_mechanism" }?[
+                    "characteristics"] as? [[String: Any]])?.first { $0["slug"] as? String == "lock_target_state" })
             #expect(lockTarget["valid_values"] as? [String: Int] == ["Secured": 1, "Unsecured": 0])
         }
     }
 
-    @Test("the first publication is one batch that ends with bridge/state online; an hs topic goes with its light's values")
+    @Test(
+        "the first publication is one batch that ends with bridge/state online; an hs topic goes with its light's values"
+    )
     func onlineLast() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
@@ -129,15 +139,20 @@ struct GatewayPublishingTests {
             h.provider.changeValue(brightness, to: .int(40))
             let json = try await h.waitFor(topic: "hap2mqtt/kitchen_lamp", after: mark)
             #expect((jsonObject(json)?["lightbulb"] as? [String: Any])?["brightness"] as? Int == 40)
-            #expect(h.mqtt.published.dropFirst(mark).map(\.topic) == ["hap2mqtt/kitchen_lamp/lightbulb/brightness", "hap2mqtt/kitchen_lamp"])
+            #expect(
+                h.mqtt.published.dropFirst(mark).map(\.topic) == [
+                    "hap2mqtt/kitchen_lamp/lightbulb/brightness", "hap2mqtt/kitchen_lamp",
+                ])
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/brightness")?.payloadString == "40")
             // The same value again, then another change: when that one is out, the first was handled.
             h.provider.changeValue(brightness, to: .int(40))
             h.provider.changeValue(h.address(aid: 2, .Characteristic.on), to: .bool(true))
             try await h.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/on", after: mark)
             #expect(h.mqtt.payloads(on: "hap2mqtt/kitchen_lamp/lightbulb/brightness").suffix(1) == ["40"])
-            #expect(h.mqtt.published.dropFirst(mark).filter { $0.topic == "hap2mqtt/kitchen_lamp/lightbulb/brightness" }.count == 1,
-                    "an unchanged value is not published again")
+            #expect(
+                h.mqtt.published.dropFirst(mark).filter { $0.topic == "hap2mqtt/kitchen_lamp/lightbulb/brightness" }
+                    .count == 1,
+                "an unchanged value is not published again")
         }
     }
 
@@ -168,7 +183,9 @@ struct GatewayPublishingTests {
             let id = GatewayFixture.id(3)
             h.provider.setReachable([id], false)
             try await h.mqtt.waitFor(topic: "hap2mqtt/front_door/availability") { $0.payloadString == "offline" }
-            let event = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") { jsonObject($0)?["type"] as? String == "availability" }
+            let event = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") {
+                jsonObject($0)?["type"] as? String == "availability"
+            }
             let data = try #require(jsonObject(event)?["data"] as? [String: Any])
             #expect(data["accessory"] as? String == "front_door" && data["state"] as? String == "offline")
             #expect(h.mqtt.retained("hap2mqtt/front_door/availability")?.payloadString == "offline")
@@ -187,11 +204,15 @@ struct GatewayPublishingTests {
             try await h.waitUntilOnline()
             #expect(h.mqtt.retained("hap2mqtt/front_door/lock_mechanism/lock_current_state") != nil)
             h.provider.remove(aid: 3)
-            let event = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") { jsonObject($0)?["type"] as? String == "accessory_removed" }
+            let event = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") {
+                jsonObject($0)?["type"] as? String == "accessory_removed"
+            }
             #expect((jsonObject(event)?["data"] as? [String: Any])?["accessory"] as? String == "front_door")
             #expect(h.mqtt.retained(under: "hap2mqtt/front_door/#").isEmpty)
             #expect(h.mqtt.retained(under: "homeassistant/+/hap2mqtt_00_00_00_00_00_01_3/#").isEmpty)
-            try await eventually("the list drops it") { h.mqtt.retained("hap2mqtt/bridge/accessories")?.payloadString?.contains("front_door") == false }
+            try await eventually("the list drops it") {
+                h.mqtt.retained("hap2mqtt/bridge/accessories")?.payloadString?.contains("front_door") == false
+            }
             #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/availability")?.payloadString == "online")
         }
     }
@@ -202,19 +223,28 @@ struct GatewayPublishingTests {
         defer { try? FileManager.default.removeItem(atPath: dir.path) }
         try await withGatewayHarness(stateDirectory: dir) { h in
             try await h.waitUntilOnline()
-            h.provider.add(InMemoryAccessoryProvider.accessory(aid: 9, name: "Kitchen Lamp", services: [.Service.lightbulb]))
+            h.provider.add(
+                InMemoryAccessoryProvider.accessory(aid: 9, name: "Kitchen Lamp", services: [.Service.lightbulb]))
             try await h.mqtt.waitFor(topic: "hap2mqtt/kitchen_lamp_2/availability")
-            var renamed = InMemoryAccessoryProvider.accessory(aid: 2, name: "Küche Lampe", services: [.Service.lightbulb])
+            var renamed = InMemoryAccessoryProvider.accessory(
+                aid: 2, name: "Küche Lampe", services: [.Service.lightbulb])
             renamed.services[0].characteristics[3].value = .string("Küche Lampe")
             h.provider.update(renamed)
-            let event = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") { jsonObject($0)?["type"] as? String == "accessory_renamed" }
+            let event = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") {
+                jsonObject($0)?["type"] as? String == "accessory_renamed"
+            }
             #expect((jsonObject(event)?["data"] as? [String: Any])?["accessory"] as? String == "kitchen_lamp")
             let saved = try #require(try dir.read("slugs.json"))
             #expect(String(decoding: saved, as: UTF8.self).contains("kitchen_lamp_2"))
             h.provider.remove(aid: 9)
-            try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") { jsonObject($0)?["type"] as? String == "accessory_removed" }
-            h.provider.add(InMemoryAccessoryProvider.accessory(aid: 9, name: "Another Lamp", services: [.Service.lightbulb]))
-            try await eventually("it is back under its old slug") { h.mqtt.retained("hap2mqtt/kitchen_lamp_2/availability") != nil }
+            try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") {
+                jsonObject($0)?["type"] as? String == "accessory_removed"
+            }
+            h.provider.add(
+                InMemoryAccessoryProvider.accessory(aid: 9, name: "Another Lamp", services: [.Service.lightbulb]))
+            try await eventually("it is back under its old slug") {
+                h.mqtt.retained("hap2mqtt/kitchen_lamp_2/availability") != nil
+            }
         }
     }
 
@@ -228,8 +258,10 @@ struct GatewayPublishingTests {
             #expect(h.mqtt.batches.count == 1)
             let topics = h.mqtt.published.map(\.topic)
             #expect(topics.first == "hap2mqtt/bridge/state")
-            let firstState = try #require(topics.firstIndex { $0.hasPrefix("hap2mqtt/") && $0 != "hap2mqtt/bridge/state" })
-            #expect(topics[1..<firstState].allSatisfy { $0.hasPrefix("homeassistant/") }, "every config before any state")
+            let firstState = try #require(
+                topics.firstIndex { $0.hasPrefix("hap2mqtt/") && $0 != "hap2mqtt/bridge/state" })
+            #expect(
+                topics[1..<firstState].allSatisfy { $0.hasPrefix("homeassistant/") }, "every config before any state")
             #expect(h.mqtt.retained(under: "#") == before, "the same retained messages as before, configs included")
         }
     }

@@ -8,7 +8,9 @@ import Testing
 
 @Suite("Gateway: a real broker that restarts or loses the gateway")
 struct GatewayRecoveryTests {
-    @Test("after the broker restarts without persistence, the gateway is back online with all retained state, Home Assistant configs included, and takes commands")
+    @Test(
+        "after the broker restarts without persistence, the gateway is back online with all retained state, Home Assistant configs included, and takes commands"
+    )
     func brokerRestart() async throws {
         try await withBrokerGatewayHarness { h in
             try await h.waitUntilOnline()
@@ -21,7 +23,9 @@ struct GatewayRecoveryTests {
             try await eventually("online again", timeout: .seconds(15)) {
                 (try? await h.allRetained())?["hap2mqtt/bridge/state"] == #"{"state":"online"}"#
             }
-            try await eventually("everything retained again") { (try? await h.allRetained(under: everything)) == before }
+            try await eventually("everything retained again") {
+                (try? await h.allRetained(under: everything)) == before
+            }
             // The observer's own subscription may take a moment to come back too.
             try await eventually("the observer is back") { h.observer.client.isConnected }
             try await h.observer.waitForEvent { $0 == .connected(reconnect: true) }
@@ -31,7 +35,8 @@ struct GatewayRecoveryTests {
         }
     }
 
-    @Test("QoS 1 commands sent while the broker restarts 10 times are all carried out: the persistent session keeps them")
+    @Test(
+        "QoS 1 commands sent while the broker restarts 10 times are all carried out: the persistent session keeps them")
     func commandsAcrossRestarts() async throws {
         try await withBrokerGatewayHarness(brokerOptions: .init(persistent: true), sessionExpiry: .seconds(60)) { h in
             try await h.waitUntilOnline()
@@ -48,19 +53,29 @@ struct GatewayRecoveryTests {
             publisher.start()
             for restart in 1...10 {
                 let before = publisher.accepted.count
-                try await eventually("more commands are accepted before restart \(restart)") { publisher.accepted.count >= before + 3 }
+                try await eventually("more commands are accepted before restart \(restart)") {
+                    publisher.accepted.count >= before + 3
+                }
                 try await h.broker.restart()
             }
             try await eventually("commands are accepted after the last restart") { publisher.accepted.count >= 40 }
             await publisher.stop()
             let accepted = publisher.accepted
             func answered() async -> Set<Int> {
-                Set(await answers.messages(on: "answers/set").compactMap { $0.properties.correlationData.flatMap { Int(String(decoding: $0, as: UTF8.self)) } })
+                Set(
+                    await answers.messages(on: "answers/set").compactMap {
+                        $0.properties.correlationData.flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+                    })
             }
-            try await eventually("every accepted command is answered (\(accepted.count) accepted)", timeout: .seconds(60)) {
+            try await eventually(
+                "every accepted command is answered (\(accepted.count) accepted)", timeout: .seconds(60)
+            ) {
                 await answered().isSuperset(of: accepted)
             }
-            #expect(await answers.messages(on: "answers/set").allSatisfy { $0.payloadString?.contains(#""status":"ok""#) == true })
+            #expect(
+                await answers.messages(on: "answers/set").allSatisfy {
+                    $0.payloadString?.contains(#""status":"ok""#) == true
+                })
             await commander.disconnect()
             await answers.disconnect()
         }

@@ -13,7 +13,10 @@ final class HomeAssistantDemoHome: Stoppable {
 
     /// aid, name, service type, and values by characteristic type.
     static let accessories: [(aid: Int, name: String, service: HAPType, values: [String: CharacteristicValue])] = [
-        (2, "Kitchen Lamp", .Service.lightbulb, ["25": .bool(true), "8": .int(50), "13": .float(120), "2F": .float(80), "CE": .int(300)]),
+        (
+            2, "Kitchen Lamp", .Service.lightbulb,
+            ["25": .bool(true), "8": .int(50), "13": .float(120), "2F": .float(80), "CE": .int(300)]
+        ),
         (3, "Desk Switch", .Service.switch, ["25": .bool(true)]),
         (4, "Coffee Outlet", .Service.outlet, ["25": .bool(false), "26": .bool(true)]),
         (5, "Living Temperature", .Service.temperatureSensor, ["11": .float(21.5)]),
@@ -21,7 +24,10 @@ final class HomeAssistantDemoHome: Stoppable {
         (7, "Window Contact", .Service.contactSensor, ["6A": .int(1)]),
         (8, "Hall Motion", .Service.motionSensor, ["22": .bool(true)]),
         (9, "Front Door", .Service.lockMechanism, ["1D": .int(0), "1E": .int(0)]),
-        (10, "Hall Thermostat", .Service.thermostat, ["F": .int(1), "33": .int(1), "11": .float(19.5), "35": .float(21), "12": .float(18), "D": .float(26)]),
+        (
+            10, "Hall Thermostat", .Service.thermostat,
+            ["F": .int(1), "33": .int(1), "11": .float(19.5), "35": .float(21), "12": .float(18), "D": .float(26)]
+        ),
         (11, "Bedroom Blind", .Service.windowCovering, ["6D": .int(100), "7C": .int(100), "72": .int(2)]),
         (12, "Porch Button", .Service.statelessProgrammableSwitch, [:]),
     ]
@@ -31,7 +37,8 @@ final class HomeAssistantDemoHome: Stoppable {
     /// The demo accessories built from the catalog, with the values above.
     static func build() -> [Accessory] {
         accessories.map { entry in
-            var accessory = InMemoryAccessoryProvider.accessory(aid: entry.aid, name: entry.name, services: [entry.service])
+            var accessory = InMemoryAccessoryProvider.accessory(
+                aid: entry.aid, name: entry.name, services: [entry.service])
             for s in accessory.services.indices {
                 for c in accessory.services[s].characteristics.indices {
                     let type = accessory.services[s].characteristics[c].type.shortForm
@@ -46,12 +53,14 @@ final class HomeAssistantDemoHome: Stoppable {
 
     init(
         accessories: [Accessory] = HomeAssistantDemoHome.build(),
-        homeAssistant configuration: HomeAssistantConfiguration = HomeAssistantConfiguration(birthDelay: .milliseconds(100)...(.milliseconds(300)))
+        homeAssistant configuration: HomeAssistantConfiguration = HomeAssistantConfiguration(
+            birthDelay: .milliseconds(100)...(.milliseconds(300)))
     ) async throws {
         gateway = try await BrokerGatewayHarness(accessories: accessories, homeAssistant: configuration)
         try await gateway.waitUntilOnline()
         do {
-            homeAssistant = try await HomeAssistant.start(brokerPort: gateway.broker.port, discoveryPrefix: configuration.prefix)
+            homeAssistant = try await HomeAssistant.start(
+                brokerPort: gateway.broker.port, discoveryPrefix: configuration.prefix)
         } catch {
             await gateway.stop()
             throw error
@@ -59,7 +68,9 @@ final class HomeAssistantDemoHome: Stoppable {
     }
 
     /// Runs `body` with a started demo home and stops everything afterwards, also when `body` throws.
-    static func with(accessories: [Accessory] = build(), _ body: (HomeAssistantDemoHome) async throws -> Void) async throws {
+    static func with(accessories: [Accessory] = build(), _ body: (HomeAssistantDemoHome) async throws -> Void)
+        async throws
+    {
         try await withStopping(try await HomeAssistantDemoHome(accessories: accessories), body)
     }
 
@@ -74,7 +85,9 @@ final class HomeAssistantDemoHome: Stoppable {
     }
 
     /// Waits until the provider received a write request that satisfies `predicate`.
-    func waitForWrite(timeout: Duration = .seconds(20), where predicate: ([CharacteristicWrite]) -> Bool) async throws -> [CharacteristicWrite] {
+    func waitForWrite(timeout: Duration = .seconds(20), where predicate: ([CharacteristicWrite]) -> Bool) async throws
+        -> [CharacteristicWrite]
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let match = gateway.provider.writes.first(where: predicate) { return match }

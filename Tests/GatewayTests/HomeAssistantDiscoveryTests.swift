@@ -26,34 +26,41 @@ struct HomeAssistantDiscoveryTests {
     /// Keys each platform cannot do without.
     static let requiredKeys: [String: [String]] = [
         "light": ["command_topic", "state_topic"], "switch": ["command_topic", "state_topic"],
-        "sensor": ["state_topic"], "binary_sensor": ["state_topic"], "climate": ["mode_command_topic", "mode_state_topic"],
+        "sensor": ["state_topic"], "binary_sensor": ["state_topic"],
+        "climate": ["mode_command_topic", "mode_state_topic"],
         "cover": ["command_topic"], "lock": ["command_topic", "state_topic"], "fan": ["command_topic", "state_topic"],
         "alarm_control_panel": ["command_topic", "state_topic"], "event": ["state_topic", "event_types"],
         "button": ["command_topic", "payload_press"], "humidifier": ["command_topic", "target_humidity_command_topic"],
-        "select": ["command_topic", "options"], "number": ["command_topic", "min", "max", "step"], "text": ["command_topic"],
+        "select": ["command_topic", "options"], "number": ["command_topic", "min", "max", "step"],
+        "text": ["command_topic"],
         "image": ["image_topic"],
     ]
 
     let topics = TopicScheme(base: "hap2mqtt")
-    let discovery = HomeAssistantDiscovery(configuration: HomeAssistantConfiguration(), topics: TopicScheme(base: "hap2mqtt"), version: "test")
+    let discovery = HomeAssistantDiscovery(
+        configuration: HomeAssistantConfiguration(), topics: TopicScheme(base: "hap2mqtt"), version: "test")
 
     func build(_ serviceName: String, aid: Int = 2) throws -> (Accessory, AccessoryLayout, [DiscoveryConfig]) {
         let service = try #require(HAPCatalog.service(named: serviceName))
-        let accessory = InMemoryAccessoryProvider.accessory(aid: aid, name: "Test \(serviceName)", services: [service.type])
+        let accessory = InMemoryAccessoryProvider.accessory(
+            aid: aid, name: "Test \(serviceName)", services: [service.type])
         let layout = AccessoryLayout(accessory: accessory, slug: "test_accessory", topics: topics)
         return (accessory, layout, discovery.configs(for: accessory, layout: layout, applyingExclusions: true))
     }
 
-    @Test("every mapped service type gives valid JSON configs with the required keys, device, origin and availability",
-          arguments: mainComponents)
+    @Test(
+        "every mapped service type gives valid JSON configs with the required keys, device, origin and availability",
+        arguments: mainComponents)
     func configsAreComplete(service: String, component: String) throws {
         let (accessory, layout, configs) = try build(service)
-        #expect(configs.contains { $0.component == component && ($0.payload["name"] == .null) },
-                "\(service): the main entity is a \(component) named after the device")
+        #expect(
+            configs.contains { $0.component == component && ($0.payload["name"] == .null) },
+            "\(service): the main entity is a \(component) named after the device")
         #expect(configs.contains { $0.component == "button" && $0.topic.contains("/button/") }, "an identify button")
         #expect(Set(configs.map(\.uniqueID)).count == configs.count, "unique ids are unique")
         for config in configs {
-            let json = try #require((try JSONSerialization.jsonObject(with: Data(config.text.utf8))) as? [String: Any], "\(config.topic)")
+            let json = try #require(
+                (try JSONSerialization.jsonObject(with: Data(config.text.utf8))) as? [String: Any], "\(config.topic)")
             let topicPattern = #/^homeassistant/([a-z_]+)/([a-zA-Z0-9_-]+)/([a-zA-Z0-9_-]+)/config$/#
             let match = try #require(config.topic.wholeMatch(of: topicPattern), "\(config.topic)")
             #expect(String(match.1) == config.component)
@@ -67,12 +74,19 @@ struct HomeAssistantDiscoveryTests {
                 try checkTrigger(json, config: config, layout: layout)
                 continue
             }
-            #expect(json["unique_id"] as? String == config.uniqueID && config.uniqueID.hasPrefix("hap2mqtt_00_00_00_00_00_01_2_"))
+            #expect(
+                json["unique_id"] as? String == config.uniqueID
+                    && config.uniqueID.hasPrefix("hap2mqtt_00_00_00_00_00_01_2_"))
             #expect(json.keys.contains("name"))
-            for key in Self.requiredKeys[config.component] ?? [] { #expect(json[key] != nil, "\(config.topic) lacks \(key)") }
+            for key in Self.requiredKeys[config.component] ?? [] {
+                #expect(json[key] != nil, "\(config.topic) lacks \(key)")
+            }
             #expect((json["origin"] as? [String: Any])?["name"] as? String == "hap2mqtt")
             let availability = try #require(json["availability"] as? [[String: Any]])
-            #expect(availability.compactMap { $0["topic"] as? String } == [topics.bridgeState, topics.availability(layout.slug)])
+            #expect(
+                availability.compactMap { $0["topic"] as? String } == [
+                    topics.bridgeState, topics.availability(layout.slug),
+                ])
             #expect(availability.first?["value_template"] as? String == "{{ value_json.state }}")
             #expect(json["availability_mode"] as? String == "all")
             try checkTopics(json, config: config, layout: layout)
@@ -84,7 +98,9 @@ struct HomeAssistantDiscoveryTests {
     /// topic is one the gateway publishes button presses on.
     func checkTrigger(_ json: [String: Any], config: DiscoveryConfig, layout: AccessoryLayout) throws {
         #expect(json["automation_type"] as? String == "trigger")
-        for key in ["topic", "type", "subtype", "payload"] { #expect(json[key] is String, "\(config.topic) lacks \(key)") }
+        for key in ["topic", "type", "subtype", "payload"] {
+            #expect(json[key] is String, "\(config.topic) lacks \(key)")
+        }
         let stateless = Set(layout.characteristics.filter(\.isStateless).map(\.stateTopic))
         #expect(stateless.contains(json["topic"] as? String ?? ""), "\(config.topic): triggers on an event topic")
         #expect(json["name"] == nil && json["availability"] == nil, "a trigger is no entity")
@@ -93,7 +109,8 @@ struct HomeAssistantDiscoveryTests {
     /// The payloads a config compares the state with are ones the gateway publishes for that
     /// characteristic: `true`/`false` for `bool`, the valid values' integers for enumerations.
     func checkPayloads(_ json: [String: Any], config: DiscoveryConfig, accessory: Accessory, layout: AccessoryLayout) {
-        guard let state = json["state_topic"] as? String, let topic = layout.characteristics.first(where: { $0.stateTopic == state }),
+        guard let state = json["state_topic"] as? String,
+            let topic = layout.characteristics.first(where: { $0.stateTopic == state }),
             let characteristic = accessory.characteristic(iid: topic.address.iid)?.characteristic
         else { return }
         let possible: Set<String>
@@ -104,9 +121,14 @@ struct HomeAssistantDiscoveryTests {
         } else {
             return
         }
-        for key in ["payload_on", "payload_off", "state_on", "state_off", "state_locked", "state_unlocked", "state_jammed", "payload_reset"] {
+        for key in [
+            "payload_on", "payload_off", "state_on", "state_off", "state_locked", "state_unlocked", "state_jammed",
+            "payload_reset",
+        ] {
             guard let payload = json[key] as? String else { continue }
-            #expect(possible.contains(payload), "\(config.topic): \(key) \(payload) is never published on \(state) (\(possible.sorted()))")
+            #expect(
+                possible.contains(payload),
+                "\(config.topic): \(key) \(payload) is never published on \(state) (\(possible.sorted()))")
         }
     }
 
@@ -116,15 +138,21 @@ struct HomeAssistantDiscoveryTests {
         let writable = Set(layout.characteristics.filter(\.isWritable).map(\.stateTopic))
         let hs = Set(layout.hsTopics.map(\.stateTopic))
         let snapshot = layout.snapshotTopic.map { [$0] } ?? []
-        let published = readable.union(hs).union([topics.accessory(layout.slug), topics.availability(layout.slug), topics.bridgeState])
-            .union(snapshot)
+        let published = readable.union(hs).union([
+            topics.accessory(layout.slug), topics.availability(layout.slug), topics.bridgeState,
+        ])
+        .union(snapshot)
         for (key, value) in json where key.hasSuffix("_topic") {
             let topic = try #require(value as? String, "\(key) in \(config.topic)")
             if key.hasSuffix("command_topic") || key == "set_position_topic" {
                 switch topics.command(for: topic) {
-                case .set(let state)?: #expect(writable.contains(state) || hs.contains(state), "\(config.topic): \(key) \(topic) takes no command")
+                case .set(let state)?:
+                    #expect(
+                        writable.contains(state) || hs.contains(state),
+                        "\(config.topic): \(key) \(topic) takes no command")
                 case .accessorySet(let slug)?: #expect(slug == layout.slug)
-                case .get(let state)?: #expect(snapshot.contains(state), "\(config.topic): \(key) \(topic) asks for nothing")
+                case .get(let state)?:
+                    #expect(snapshot.contains(state), "\(config.topic): \(key) \(topic) asks for nothing")
                 default: Issue.record("\(config.topic): \(key) \(topic) is not a command topic of the gateway")
                 }
             } else {
@@ -133,4 +161,3 @@ struct HomeAssistantDiscoveryTests {
         }
     }
 }
-

@@ -33,8 +33,12 @@ struct SlugRegistryTests {
         let b = registry.slug(for: AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 3), name: name)
         #expect(a.count <= Slug.maximumLength && a.hasPrefix("lamp_lamp") && !a.hasSuffix("_"))
         #expect(b.count <= Slug.maximumLength && b.hasSuffix("_2") && b != a)
-        #expect(throws: GatewayError.invalidSlug(String(repeating: "x", count: 40) + "…", reason: "it is 65 characters long; a slug has at most 64")) {
-            try registry.rename(AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2), to: String(repeating: "x", count: 65))
+        #expect(
+            throws: GatewayError.invalidSlug(
+                String(repeating: "x", count: 40) + "…", reason: "it is 65 characters long; a slug has at most 64")
+        ) {
+            try registry.rename(
+                AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2), to: String(repeating: "x", count: 65))
         }
         try registry.rename(AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2), to: String(repeating: "x", count: 64))
     }

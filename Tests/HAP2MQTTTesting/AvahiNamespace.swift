@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Private network namespaces with their own avahi-daemon, for the discovery tests and benchmarks
@@ -19,7 +20,8 @@ public enum AvahiNamespace {
     public static let requiredVariable = "HAP2MQTT_REQUIRE_AVAHI_NAMESPACE"
 
     /// `scripts/lib/avahi-namespace`.
-    public static let script = HAPPythonAccessory.repositoryRoot.appendingPathComponent("scripts/lib/avahi-namespace").path
+    public static let script = HAPPythonAccessory.repositoryRoot.appendingPathComponent("scripts/lib/avahi-namespace")
+        .path
 
     /// Runs `Tests/Fixtures/mdns_flood.py` with the test venv's Python: hostile `_hap._tcp` announcements
     /// onto the namespace's loopback for `seconds`, `batch` services a round (it refuses to run outside
@@ -28,7 +30,8 @@ public enum AvahiNamespace {
     /// - Throws: `HAPPythonAccessoryError.venvMissing`, or `TestSupportError.commandFailed` with its output.
     public static func flood(seconds: Int, batch: Int) async throws -> Int {
         let script = HAPPythonAccessory.repositoryRoot.appendingPathComponent("Tests/Fixtures/mdns_flood.py").path
-        let output = try await ExternalTool.run(try HAPPythonAccessory.python(), [script, "--seconds", String(seconds), "--batch", String(batch)])
+        let output = try await ExternalTool.run(
+            try HAPPythonAccessory.python(), [script, "--seconds", String(seconds), "--batch", String(batch)])
         let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
         let sent = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["sent"] as? Int
         guard let sent else { throw TestSupportError.commandFailed("mdns_flood.py said no count: \(output)") }
@@ -89,7 +92,8 @@ public enum AvahiNamespace {
         _ executable: String, _ arguments: [String], avahi: Bool = true, environment: [String: String] = [:],
         directory workingDirectory: URL? = nil, timeout: Duration = .seconds(60)
     ) async throws -> (status: Int32, output: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("avahi-namespace-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "avahi-namespace-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("output.log")
@@ -98,7 +102,8 @@ public enum AvahiNamespace {
         process.arguments = (avahi ? [] : ["--no-avahi"]) + [executable] + arguments
         process.environment = ProcessInfo.processInfo.environment
             .merging(environment) { _, new in new }
-            .merging([insideVariable: "1", "AVAHI_NAMESPACE_LOG": directory.appendingPathComponent("daemons.log").path]) { _, new in new }
+            .merging([insideVariable: "1", "AVAHI_NAMESPACE_LOG": directory.appendingPathComponent("daemons.log").path])
+        { _, new in new }
         TestFile.create(output.path)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
@@ -112,20 +117,26 @@ public enum AvahiNamespace {
             if ContinuousClock.now > deadline {
                 _ = Glibc.kill(process.processIdentifier, SIGKILL)
                 let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                throw TestSupportError.timedOut("\(executable) in a namespace did not end within \(timeout): \(text.suffix(4000))")
+                throw TestSupportError.timedOut(
+                    "\(executable) in a namespace did not end within \(timeout): \(text.suffix(4000))")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         let daemons = (try? String(contentsOf: directory.appendingPathComponent("daemons.log"), encoding: .utf8)) ?? ""
-        return (process.terminationStatus, process.terminationStatus == 0 || daemons.isEmpty ? text : text + "\n-- daemons:\n" + daemons)
+        return (
+            process.terminationStatus,
+            process.terminationStatus == 0 || daemons.isEmpty ? text : text + "\n-- daemons:\n" + daemons
+        )
     }
 
     /// Whether this process's network namespace has no interface but `lo` (`/proc/net/dev` shows the
     /// reader's namespace).
     public static func onlyLoopback() -> Bool {
         guard let table = try? String(contentsOfFile: "/proc/net/dev", encoding: .utf8) else { return false }
-        let names = table.split(separator: "\n").dropFirst(2).compactMap { $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) }
+        let names = table.split(separator: "\n").dropFirst(2).compactMap {
+            $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces)
+        }
         return names == ["lo"]
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import SystemSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A real browser for tests of the web page: Debian's headless chromium, driven by Selenium through
@@ -22,18 +23,26 @@ public final class Browser: Sendable {
 
     /// Starts chromium and waits until it is ready.
     public static func start() async throws -> Browser {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_BROWSER_PYTHON"]
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let python =
+            ProcessInfo.processInfo.environment["HAP2MQTT_TEST_BROWSER_PYTHON"]
             ?? root.appendingPathComponent(".venv-browser/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw TestSupportError.toolMissing("no Python with Selenium at \(python); run scripts/test, which makes .venv-browser")
+            throw TestSupportError.toolMissing(
+                "no Python with Selenium at \(python); run scripts/test, which makes .venv-browser")
         }
-        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw TestSupportError.toolMissing("\(tool) is missing; run scripts/test, which installs chromium and chromium-driver")
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw TestSupportError.toolMissing(
+                "\(tool) is missing; run scripts/test, which installs chromium and chromium-driver")
         }
-        let browser = try Browser(python: python, script: root.appendingPathComponent("Tests/Fixtures/browser/browser_driver.py").path)
+        let browser = try Browser(
+            python: python, script: root.appendingPathComponent("Tests/Fixtures/browser/browser_driver.py").path)
         let ready = try await browser.answer(timeout: .seconds(120))
-        guard ready["ready"] as? Bool == true else { throw TestSupportError.notReady("the browser did not start: \(ready)") }
+        guard ready["ready"] as? Bool == true else {
+            throw TestSupportError.notReady("the browser did not start: \(ready)")
+        }
         return browser
     }
 
@@ -100,7 +109,9 @@ public final class Browser: Sendable {
     /// Waits until the DOM property `name` of the element matching `css` equals `value` (a string, a
     /// boolean).
     public func wait(_ css: String, property name: String, equals value: Any, timeout: Int = 30) async throws {
-        try await run(["cmd": "wait_property", "css": css, "name": name, "value": value, "timeout": timeout], timeout: .seconds(timeout + 30))
+        try await run(
+            ["cmd": "wait_property", "css": css, "name": name, "value": value, "timeout": timeout],
+            timeout: .seconds(timeout + 30))
     }
 
     /// The page's URL now.
@@ -119,7 +130,9 @@ public final class Browser: Sendable {
 
     /// What a failed test needs to see: the page's `<main>` and the browser console's messages.
     public func diagnosis() async -> String {
-        guard let answer = try? await run(["cmd": "diagnose"]) else { return "(no diagnosis: \(errorLog.suffix(2000)))" }
+        guard let answer = try? await run(["cmd": "diagnose"]) else {
+            return "(no diagnosis: \(errorLog.suffix(2000)))"
+        }
         let console = (answer["console"] as? [String] ?? []).joined(separator: "\n")
         return "--- page ---\n\(answer["html"] as? String ?? "")\n--- console ---\n\(console)"
     }

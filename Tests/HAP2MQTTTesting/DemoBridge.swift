@@ -34,12 +34,15 @@ public final class DemoBridge: Sendable {
     private init(port: UInt16, python: String) throws {
         self.port = port
         self.python = python
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-demo-bridge-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hap2mqtt-demo-bridge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     deinit {
-        if let process = state.withLock({ $0.process }), process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        if let process = state.withLock({ $0.process }), process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -88,7 +91,8 @@ public final class DemoBridge: Sendable {
             }
             guard process.isRunning, ContinuousClock.now < deadline else {
                 if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-                throw TestSupportError.notReady("the demo bridge did not get ready on port \(port):\n\(log.suffix(3000))")
+                throw TestSupportError.notReady(
+                    "the demo bridge did not get ready on port \(port):\n\(log.suffix(3000))")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -111,7 +115,12 @@ public final class DemoBridge: Sendable {
     public func kill() async { await end(SIGKILL) }
 
     private func end(_ signal: Int32) async {
-        guard let process = state.withLock({ s -> Process? in defer { s.ready = nil }; return s.process }), process.isRunning else { return }
+        guard
+            let process = state.withLock({ s -> Process? in
+                defer { s.ready = nil }
+                return s.process
+            }), process.isRunning
+        else { return }
         Foundation.kill(process.processIdentifier, signal)
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning {
@@ -152,7 +161,8 @@ public final class DemoBridge: Sendable {
             let requests = writeRequests.dropFirst(skipping)
             if let match = requests.first(where: predicate) { return match }
             guard ContinuousClock.now < deadline else {
-                throw TestSupportError.timedOut("no matching write reached the demo bridge; it accepted: \(Array(requests))")
+                throw TestSupportError.timedOut(
+                    "no matching write reached the demo bridge; it accepted: \(Array(requests))")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -161,7 +171,10 @@ public final class DemoBridge: Sendable {
     /// Changes a value from the accessory's side (someone at the device): subscribed controllers get an
     /// EVENT. Names are HAP-python's: `setValue(accessory: "Front Door", characteristic: "ContactSensorState", value: .int(1))`.
     public func setValue(accessory: String, characteristic: String, value: CharacteristicValue) async throws {
-        _ = try await control(["cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": FixtureJSON.object(for: value)])
+        _ = try await control([
+            "cmd": "set_value", "accessory": accessory, "characteristic": characteristic,
+            "value": FixtureJSON.object(for: value),
+        ])
     }
 
     /// The value the accessory holds now.

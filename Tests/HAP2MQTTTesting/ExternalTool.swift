@@ -1,15 +1,18 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finding and running the command-line tools the tests use (mosquitto, mosquitto_passwd, openssl).
 public enum ExternalTool {
     /// The folders searched besides `PATH`: `mosquitto` lives in `/usr/sbin` on Debian, which is not on
     /// every user's `PATH`.
-    static let extraFolders = ["/usr/sbin", "/usr/local/sbin", "/usr/local/bin", "/opt/homebrew/sbin", "/opt/homebrew/bin"]
+    static let extraFolders = [
+        "/usr/sbin", "/usr/local/sbin", "/usr/local/bin", "/opt/homebrew/sbin", "/opt/homebrew/bin",
+    ]
 
     /// The path of an executable called `name` (or at the path `name`, when it holds a `/`), or nil.
     public static func find(_ name: String) -> String? {
@@ -57,7 +60,8 @@ public enum ExternalTool {
         }
         let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
-            throw TestSupportError.commandFailed("\(name) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(text)")
+            throw TestSupportError.commandFailed(
+                "\(name) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(text)")
         }
         return text
     }

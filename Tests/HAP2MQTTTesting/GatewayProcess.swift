@@ -1,9 +1,10 @@
 public import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The real `hap2mqtt` binary running `run` as a child process, for whole-program tests: its own
@@ -45,7 +46,9 @@ public final class GatewayProcess: Sendable {
     }
 
     deinit {
-        if let process = process.withLock({ $0 }), process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+        if let process = process.withLock({ $0 }), process.isRunning {
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        }
     }
 
     /// The built binary: beside the test bundle (`.build/<triple>/debug/hap2mqtt`).
@@ -59,7 +62,9 @@ public final class GatewayProcess: Sendable {
             let candidate = directory.appendingPathComponent("hap2mqtt")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw TestSupportError.toolMissing("the hap2mqtt binary is not beside the tests (looked in \(directories.map(\.path))); run scripts/test, which builds it")
+        throw TestSupportError.toolMissing(
+            "the hap2mqtt binary is not beside the tests (looked in \(directories.map(\.path))); run scripts/test, which builds it"
+        )
     }
 
     /// Runs `hap2mqtt <arguments> --config <file>` (default `run`); returns at once.
@@ -93,14 +98,17 @@ public final class GatewayProcess: Sendable {
     /// the same folder, and waits for it to end.
     /// - Returns: its exit status and everything it wrote to standard output and standard error.
     /// - Throws: `TestSupportError.timedOut` when it has not ended within `timeout` (it is killed).
-    public func runCommand(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> (status: Int32, output: String) {
+    public func runCommand(_ arguments: [String], timeout: Duration = .seconds(30)) async throws -> (
+        status: Int32, output: String
+    ) {
         let output = directory.appendingPathComponent("command-\(UUID().uuidString.prefix(8)).log")
         let p = try launch(arguments, output: output)
         let deadline = ContinuousClock.now + timeout
         while p.isRunning {
             if ContinuousClock.now > deadline {
                 _ = Glibc.kill(p.processIdentifier, SIGKILL)
-                throw TestSupportError.timedOut("hap2mqtt \(arguments.joined(separator: " ")) did not end within \(timeout)")
+                throw TestSupportError.timedOut(
+                    "hap2mqtt \(arguments.joined(separator: " ")) did not end within \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -111,7 +119,9 @@ public final class GatewayProcess: Sendable {
     public var isRunning: Bool { process.withLock { $0?.isRunning ?? false } }
 
     /// The process id while it runs (to read `/proc/<pid>/status`, for example).
-    public var processIdentifier: Int32? { process.withLock { p in p.flatMap { $0.isRunning ? $0.processIdentifier : nil } } }
+    public var processIdentifier: Int32? {
+        process.withLock { p in p.flatMap { $0.isRunning ? $0.processIdentifier : nil } }
+    }
 
     /// The exit status, once it has exited.
     public var terminationStatus: Int32? {

@@ -1,5 +1,5 @@
-public import HomeModel
 import Foundation
+public import HomeModel
 import Synchronization
 
 /// A real HomeKit accessory for tests: the HAP-python 5.0.0 bridge of `Tests/Fixtures/hap_fixture.py`,
@@ -111,12 +111,15 @@ public final class HAPPythonAccessory: Sendable {
     public static let defaultSetupCode = "031-45-154"
 
     /// The repository's root folder.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The Python with HAP-python: `HAP2MQTT_TEST_PYTHON`, else `<repo>/.venv/bin/python`.
     /// - Throws: `.venvMissing` when it does not exist.
     static func python() throws(HAPPythonAccessoryError) -> String {
-        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"] ?? repositoryRoot.appendingPathComponent(".venv/bin/python").path
+        let python =
+            ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"]
+            ?? repositoryRoot.appendingPathComponent(".venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { throw .venvMissing(python) }
         return python
     }
@@ -134,7 +137,8 @@ public final class HAPPythonAccessory: Sendable {
         }
         let script = Self.repositoryRoot.appendingPathComponent("Tests/Fixtures/hap_fixture.py").path
         guard FileManager.default.fileExists(atPath: script) else { throw .fixtureMissing(script) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-hap-python-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hap2mqtt-hap-python-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -178,7 +182,8 @@ public final class HAPPythonAccessory: Sendable {
             let port: UInt16
             do { port = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
             let accessory = try HAPPythonAccessory(
-                port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, profile: profile, announced: announced,
+                port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, profile: profile,
+                announced: announced,
                 python: python)
             do {
                 try await accessory.start(reset: true)
@@ -199,7 +204,10 @@ public final class HAPPythonAccessory: Sendable {
     }
 
     private func launch(reset: Bool) async throws(HAPPythonAccessoryError) {
-        var arguments = [script, "--port", String(port), "--state", directory.appendingPathComponent("accessory.state").path, "--code", setupCode]
+        var arguments = [
+            script, "--port", String(port), "--state", directory.appendingPathComponent("accessory.state").path,
+            "--code", setupCode,
+        ]
         if let fixedPairingID { arguments += ["--pairing-id", fixedPairingID] }
         if let lights { arguments += ["--lights", String(lights)] }
         if profile != .default { arguments += ["--profile", profile.rawValue] }
@@ -289,7 +297,9 @@ public final class HAPPythonAccessory: Sendable {
 
     /// Waits until at least `count` setter calls have been recorded and returns them all.
     /// - Throws: `.timedOut` with what was recorded.
-    public func waitForSetterCalls(count: Int, timeout: Duration = .seconds(30)) async throws(HAPPythonAccessoryError) -> [SetterCall] {
+    public func waitForSetterCalls(count: Int, timeout: Duration = .seconds(30)) async throws(HAPPythonAccessoryError)
+        -> [SetterCall]
+    {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
@@ -310,13 +320,16 @@ public final class HAPPythonAccessory: Sendable {
         accessory: String, characteristic: String, value: CharacteristicValue, silent: Bool = false
     ) async throws(HAPPythonAccessoryError) -> UInt64? {
         try await control([
-            "cmd": "set_value", "accessory": accessory, "characteristic": characteristic, "value": FixtureJSON.object(for: value),
+            "cmd": "set_value", "accessory": accessory, "characteristic": characteristic,
+            "value": FixtureJSON.object(for: value),
             "silent": silent,
         ]).changedNanoseconds
     }
 
     /// The value the accessory holds now.
-    public func value(accessory: String, characteristic: String) async throws(HAPPythonAccessoryError) -> CharacteristicValue? {
+    public func value(accessory: String, characteristic: String) async throws(HAPPythonAccessoryError)
+        -> CharacteristicValue?
+    {
         try await control(["cmd": "get_value", "accessory": accessory, "characteristic": characteristic]).value
     }
 
@@ -380,7 +393,9 @@ public enum HAPPythonAccessoryError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .venvMissing(let path): return "HAP-python venv not found: run scripts/test, which creates it (no Python at \(path); or set HAP2MQTT_TEST_PYTHON)"
+        case .venvMissing(let path):
+            return
+                "HAP-python venv not found: run scripts/test, which creates it (no Python at \(path); or set HAP2MQTT_TEST_PYTHON)"
         case .fixtureMissing(let path): return "the HAP-python fixture is missing: \(path)"
         case .alreadyRunning: return "the HAP-python fixture is already running"
         case .notRunning: return "the HAP-python fixture is not running"

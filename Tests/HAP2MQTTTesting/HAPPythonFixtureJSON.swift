@@ -28,32 +28,46 @@ enum FixtureJSON {
         var changedNanoseconds: UInt64?
 
         func status() throws(HAPPythonAccessoryError) -> HAPPythonAccessory.Status {
-            guard let paired, let configVersion, let pairingID, let accessories else { throw .control("the answer carries no status") }
-            return HAPPythonAccessory.Status(paired: paired, configVersion: configVersion, pairingID: pairingID, accessories: accessories)
+            guard let paired, let configVersion, let pairingID, let accessories else {
+                throw .control("the answer carries no status")
+            }
+            return HAPPythonAccessory.Status(
+                paired: paired, configVersion: configVersion, pairingID: pairingID, accessories: accessories)
         }
     }
 
     static func line(_ bytes: [UInt8]) -> Line {
         guard let o = object(bytes), let event = o["event"] as? String else { return .other }
-        let accessory = o["accessory"] as? String ?? "", characteristic = o["characteristic"] as? String ?? ""
+        let accessory = o["accessory"] as? String ?? ""
+        let characteristic = o["characteristic"] as? String ?? ""
         switch event {
         case "ready":
-            guard let port = (o["control_port"] as? NSNumber).flatMap({ UInt16(exactly: $0.intValue) }) else { return .other }
-            return .ready(controlPort: port, nanoseconds: (o["ready_ns"] as? NSNumber).flatMap { UInt64($0.stringValue) })
+            guard let port = (o["control_port"] as? NSNumber).flatMap({ UInt16(exactly: $0.intValue) }) else {
+                return .other
+            }
+            return .ready(
+                controlPort: port, nanoseconds: (o["ready_ns"] as? NSNumber).flatMap { UInt64($0.stringValue) })
         case "set":
             let call = HAPPythonAccessory.SetterCall(
-                accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), timed: o["timed"] as? Bool ?? false)
+                accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]),
+                timed: o["timed"] as? Bool ?? false)
             return .set(call, request: (o["request"] as? NSNumber)?.intValue)
         case "rejected":
             let status = HAPStatus(rawValue: (o["status"] as? NSNumber)?.intValue ?? 0)
-            return .rejected(.init(accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]), status: status))
+            return .rejected(
+                .init(
+                    accessory: accessory, characteristic: characteristic, value: value(o["value"], type: o["type"]),
+                    status: status))
         case "prepare":
             let ttl = (o["ttl"] as? NSNumber)?.intValue ?? 0
             let pid = (o["pid"] as? NSNumber).flatMap { UInt64($0.stringValue) } ?? 0
             return .prepare(.init(ttl: ttl, pid: pid))
         case "snapshot":
             func int(_ key: String) -> Int { (o[key] as? NSNumber)?.intValue ?? 0 }
-            return .snapshot(.init(accessory: accessory, width: int("width"), height: int("height"), bytes: int("bytes"), path: o["path"] as? String ?? ""))
+            return .snapshot(
+                .init(
+                    accessory: accessory, width: int("width"), height: int("height"), bytes: int("bytes"),
+                    path: o["path"] as? String ?? ""))
         case "error":
             return .error(o["error"] as? String ?? "unknown error", portInUse: o["reason"] as? String == "port_in_use")
         default:
@@ -73,7 +87,9 @@ enum FixtureJSON {
         }
         guard let fd = await LoopbackSocket.connect(port: port) else { throw .notRunning }
         defer { LoopbackSocket.close(fd) }
-        guard await LoopbackSocket.write(fd, line), let text = await LoopbackSocket.readLine(fd) else { throw .notRunning }
+        guard await LoopbackSocket.write(fd, line), let text = await LoopbackSocket.readLine(fd) else {
+            throw .notRunning
+        }
         return try answer(text)
     }
 
@@ -99,7 +115,8 @@ enum FixtureJSON {
         case .float(let f): return f
         case .string(let s): return s
         case .data(let d): return Base64.encode(d)
-        case .json(let text): return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? NSNull()
+        case .json(let text):
+            return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? NSNull()
         }
     }
 
@@ -114,7 +131,9 @@ enum FixtureJSON {
         case "float": return (raw as? NSNumber).map { .float($0.doubleValue) }
         case "str": return (raw as? String).map(CharacteristicValue.string)
         default:
-            guard let data = try? JSONSerialization.data(withJSONObject: raw, options: .fragmentsAllowed) else { return nil }
+            guard let data = try? JSONSerialization.data(withJSONObject: raw, options: .fragmentsAllowed) else {
+                return nil
+            }
             return .json(String(decoding: data, as: UTF8.self))
         }
     }

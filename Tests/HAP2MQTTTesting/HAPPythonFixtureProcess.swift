@@ -66,7 +66,9 @@ final class FixtureProcess: Sendable {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let n = buffer.withUnsafeMutableBytes { raw in
-                    (try? SystemCall.retryingInterrupts("read") { Foundation.read(reader.fileDescriptor, raw.baseAddress, raw.count) }) ?? -1
+                    (try? SystemCall.retryingInterrupts("read") {
+                        Foundation.read(reader.fileDescriptor, raw.baseAddress, raw.count)
+                    }) ?? -1
                 }
                 guard n > 0 else { break }
                 consume(buffer[0..<n])

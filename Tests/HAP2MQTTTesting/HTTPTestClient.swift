@@ -13,7 +13,9 @@ public enum HTTPTestClient {
         /// The body as a JSON object, nil when it is none.
         public var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
         /// The body as a JSON array of objects, nil when it is none.
-        public var jsonArray: [[String: Any]]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]] }
+        public var jsonArray: [[String: Any]]? {
+            (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]]
+        }
     }
 
     /// Sends one request (`Connection: close`) and reads the whole answer.
@@ -21,7 +23,9 @@ public enum HTTPTestClient {
     public static func request(
         port: UInt16, _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []
     ) async throws -> Response {
-        guard let fd = await LoopbackSocket.connect(port: port) else { throw TestSupportError.timedOut("cannot connect to 127.0.0.1:\(port)") }
+        guard let fd = await LoopbackSocket.connect(port: port) else {
+            throw TestSupportError.timedOut("cannot connect to 127.0.0.1:\(port)")
+        }
         defer { LoopbackSocket.close(fd) }
         var head = "\(method) \(path) HTTP/1.1\r\n"
         var all = headers
@@ -39,18 +43,24 @@ public enum HTTPTestClient {
     public static func parse(_ bytes: [UInt8]) throws -> Response {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
-            throw TestSupportError.timedOut("no complete HTTP head in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            throw TestSupportError.timedOut(
+                "no complete HTTP head in \(bytes.count) bytes: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
         }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw TestSupportError.timedOut("bad status line \(lines[0])") }
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw TestSupportError.timedOut("bad status line \(lines[0])")
+        }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = Array(bytes[(end + 4)...])
-        if let length = headers["content-length"].flatMap(Int.init), body.count > length { body = Array(body.prefix(length)) }
+        if let length = headers["content-length"].flatMap(Int.init), body.count > length {
+            body = Array(body.prefix(length))
+        }
         return Response(status: status, headers: headers, body: body)
     }
 }

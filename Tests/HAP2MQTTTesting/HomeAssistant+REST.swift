@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Home Assistant's REST API (`/api/...`, with the owner's bearer token).
@@ -14,7 +15,10 @@ extension HomeAssistant {
     public func state(_ entityID: String) async throws -> HomeAssistantState? {
         let (data, status) = try await send("GET", "/api/states/\(entityID)", body: nil)
         if status == 404 { return nil }
-        guard status == 200 else { throw TestSupportError.commandFailed("GET /api/states/\(entityID): HTTP \(status) \(String(decoding: data, as: UTF8.self))") }
+        guard status == 200 else {
+            throw TestSupportError.commandFailed(
+                "GET /api/states/\(entityID): HTTP \(status) \(String(decoding: data, as: UTF8.self))")
+        }
         return try JSONDecoder().decode(HomeAssistantState.self, from: data)
     }
 
@@ -36,7 +40,9 @@ extension HomeAssistant {
     /// timing warning `Updating state for <entity> … took 1.457 seconds`, which says only that its event
     /// loop waited for a busy machine (it fires above 0.4 s), not that a config or a state was wrong.
     public func problems() async throws -> [String] {
-        let harmless = ["Skipping pip installation", "running Python version", "does not have any enabled IPv4 addresses"]
+        let harmless = [
+            "Skipping pip installation", "running Python version", "does not have any enabled IPv4 addresses",
+        ]
         return try await errorLog().split(separator: "\n").map(String.init).filter { line in
             (line.contains("WARNING") || line.contains("ERROR")) && !harmless.contains { line.contains($0) }
                 && !Self.isSlowUpdateWarning(line)
@@ -57,13 +63,16 @@ extension HomeAssistant {
     /// The entities of the device with this name, by asking Home Assistant's device registry through
     /// a template, sorted.
     public func deviceEntities(named name: String) async throws -> [String] {
-        let template = "{% for e in integration_entities('mqtt') if device_attr(device_id(e), 'name') == \(jsonString(name)) %}{{ e }}\n{% endfor %}"
-        return try await renderTemplate(template).split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
+        let template =
+            "{% for e in integration_entities('mqtt') if device_attr(device_id(e), 'name') == \(jsonString(name)) %}{{ e }}\n{% endfor %}"
+        return try await renderTemplate(template).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+            .sorted()
     }
 
     /// The id of the device `entityID` belongs to in Home Assistant's device registry, or nil.
     public func deviceID(of entityID: String) async throws -> String? {
-        let id = try await renderTemplate("{{ device_id(\(jsonString(entityID))) }}").trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = try await renderTemplate("{{ device_id(\(jsonString(entityID))) }}").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return id.isEmpty || id == "None" ? nil : id
     }
 
@@ -92,7 +101,8 @@ extension HomeAssistant {
     /// The devices of the MQTT integration, each with its entities and their states (and units), as a
     /// Markdown table: what README "Entities from a real run" shows.
     public func entityTable() async throws -> String {
-        let template = "{% for e in integration_entities('mqtt') %}{{ device_attr(device_id(e), 'name') }}\t{{ e }}\n{% endfor %}"
+        let template =
+            "{% for e in integration_entities('mqtt') %}{{ device_attr(device_id(e), 'name') }}\t{{ e }}\n{% endfor %}"
         var devices: [String: [String]] = [:]
         for line in try await renderTemplate(template).split(separator: "\n") {
             let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
@@ -125,7 +135,9 @@ extension HomeAssistant {
             if let last, predicate(last) { return last }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestSupportError.timedOut("\(entityID) did not reach the expected state in \(timeout); last seen: \(last.map(\.description) ?? "no such entity")")
+        throw TestSupportError.timedOut(
+            "\(entityID) did not reach the expected state in \(timeout); last seen: \(last.map(\.description) ?? "no such entity")"
+        )
     }
 
     func getJSON(_ path: String) async throws -> [String: HomeAssistantValue] {
@@ -135,7 +147,8 @@ extension HomeAssistant {
     private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
         let (data, status) = try await send(method, path, body: body)
         guard (200..<300).contains(status) else {
-            throw TestSupportError.commandFailed("\(method) \(path): HTTP \(status) \(String(decoding: data, as: UTF8.self))")
+            throw TestSupportError.commandFailed(
+                "\(method) \(path): HTTP \(status) \(String(decoding: data, as: UTF8.self))")
         }
         return data
     }

@@ -1,8 +1,9 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A real Home Assistant core (2024.3.3, from the `.venv-ha` venv that `scripts/test` makes) for tests,
 /// on a free port of 127.0.0.1, with its MQTT integration configured offline for a test broker.
@@ -50,8 +51,11 @@ public final class HomeAssistant: Sendable {
     /// The venv's Python: `HAP2MQTT_TEST_HA_PYTHON`, else `<repo>/.venv-ha/bin/python`.
     /// - Throws: `TestSupportError.toolMissing` when it does not exist.
     public static func python() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_HA_PYTHON"] ?? root.appendingPathComponent(".venv-ha/bin/python").path
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let python =
+            ProcessInfo.processInfo.environment["HAP2MQTT_TEST_HA_PYTHON"]
+            ?? root.appendingPathComponent(".venv-ha/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw TestSupportError.toolMissing("Home Assistant venv not found: run scripts/test (looked for \(python))")
         }
@@ -88,26 +92,40 @@ public final class HomeAssistant: Sendable {
     /// - Throws: `TestSupportError.toolMissing` without the venv, `.commandFailed` when the configuration
     ///   cannot be prepared, `.notReady` with the end of its log when it does not come up in time (counted
     ///   once a `StartupSlots` slot is free).
-    public static func start(brokerPort: Int, discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(180)) async throws -> HomeAssistant {
-        try await withStartupSlot { try await launch(brokerPort: brokerPort, discoveryPrefix: discoveryPrefix, timeout: timeout) }
+    public static func start(
+        brokerPort: Int, discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(180)
+    ) async throws -> HomeAssistant {
+        try await withStartupSlot {
+            try await launch(brokerPort: brokerPort, discoveryPrefix: discoveryPrefix, timeout: timeout)
+        }
     }
 
-    private static func launch(brokerPort: Int, discoveryPrefix: String, timeout: Duration) async throws -> HomeAssistant {
+    private static func launch(brokerPort: Int, discoveryPrefix: String, timeout: Duration) async throws
+        -> HomeAssistant
+    {
         let python = try python()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-homeassistant-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hap2mqtt-homeassistant-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let port = try LoopbackSocket.freePort()
         let script = fixtureFolder.appendingPathComponent("prepare_config.py").path
-        let output = try await ExternalTool.run(python, [script, directory.path, String(port), String(brokerPort), discoveryPrefix])
+        let output = try await ExternalTool.run(
+            python, [script, directory.path, String(port), String(brokerPort), discoveryPrefix])
         guard let token = output.split(separator: "\n").last.map(String.init), token.hasPrefix("ey") else {
             throw TestSupportError.commandFailed("prepare_config.py printed no token: \(output)")
         }
-        let birth = try await MQTTTestClient.connect(to: "mqtt://127.0.0.1:\(brokerPort)", subscribe: ["homeassistant/status"])
+        let birth = try await MQTTTestClient.connect(
+            to: "mqtt://127.0.0.1:\(brokerPort)", subscribe: ["homeassistant/status"])
         let runner = fixtureFolder.appendingPathComponent("run_homeassistant.py").path
         let isolation = canIsolate ? ["--isolate", String(brokerPort), String(port), directory.path] : []
-        let hass = ["-c", directory.path, "--skip-pip", "--log-file", directory.appendingPathComponent("home-assistant.log").path]
-        let process = try ExternalTool.launch(python, [runner] + isolation + ["--"] + hass, output: directory.appendingPathComponent("hass.out"))
-        let instance = HomeAssistant(port: port, token: token, directory: directory, process: process, isolated: canIsolate)
+        let hass = [
+            "-c", directory.path, "--skip-pip", "--log-file",
+            directory.appendingPathComponent("home-assistant.log").path,
+        ]
+        let process = try ExternalTool.launch(
+            python, [runner] + isolation + ["--"] + hass, output: directory.appendingPathComponent("hass.out"))
+        let instance = HomeAssistant(
+            port: port, token: token, directory: directory, process: process, isolated: canIsolate)
         do {
             try await instance.waitUntilReady(birth: birth, timeout: timeout)
             await birth.disconnect()
@@ -131,20 +149,33 @@ public final class HomeAssistant: Sendable {
             try await Task.sleep(for: .milliseconds(200))
         }
         let remaining = deadline - ContinuousClock.now
-        guard await birth.firstMessage(on: statusTopic, within: max(remaining, .seconds(1)), where: { $0.payloadString == "online" }) != nil else {
-            throw TestSupportError.notReady("Home Assistant did not publish its birth message on \(statusTopic): \(logTail())")
+        guard
+            await birth.firstMessage(
+                on: statusTopic, within: max(remaining, .seconds(1)), where: { $0.payloadString == "online" }) != nil
+        else {
+            throw TestSupportError.notReady(
+                "Home Assistant did not publish its birth message on \(statusTopic): \(logTail())")
         }
     }
 
     private func checkAlive(deadline: ContinuousClock.Instant, waitingFor what: String) throws {
         let running = process.withLock { $0?.isRunning ?? false }
-        guard running else { throw TestSupportError.notReady("Home Assistant exited before it was \(what): \(logTail())") }
-        guard ContinuousClock.now < deadline else { throw TestSupportError.notReady("Home Assistant was not \(what) in time: \(logTail())") }
+        guard running else {
+            throw TestSupportError.notReady("Home Assistant exited before it was \(what): \(logTail())")
+        }
+        guard ContinuousClock.now < deadline else {
+            throw TestSupportError.notReady("Home Assistant was not \(what) in time: \(logTail())")
+        }
     }
 
     /// Stops Home Assistant (SIGTERM, SIGKILL after 20 s) and removes its directory.
     public func stop() async {
-        guard let process = process.withLock({ p -> Process? in defer { p = nil }; return p }) else { return }
+        guard
+            let process = process.withLock({ p -> Process? in
+                defer { p = nil }
+                return p
+            })
+        else { return }
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         let deadline = ContinuousClock.now + .seconds(20)
         while process.isRunning {

@@ -39,7 +39,8 @@ public enum HomeAssistantValue: Sendable, Hashable, Decodable, CustomStringConve
         case .number(let d): return String(d)
         case .bool(let b): return String(b)
         case .array(let a): return "[" + a.map(\.description).joined(separator: ",") + "]"
-        case .object(let o): return "{" + o.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+        case .object(let o):
+            return "{" + o.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
         case .null: return "null"
         }
     }

@@ -27,7 +27,7 @@ extension InMemoryAccessoryProvider {
         var built = [
             Service(
                 iid: infoIID, type: .Service.accessoryInformation,
-                characteristics: information.compactMap { Characteristic.make(iid: iid(), type: $0.0, value: $0.1) }),
+                characteristics: information.compactMap { Characteristic.make(iid: iid(), type: $0.0, value: $0.1) })
         ]
         for type in services where type != .Service.accessoryInformation {
             let serviceIID = iid()
@@ -42,7 +42,8 @@ extension InMemoryAccessoryProvider {
                 c.value = initialValue(of: c)
                 return c
             }
-            built.append(Service(iid: serviceIID, type: type, isPrimary: built.count == 1, characteristics: characteristics))
+            built.append(
+                Service(iid: serviceIID, type: type, isPrimary: built.count == 1, characteristics: characteristics))
         }
         return Accessory(id: AccessoryID(serverID: serverID, aid: aid), services: built)
     }

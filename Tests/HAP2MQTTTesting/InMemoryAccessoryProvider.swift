@@ -83,7 +83,9 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
 
     /// The held values; a failure set with `setReadFailure(_:for:)`, `.unreachable` for an accessory set
     /// unreachable, `.unknown` for an address it does not have.
-    public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+    public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<
+        CharacteristicValue?, AccessoryError
+    >] {
         state.withLock { s in
             s.reads.append(addresses)
             var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
@@ -93,7 +95,8 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
                 } else if s.unreachable.contains(address.accessory) {
                     results[address] = .failure(.unreachable("in-memory accessory set unreachable"))
                 } else if let location = Self.locate(address, in: s.accessories) {
-                    results[address] = .success(s.accessories[location.0].services[location.1].characteristics[location.2].value)
+                    results[address] = .success(
+                        s.accessories[location.0].services[location.1].characteristics[location.2].value)
                 } else {
                     results[address] = .failure(.unknown("characteristic \(address)"))
                 }
@@ -105,7 +108,9 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     /// Records the request, then answers as `setWriteBehavior(_:for:)` says; a successful write stores
     /// the value and answers with it when `wantsResponse` is set. It runs on the caller's executor, so
     /// an answer without a scripted wait comes within the caller's own step.
-    nonisolated(nonsending) public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+    nonisolated(nonsending) public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<
+        CharacteristicValue?, AccessoryError
+    >] {
         var (behaviors, heldSince) = state.withLock { s -> ([WriteBehavior], Int) in
             s.writes.append(writes)
             s.callsInFlight += 1
@@ -182,7 +187,9 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     // MARK: Controls for tests
 
     /// What `snapshot` answers for `accessory` from now on (nil: no image).
-    public func setSnapshot(_ image: [UInt8]?, for accessory: AccessoryID) { state.withLock { $0.snapshots[accessory] = image } }
+    public func setSnapshot(_ image: [UInt8]?, for accessory: AccessoryID) {
+        state.withLock { $0.snapshots[accessory] = image }
+    }
 
     /// Every snapshot asked for so far: accessory and size.
     public var snapshotRequests: [(accessory: AccessoryID, width: Int, height: Int)] {
@@ -239,12 +246,16 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     /// The value the provider holds for `address`.
     public func value(at address: CharacteristicAddress) -> CharacteristicValue? {
         state.withLock { s in
-            Self.locate(address, in: s.accessories).flatMap { s.accessories[$0.0].services[$0.1].characteristics[$0.2].value }
+            Self.locate(address, in: s.accessories).flatMap {
+                s.accessories[$0.0].services[$0.1].characteristics[$0.2].value
+            }
         }
     }
 
     /// Changes a value and reports it, as an accessory's event (or poll) would.
-    public func changeValue(_ address: CharacteristicAddress, to value: CharacteristicValue, source: ValueSource = .event) {
+    public func changeValue(
+        _ address: CharacteristicAddress, to value: CharacteristicValue, source: ValueSource = .event
+    ) {
         changeValues([(address, value)], source: source)
     }
 
@@ -297,7 +308,9 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     public func setReachable(_ ids: [AccessoryID], _ reachable: Bool) {
         state.withLock { s in
             if reachable { s.unreachable.subtract(ids) } else { s.unreachable.formUnion(ids) }
-            continuation.yield(.reachability(ids, reachable: reachable, reason: reachable ? nil : "in-memory accessory set unreachable"))
+            continuation.yield(
+                .reachability(
+                    ids, reachable: reachable, reason: reachable ? nil : "in-memory accessory set unreachable"))
         }
     }
 

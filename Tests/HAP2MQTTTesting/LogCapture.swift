@@ -36,7 +36,9 @@ public final class LogCapture: Sendable {
     /// Waits until a record at `level` whose message contains `text` has been written, and returns it.
     /// - Throws: `TestSupportError.timedOut` with every line seen when none came within `timeout`.
     @discardableResult
-    public func waitFor(_ level: LogLevel, containing text: String, timeout: Duration = .seconds(30)) async throws -> LogRecord {
+    public func waitFor(_ level: LogLevel, containing text: String, timeout: Duration = .seconds(30)) async throws
+        -> LogRecord
+    {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let record = records(level, containing: text).first { return record }

@@ -1,16 +1,16 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Small POSIX socket helpers for loopback-only test servers: free ports, "is it listening yet", and the
 /// raw calls `TCPProxy` needs.
 public enum LoopbackSocket {
     #if canImport(Glibc)
-    static let streamType = Int32(SOCK_STREAM.rawValue)
+        static let streamType = Int32(SOCK_STREAM.rawValue)
     #else
-    static let streamType = SOCK_STREAM
+        static let streamType = SOCK_STREAM
     #endif
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now: bind port 0, read the port the kernel
@@ -37,7 +37,9 @@ public enum LoopbackSocket {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = loopbackAddress(port: port)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             let failure = error("bind/listen on 127.0.0.1:\(port)")
@@ -78,7 +80,7 @@ public enum LoopbackSocket {
     private static func loopbackAddress(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

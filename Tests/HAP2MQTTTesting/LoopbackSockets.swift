@@ -2,10 +2,11 @@
 // Why: the shims are named for the C functions they wrap (Glibc_recv is recv).
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A listening TCP socket on loopback for tests: a stand-in accessory or broker, or a way to find a free
@@ -19,7 +20,9 @@ public struct LoopbackListener: Sendable {
     /// Listens on `address` (`127.0.0.1` or `::1`) on a free port. `backlog` 0 makes a listener that,
     /// never accepting, leaves further connects hanging (for time-out tests).
     /// - Throws: `LoopbackSocketError` naming the call that failed.
-    public static func open(_ address: String = "127.0.0.1", backlog: Int32 = 8) throws(LoopbackSocketError) -> LoopbackListener {
+    public static func open(_ address: String = "127.0.0.1", backlog: Int32 = 8) throws(LoopbackSocketError)
+        -> LoopbackListener
+    {
         let v6 = address.contains(":")
         let fd = socket(v6 ? AF_INET6 : AF_INET, LoopbackSocket.streamType, 0)
         guard fd >= 0 else { throw .system("socket", errno) }
@@ -30,13 +33,17 @@ public struct LoopbackListener: Sendable {
             var a = sockaddr_in6()
             a.sin6_family = sa_family_t(AF_INET6)
             inet_pton(AF_INET6, address, &a.sin6_addr)
-            guard withSocketAddress(&a, { bind(fd, $0, $1) == 0 && getsockname(fd, $0, &$1) == 0 }) else { return try fail(fd, "bind") }
+            guard withSocketAddress(&a, { bind(fd, $0, $1) == 0 && getsockname(fd, $0, &$1) == 0 }) else {
+                return try fail(fd, "bind")
+            }
             port = UInt16(bigEndian: a.sin6_port)
         } else {
             var a = sockaddr_in()
             a.sin_family = sa_family_t(AF_INET)
             inet_pton(AF_INET, address, &a.sin_addr)
-            guard withSocketAddress(&a, { bind(fd, $0, $1) == 0 && getsockname(fd, $0, &$1) == 0 }) else { return try fail(fd, "bind") }
+            guard withSocketAddress(&a, { bind(fd, $0, $1) == 0 && getsockname(fd, $0, &$1) == 0 }) else {
+                return try fail(fd, "bind")
+            }
             port = UInt16(bigEndian: a.sin_port)
         }
         guard listen(fd, backlog) == 0 else { return try fail(fd, "listen") }
@@ -172,15 +179,21 @@ extension LoopbackSocket {
 }
 
 #if canImport(Glibc)
-private let Glibc_accept: @Sendable (Int32) -> Int32 = { Glibc.accept($0, nil, nil) }
-private let Glibc_connect: @Sendable (Int32, UnsafeMutablePointer<sockaddr>, socklen_t) -> Int32 = { Glibc.connect($0, $1, $2) }
-private let Glibc_send: @Sendable (Int32, UnsafeRawPointer, Int) -> Int = { Glibc.send($0, $1, $2, Int32(MSG_NOSIGNAL)) }
-private let Glibc_recv: @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int = { Glibc.recv($0, $1, $2, 0) }
-private let Glibc_close: @Sendable (Int32) -> Int32 = { Glibc.close($0) }
+    private let Glibc_accept: @Sendable (Int32) -> Int32 = { Glibc.accept($0, nil, nil) }
+    private let Glibc_connect: @Sendable (Int32, UnsafeMutablePointer<sockaddr>, socklen_t) -> Int32 = {
+        Glibc.connect($0, $1, $2)
+    }
+    private let Glibc_send: @Sendable (Int32, UnsafeRawPointer, Int) -> Int = {
+        Glibc.send($0, $1, $2, Int32(MSG_NOSIGNAL))
+    }
+    private let Glibc_recv: @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int = { Glibc.recv($0, $1, $2, 0) }
+    private let Glibc_close: @Sendable (Int32) -> Int32 = { Glibc.close($0) }
 #else
-private let Glibc_accept: @Sendable (Int32) -> Int32 = { Darwin.accept($0, nil, nil) }
-private let Glibc_connect: @Sendable (Int32, UnsafeMutablePointer<sockaddr>, socklen_t) -> Int32 = { Darwin.connect($0, $1, $2) }
-private let Glibc_send: @Sendable (Int32, UnsafeRawPointer, Int) -> Int = { Darwin.send($0, $1, $2, 0) }
-private let Glibc_recv: @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int = { Darwin.recv($0, $1, $2, 0) }
-private let Glibc_close: @Sendable (Int32) -> Int32 = { Darwin.close($0) }
+    private let Glibc_accept: @Sendable (Int32) -> Int32 = { Darwin.accept($0, nil, nil) }
+    private let Glibc_connect: @Sendable (Int32, UnsafeMutablePointer<sockaddr>, socklen_t) -> Int32 = {
+        Darwin.connect($0, $1, $2)
+    }
+    private let Glibc_send: @Sendable (Int32, UnsafeRawPointer, Int) -> Int = { Darwin.send($0, $1, $2, 0) }
+    private let Glibc_recv: @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int = { Darwin.recv($0, $1, $2, 0) }
+    private let Glibc_close: @Sendable (Int32) -> Int32 = { Darwin.close($0) }
 #endif

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A stand-in for systemd's notify socket: a unix datagram socket in a temporary folder that records
@@ -24,9 +25,9 @@ public final class NotifySocket: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("notify.sock").path
         #if canImport(Glibc)
-        let type = Int32(SOCK_DGRAM.rawValue)
+            let type = Int32(SOCK_DGRAM.rawValue)
         #else
-        let type = SOCK_DGRAM
+            let type = SOCK_DGRAM
         #endif
         let fd = socket(AF_UNIX, type, 0)
         guard fd >= 0 else { throw TestSupportError.socket("socket(AF_UNIX): \(String(cString: strerror(errno)))") }
@@ -37,7 +38,9 @@ public final class NotifySocket: Sendable {
             for (index, byte) in bytes.enumerated() where index < raw.count - 1 { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else {
             let reason = String(cString: strerror(errno))

@@ -29,14 +29,18 @@ public struct SeededGenerator: RandomNumberGenerator {
 /// Ways of breaking a valid input, for the fuzz tests of the parsers (JSON, HTTP, TLV8).
 public enum Mutation {
     /// Bytes JSON and HTTP give meaning to, so that mutations reach deep into the parsers.
-    public static let alphabet = Array(#"{}[]",:0123456789-+.eEtrufalsn \\/u\r\n:HTTPEVNTO"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF, 0xED, 0xA0]
+    public static let alphabet =
+        Array(#"{}[]",:0123456789-+.eEtrufalsn \\/u\r\n:HTTPEVNTO"#.utf8) + [
+            0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF, 0xED, 0xA0,
+        ]
 
     /// `count` bytes, each from `alphabet` or any byte with even odds.
     public static func randomBytes(count: Int, using g: inout SeededGenerator) -> [UInt8] {
         // One `next()` a byte: its low bit chooses, the rest picks (generic helpers per byte were slow).
         (0..<count).map { _ in
             let word = g.next()
-            return word & 1 == 0 ? alphabet[Int((word >> 8) % UInt64(alphabet.count))] : UInt8(truncatingIfNeeded: word >> 32)
+            return word & 1 == 0
+                ? alphabet[Int((word >> 8) % UInt64(alphabet.count))] : UInt8(truncatingIfNeeded: word >> 32)
         }
     }
 

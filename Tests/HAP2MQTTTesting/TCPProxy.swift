@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A TCP relay on 127.0.0.1 in front of a server port, that a test can cut: `cutConnections()` closes
@@ -106,7 +107,8 @@ private final class Relay: Sendable {
         guard let idleLimit else { return }
         let now = ContinuousClock.now
         state.withLock { state in
-            for (id, connection) in state.connections where !connection.closing && now - connection.lastTraffic > idleLimit {
+            for (id, connection) in state.connections
+            where !connection.closing && now - connection.lastTraffic > idleLimit {
                 state.connections[id]?.closing = true
                 state.idleCloses += 1
                 shutdown(connection.sockets.0, Self.shutdownBoth)
@@ -192,10 +194,10 @@ private final class Relay: Sendable {
     }
 
     #if canImport(Glibc)
-    private static let noSignal = Int32(MSG_NOSIGNAL)
-    private static let shutdownBoth = Int32(SHUT_RDWR)
+        private static let noSignal = Int32(MSG_NOSIGNAL)
+        private static let shutdownBoth = Int32(SHUT_RDWR)
     #else
-    private static let noSignal: Int32 = 0
-    private static let shutdownBoth = SHUT_RDWR
+        private static let noSignal: Int32 = 0
+        private static let shutdownBoth = SHUT_RDWR
     #endif
 }

@@ -1,9 +1,9 @@
 public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes the files tests make (configurations, logs, fixtures) without `fsync`.
@@ -17,14 +17,18 @@ public enum TestFile {
     /// - Throws: `TestSupportError.commandFailed` naming the file and the system error.
     public static func write(_ bytes: some Collection<UInt8>, to path: String, mode: UInt32 = 0o644) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw TestSupportError.commandFailed("cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw TestSupportError.commandFailed("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         let data = Array(bytes)
         var written = 0
         while written < data.count {
             let n = data[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw TestSupportError.commandFailed("cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard n > 0 else {
+                throw TestSupportError.commandFailed("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
             written += n
         }
     }

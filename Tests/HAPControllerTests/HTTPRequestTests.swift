@@ -13,16 +13,23 @@ struct HTTPRequestTests {
     func put() {
         let body = Array(#"{"characteristics":[{"aid":2,"iid":15,"ev":true}]}"#.utf8)
         let bytes = HTTPRequest.put("/characteristics", json: body).encoded(host: "10.0.0.5")
-        #expect(String(decoding: bytes, as: UTF8.self) == "PUT /characteristics HTTP/1.1\r\nHost: 10.0.0.5\r\nContent-Type: application/hap+json\r\nContent-Length: 50\r\n\r\n" + String(decoding: body, as: UTF8.self))
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "PUT /characteristics HTTP/1.1\r\nHost: 10.0.0.5\r\nContent-Type: application/hap+json\r\nContent-Length: 50\r\n\r\n"
+                + String(decoding: body, as: UTF8.self))
     }
 
     @Test("a POST without a body still says Content-Length: 0; TLV8 bodies get their content type")
     func post() {
         let identify = HTTPRequest(method: .post, path: "/identify").encoded(host: "h")
-        #expect(String(decoding: identify, as: UTF8.self) == "POST /identify HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n")
+        #expect(
+            String(decoding: identify, as: UTF8.self)
+                == "POST /identify HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n")
         let verify = HTTPRequest.post("/pair-verify", tlv8: [6, 1, 1]).encoded(host: "h")
         #expect(verify.suffix(3) == [6, 1, 1])
-        #expect(String(decoding: verify, as: UTF8.self).contains("Content-Type: application/pairing+tlv8\r\nContent-Length: 3\r\n\r\n"))
+        #expect(
+            String(decoding: verify, as: UTF8.self).contains(
+                "Content-Type: application/pairing+tlv8\r\nContent-Length: 3\r\n\r\n"))
     }
 
     @Test(

@@ -3,14 +3,18 @@ import Testing
 
 /// Messages as accessories send them (HAP-python pyhap/hap_protocol.py and hap_event.py wire formats).
 enum HTTPSamples {
-    static let okJSON = bytes("HTTP/1.1 200 OK\r\nContent-Type: application/hap+json\r\nContent-Length: 53\r\n\r\n")
+    static let okJSON =
+        bytes("HTTP/1.1 200 OK\r\nContent-Type: application/hap+json\r\nContent-Length: 53\r\n\r\n")
         + bytes(#"{"characteristics":[{"aid":1,"iid":10,"value":true}]}"#)
     static let noContent = bytes("HTTP/1.1 204 No Content\r\n\r\n")
-    static let chunked = bytes("HTTP/1.1 207 Multi-Status\r\nTransfer-Encoding: chunked\r\nContent-Type: application/hap+json\r\n\r\n")
+    static let chunked =
+        bytes("HTTP/1.1 207 Multi-Status\r\nTransfer-Encoding: chunked\r\nContent-Type: application/hap+json\r\n\r\n")
         + bytes("5;name=value\r\n{\"cha\r\n19\r\nracteristics\":[{\"aid\":1,\"\r\n0\r\nX-Trailer: yes\r\n\r\n")
-    static let event = bytes("EVENT/1.0 200 OK\r\nContent-Type: application/hap+json\r\nContent-Length: 55\r\n\r\n")
+    static let event =
+        bytes("EVENT/1.0 200 OK\r\nContent-Type: application/hap+json\r\nContent-Length: 55\r\n\r\n")
         + bytes(#"{"characteristics":[{"aid":2,"iid":13,"value":"21.5"}]}"#)
-    static let unauthorizedChunkedEmpty = bytes("HTTP/1.1 401 Unauthorized\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n")
+    static let unauthorizedChunkedEmpty = bytes(
+        "HTTP/1.1 401 Unauthorized\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n")
 
     static func bytes(_ s: some StringProtocol) -> [UInt8] { Array(s.utf8) }
 
@@ -105,7 +109,8 @@ struct HTTPResponseParserTests {
 
     @Test("a message without Content-Length or chunking has an empty body; 1xx responses are dropped")
     func framingDefaults() throws {
-        let ms = try S.parseAll(S.bytes("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 400 Bad Request\r\nX: y\r\n\r\n") + S.noContent)
+        let ms = try S.parseAll(
+            S.bytes("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 400 Bad Request\r\nX: y\r\n\r\n") + S.noContent)
         #expect(ms.map(\.status) == [400, 204])
     }
 
@@ -138,14 +143,26 @@ struct HTTPResponseParserTests {
             ("HTTP/1.1 200 OK\r\nbad name: x\r\n", .invalidHeader("bad name: x")),
             ("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n", .invalidContentLength("-5")),
             ("HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\n", .invalidContentLength("5x")),
-            ("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n", .invalidContentLength("99999999999999999999999")),
+            (
+                "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+                .invalidContentLength("99999999999999999999999")
+            ),
             ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", .invalidContentLength("5, 6")),
             ("HTTP/1.1 200 OK\r\nContent-Length: 9000000\r\n\r\n", .bodyTooLarge(limit: 8 * 1024 * 1024)),
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", .unsupportedTransferEncoding("gzip, chunked")),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+                .unsupportedTransferEncoding("gzip, chunked")
+            ),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .invalidChunk("bad chunk size 'zz'")),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n", .invalidChunk("bad chunk size '-1'")),
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFF\r\n", .bodyTooLarge(limit: 8 * 1024 * 1024)),
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nabc\r\n", .invalidChunk("chunk data longer than its size")),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFF\r\n",
+                .bodyTooLarge(limit: 8 * 1024 * 1024)
+            ),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nabc\r\n",
+                .invalidChunk("chunk data longer than its size")
+            ),
         ])
     func rejects(_ text: String, _ error: HTTPParseError) {
         var parser = HTTPResponseParser()
@@ -158,7 +175,9 @@ struct HTTPResponseParserTests {
         var endlessHeaders = HTTPResponseParser()
         #expect(throws: HTTPParseError.headersTooLarge(limit: 16 * 1024)) {
             _ = try endlessHeaders.feed(S.bytes("HTTP/1.1 200 OK\r\n"))
-            for _ in 0..<100 { _ = try endlessHeaders.feed(S.bytes("X-A: " + String(repeating: "b", count: 500) + "\r\n")) }
+            for _ in 0..<100 {
+                _ = try endlessHeaders.feed(S.bytes("X-A: " + String(repeating: "b", count: 500) + "\r\n"))
+            }
         }
         var endlessLine = HTTPResponseParser()
         #expect(throws: HTTPParseError.headersTooLarge(limit: 16 * 1024)) {
@@ -179,7 +198,8 @@ struct HTTPResponseParserTests {
         }
         var smallBody = HTTPResponseParser(limits: .init(maximumBodyBytes: 10))
         #expect(throws: HTTPParseError.bodyTooLarge(limit: 10)) {
-            _ = try smallBody.feed(S.bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n"))
+            _ = try smallBody.feed(
+                S.bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n"))
         }
     }
 

@@ -14,7 +14,10 @@ struct ModelAccessoryListTests {
         let list = try HAPAccessoryList(body: FixtureFiles.hapPythonAccessories(), serverID: Self.server)
         #expect(list.problems.isEmpty, "\(list.problems)")
         #expect(list.accessories.map(\.aid) == [1, 2, 3, 4, 5, 6, 8])
-        #expect(list.accessories.map(\.name) == ["hap2mqtt Test Bridge", "Light", "Switch", "Temperature", "Lock", "Thermostat", "Blind"])
+        #expect(
+            list.accessories.map(\.name) == [
+                "hap2mqtt Test Bridge", "Light", "Switch", "Temperature", "Lock", "Thermostat", "Blind",
+            ])
         #expect(list.accessories.allSatisfy { $0.id.serverID == Self.server })
         #expect(list.accessories.reduce(0) { $0 + $1.allCharacteristics.count } == 60)
 
@@ -25,7 +28,11 @@ struct ModelAccessoryListTests {
         #expect(light.firmwareRevision == "1.0.0")
         let bulb = try #require(light.service(ofType: .Service.lightbulb))
         #expect(bulb.iid == 8)
-        #expect(bulb.characteristics.map(\.type) == [.Characteristic.on, .Characteristic.brightness, .Characteristic.hue, .Characteristic.saturation, .Characteristic.colorTemperature])
+        #expect(
+            bulb.characteristics.map(\.type) == [
+                .Characteristic.on, .Characteristic.brightness, .Characteristic.hue, .Characteristic.saturation,
+                .Characteristic.colorTemperature,
+            ])
 
         let on = try #require(bulb.characteristic(ofType: .Characteristic.on))
         #expect(on.iid == 9)
@@ -64,7 +71,8 @@ struct ModelAccessoryListTests {
         #expect(target.format == .uint8)
         #expect(target.validValues == [0, 1])
         #expect(target.permissions.contains(.timedWrite))
-        let temperature = try #require(list.accessories.first { $0.aid == 4 }?.service(ofType: .Service.temperatureSensor)?.characteristics.first)
+        let temperature = try #require(
+            list.accessories.first { $0.aid == 4 }?.service(ofType: .Service.temperatureSensor)?.characteristics.first)
         #expect(temperature.value == .float(21.5))
         #expect(temperature.minValue == -273.1)
         #expect(temperature.unit == "celsius")
@@ -138,8 +146,13 @@ struct ModelAccessoryListTests {
         #expect(text.contains("accessory #1 skipped: no valid \"aid\""))
         #expect(text.contains("aid 2 characteristic skipped: no valid \"iid\""))
         #expect(text.contains("aid 2 characteristic iid 3 skipped: \"type\" is not a HAP type UUID: \"not-a-type\""))
-        #expect(text.contains("aid 2 characteristic iid 4 adjusted: format \"int32x\" is not a HAP format; read as int from the value"))
-        #expect(text.contains("aid 2 characteristic iid 5 adjusted: value left unknown: \"abc\" is not a valid uint8 value"))
+        #expect(
+            text.contains(
+                "aid 2 characteristic iid 4 adjusted: format \"int32x\" is not a HAP format; read as int from the value"
+            ))
+        #expect(
+            text.contains("aid 2 characteristic iid 5 adjusted: value left unknown: \"abc\" is not a valid uint8 value")
+        )
         #expect(text.contains("aid 2 characteristic iid 5 adjusted: ignored \"minValue\": \"low\" is not a number"))
         #expect(text.contains("aid 2 characteristic iid 2 skipped: a second characteristic with the same iid"))
         #expect(text.contains("aid 2 characteristic iid 6 adjusted: no \"perms\" array; no permissions assumed"))
@@ -184,12 +197,18 @@ enum ModelSamples {
             var chars: [JSONValue] = []
             for n in 0..<characteristicsPerAccessory {
                 chars.append([
-                    "iid": JSONValue(10 + n), "type": "E863F10A-079E-48FF-8F27-9C2605A29F52", "perms": ["pr", "pw", "ev"],
-                    "format": "float", "value": .double(Double(n) + 0.5), "minValue": 0, "maxValue": 100, "minStep": 0.1,
-                    "unit": "percentage", "description": .string("Vendor characteristic number \(n) with a longer name"),
+                    "iid": JSONValue(10 + n), "type": "E863F10A-079E-48FF-8F27-9C2605A29F52",
+                    "perms": ["pr", "pw", "ev"],
+                    "format": "float", "value": .double(Double(n) + 0.5), "minValue": 0, "maxValue": 100,
+                    "minStep": 0.1,
+                    "unit": "percentage",
+                    "description": .string("Vendor characteristic number \(n) with a longer name"),
                 ])
             }
-            list.append(["aid": JSONValue(aid), "services": [["iid": 9, "type": "43", "primary": true, "characteristics": .array(chars)]]])
+            list.append([
+                "aid": JSONValue(aid),
+                "services": [["iid": 9, "type": "43", "primary": true, "characteristics": .array(chars)]],
+            ])
         }
         return JSONValue.object(["accessories": .array(list)]).encoded()
     }

@@ -53,10 +53,17 @@ struct ModelFuzzTests {
         }
     }
 
-    static let keys = ["accessories", "aid", "services", "iid", "type", "characteristics", "format", "perms", "value", "status",
-                       "minValue", "maxValue", "minStep", "maxLen", "valid-values", "valid-values-range", "primary", "hidden", "linked", "unit", "ev"]
-    static let leaves: [JSONValue] = [.null, true, false, 0, 1, -1, 7, .int(Int64.max), .uint(UInt64.max), 21.5, .double(-1e300), "25", "3E", "bool", "uint8",
-                                    "float", "tlv8", "data", "string", "int", "pr", "pw", "", "AQID", "not base64", "E863F10A-079E-48FF-8F27-9C2605A29F52"]
+    static let keys = [
+        "accessories", "aid", "services", "iid", "type", "characteristics", "format", "perms", "value", "status",
+        "minValue", "maxValue", "minStep", "maxLen", "valid-values", "valid-values-range", "primary", "hidden",
+        "linked", "unit", "ev",
+    ]
+    static let leaves: [JSONValue] = [
+        .null, true, false, 0, 1, -1, 7, .int(Int64.max), .uint(UInt64.max), 21.5, .double(-1e300), "25", "3E", "bool",
+        "uint8",
+        "float", "tlv8", "data", "string", "int", "pr", "pw", "", "AQID", "not base64",
+        "E863F10A-079E-48FF-8F27-9C2605A29F52",
+    ]
 
     /// A random tree made of HAP's keys and typical values, so that most of it looks almost right.
     static func tree(depth: Int, using g: inout SeededGenerator) -> JSONValue {
@@ -65,7 +72,9 @@ struct ModelFuzzTests {
         switch Int.random(in: 0..<10, using: &g) {
         case 0..<4:
             var object = JSONObject()
-            for _ in 0..<Int.random(in: 0...6, using: &g) { object[keys.randomElement(using: &g) ?? "aid"] = tree(depth: depth + 1, using: &g) }
+            for _ in 0..<Int.random(in: 0...6, using: &g) {
+                object[keys.randomElement(using: &g) ?? "aid"] = tree(depth: depth + 1, using: &g)
+            }
             return .object(object)
         case 4..<7:
             return .array((0..<Int.random(in: 0...5, using: &g)).map { _ in tree(depth: depth + 1, using: &g) })
@@ -77,14 +86,21 @@ struct ModelFuzzTests {
     @Test("a value read in any format writes back in that format")
     func valueCoding() {
         var g = SeededGenerator(seed: 0x7A1E)
-        let samples = ["0", "1", "2", "-1", "21.5", "20.0", "1e300", "-1e-300", "true", "false", "null", #""""#, #""AQID""#, #""12""#,
-                       #""true""#, #""%%""#, "[1,2]", #"{"a":1}"#, "18446744073709551615", "-9223372036854775808", "9223372036854775808", #""é""#]
+        let samples = [
+            "0", "1", "2", "-1", "21.5", "20.0", "1e300", "-1e-300", "true", "false", "null", #""""#, #""AQID""#,
+            #""12""#,
+            #""true""#, #""%%""#, "[1,2]", #"{"a":1}"#, "18446744073709551615", "-9223372036854775808",
+            "9223372036854775808", #""é""#,
+        ]
         for _ in 0..<3000 {
-            guard let text = samples.randomElement(using: &g), let format = CharacteristicFormat.allCases.randomElement(using: &g),
+            guard let text = samples.randomElement(using: &g),
+                let format = CharacteristicFormat.allCases.randomElement(using: &g),
                 let json = try? JSONValue(parsing: text)
             else { continue }
             guard let value = try? CharacteristicValue.decoded(fromHAP: json, format: format) else { continue }
-            #expect((try? JSONValue(encoding: value, format: format)) != nil, "\(text) as \(format) read as \(value) but does not write")
+            #expect(
+                (try? JSONValue(encoding: value, format: format)) != nil,
+                "\(text) as \(format) read as \(value) but does not write")
         }
     }
 }

@@ -11,7 +11,11 @@ struct TransportConnectStarvationTests {
         let blackHole = try LoopbackListener.open(backlog: 0)
         defer { blackHole.close() }
         var fillers: [TCPConnection] = []
-        for _ in 0..<2 { if let c = try? await TCPConnection.connect(host: "127.0.0.1", port: blackHole.port, timeout: .seconds(1)) { fillers.append(c) } }
+        for _ in 0..<2 {
+            if let c = try? await TCPConnection.connect(host: "127.0.0.1", port: blackHole.port, timeout: .seconds(1)) {
+                fillers.append(c)
+            }
+        }
         defer { for c in fillers { c.close() } }
         let good = try LoopbackListener.open()
         defer { good.close() }
@@ -28,7 +32,9 @@ struct TransportConnectStarvationTests {
             }
         }
         defer { for task in hanging { task.cancel() } }
-        try await eventually("the hanging connects started", timeout: .seconds(60)) { started.elements.count == hanging.count }
+        try await eventually("the hanging connects started", timeout: .seconds(60)) {
+            started.elements.count == hanging.count
+        }
 
         let connection = try await TCPConnection.connect(host: "127.0.0.1", port: good.port, timeout: .seconds(60))
         connection.close()

@@ -21,19 +21,24 @@ struct TransportHAPPythonFixtureTests {
         let accessory = try await HAPPythonAccessory.start()
         let status = try await accessory.status()
         #expect(!status.paired)
-        #expect(status.accessories == ["Light": 2, "Switch": 3, "Temperature": 4, "Lock": 5, "Thermostat": 6, "Blind": 8])
+        #expect(
+            status.accessories == ["Light": 2, "Switch": 3, "Temperature": 4, "Lock": 5, "Thermostat": 6, "Blind": 8])
         #expect(status.pairingID.split(separator: ":").count == 6)
 
         // Without pair-verify HAP-python refuses /accessories with 401 and a HAP status.
         let accessories = try await exchange(HAPRequests.accessories(), port: accessory.port)
         #expect(accessories.kind == .response)
         #expect(accessories.status == 401)
-        #expect(try HAPCharacteristicResult.status(httpStatus: accessories.status, body: accessories.body) == .insufficientPrivileges)
+        #expect(
+            try HAPCharacteristicResult.status(httpStatus: accessories.status, body: accessories.body)
+                == .insufficientPrivileges)
 
         // HAP-python 5.0.0 has no /identify handler: it answers 500 with -70402.
         let identify = try await exchange(HAPRequests.identifyUnpaired(), port: accessory.port)
         #expect(identify.status == 500)
-        #expect(try HAPCharacteristicResult.status(httpStatus: identify.status, body: identify.body) == .serviceCommunicationFailure)
+        #expect(
+            try HAPCharacteristicResult.status(httpStatus: identify.status, body: identify.body)
+                == .serviceCommunicationFailure)
         await accessory.stop()
         #expect(!accessory.isRunning)
     }
@@ -41,14 +46,16 @@ struct TransportHAPPythonFixtureTests {
     @Test("the control channel changes and reads values with their types, and refuses unknown names")
     func controlChannel() async throws {
         let accessory = try await HAPPythonAccessory.start()
-        #expect(try await accessory.value(accessory: "Temperature", characteristic: "CurrentTemperature") == .float(21.5))
+        #expect(
+            try await accessory.value(accessory: "Temperature", characteristic: "CurrentTemperature") == .float(21.5))
         #expect(try await accessory.value(accessory: "Light", characteristic: "On") == .bool(false))
         try await accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
         #expect(try await accessory.value(accessory: "Light", characteristic: "Brightness") == .int(42))
         try await accessory.setValue(accessory: "Switch", characteristic: "On", value: .bool(true))
         #expect(try await accessory.value(accessory: "Switch", characteristic: "On") == .bool(true))
         #expect(try await accessory.value(accessory: "Light", characteristic: "Name") == .string("Light"))
-        try await accessory.failWrites(accessory: "Lock", characteristic: "LockTargetState", status: .invalidValueInRequest)
+        try await accessory.failWrites(
+            accessory: "Lock", characteristic: "LockTargetState", status: .invalidValueInRequest)
         try await accessory.failWrites(accessory: "Lock", characteristic: "LockTargetState", status: nil)
         try await accessory.disconnectClients()
         try await accessory.resetPairings()

@@ -85,7 +85,9 @@ struct TransportTCPConnectionTests {
         var outcome: TCPError?
         for _ in 0..<8 where outcome == nil {
             do {
-                held.append(try await TCPConnection.connect(host: "127.0.0.1", port: listener.port, timeout: .milliseconds(300)))
+                held.append(
+                    try await TCPConnection.connect(host: "127.0.0.1", port: listener.port, timeout: .milliseconds(300))
+                )
             } catch {
                 outcome = error
             }

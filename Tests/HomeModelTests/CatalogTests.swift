@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HomeModel
 
 @Suite("HAP type catalog")
@@ -77,7 +78,10 @@ struct CatalogTests {
         #expect(action.validValues.contains(ValidValue(name: "UnsecuredByKeypad", value: 5)))
         #expect(action.validValues.map(\.value) == Array(0...8))
 
-        #expect(try info("1E").validValues == [ValidValue(name: "Unsecured", value: 0), ValidValue(name: "Secured", value: 1)])
+        #expect(
+            try info("1E").validValues == [
+                ValidValue(name: "Unsecured", value: 0), ValidValue(name: "Secured", value: 1),
+            ])
         #expect(try info("D1").validValue(named: "programscheduled(manualmode)") == 2)
         #expect(try info("28").validValue(named: "counter_clockwise") == 1)
         #expect(try info("65").validValue(named: "10μm") == 1)
@@ -150,21 +154,33 @@ struct CatalogTests {
     func services() throws {
         func names(_ types: [HAPType]) -> [String] { types.compactMap { HAPCatalog.characteristic($0)?.name } }
         let info = try #require(HAPCatalog.service(.Service.accessoryInformation))
-        #expect(names(info.required) == ["Identify", "Manufacturer", "Model", "Name", "SerialNumber", "FirmwareRevision"])
+        #expect(
+            names(info.required) == ["Identify", "Manufacturer", "Model", "Name", "SerialNumber", "FirmwareRevision"])
         let bulb = try #require(HAPCatalog.service(named: "Lightbulb"))
         #expect(bulb.required == [.Characteristic.on])
-        #expect(Set(bulb.optional).isSuperset(of: [.Characteristic.brightness, .Characteristic.hue,
-            .Characteristic.saturation, .Characteristic.colorTemperature]))
+        #expect(
+            Set(bulb.optional).isSuperset(of: [
+                .Characteristic.brightness, .Characteristic.hue,
+                .Characteristic.saturation, .Characteristic.colorTemperature,
+            ]))
         let thermostat = try #require(HAPCatalog.service(.Service.thermostat))
-        #expect(names(thermostat.required) == ["CurrentHeatingCoolingState", "TargetHeatingCoolingState",
-            "CurrentTemperature", "TargetTemperature", "TemperatureDisplayUnits"])
+        #expect(
+            names(thermostat.required) == [
+                "CurrentHeatingCoolingState", "TargetHeatingCoolingState",
+                "CurrentTemperature", "TargetTemperature", "TemperatureDisplayUnits",
+            ])
         #expect(names(try #require(HAPCatalog.service(.Service.protocolInformation)).required) == ["Version"])
-        #expect(names(try #require(HAPCatalog.service(.Service.lockMechanism)).required) == ["LockCurrentState", "LockTargetState"])
+        #expect(
+            names(try #require(HAPCatalog.service(.Service.lockMechanism)).required) == [
+                "LockCurrentState", "LockTargetState",
+            ])
         #expect(try #require(HAPCatalog.service(named: "AirQualitySensor")).optional.count == 13)
         #expect(HAPCatalog.service(.Service.doorbell)?.required == [.Characteristic.programmableSwitchEvent])
-        for short in ["40", "B7", "41", "44", "47", "7E", "7F", "80", "81", "82", "83", "84", "85", "86", "87", "89",
-                      "8B", "8C", "8D", "96", "97", "BB", "BC", "BD", "CC", "CF", "D0", "D7", "D8", "D9", "110", "112",
-                      "113"] {
+        for short in [
+            "40", "B7", "41", "44", "47", "7E", "7F", "80", "81", "82", "83", "84", "85", "86", "87", "89",
+            "8B", "8C", "8D", "96", "97", "BB", "BC", "BD", "CC", "CF", "D0", "D7", "D8", "D9", "110", "112",
+            "113",
+        ] {
             let service = try #require(HAPCatalog.service(try hapType(short)), "no service \(short)")
             #expect(!service.required.isEmpty)
         }

@@ -1,5 +1,5 @@
-import Testing
 import HomeModel
+import Testing
 
 /// `Characteristic.valueToWrite(for:name:)`, the one place where a command becomes the value to write.
 @Suite("Turning a command into the value to write")
@@ -14,7 +14,10 @@ struct CommandValueTests {
             (.text("bright"), "current_temperature: cannot write 'bright', the characteristic is read-only"),
         ]
         for (command, message) in commands {
-            let error = try #require(valueError { () throws(ValueError) in try temperature.valueToWrite(for: command, name: "current_temperature") })
+            let error = try #require(
+                valueError { () throws(ValueError) in
+                    try temperature.valueToWrite(for: command, name: "current_temperature")
+                })
             #expect(error.rule == .readOnly)
             #expect(error.description == message)
         }
@@ -23,7 +26,9 @@ struct CommandValueTests {
     @Test("text, a JSON scalar and a typed value give the same value in the format's normal form")
     func sameValueEveryWay() throws {
         let target = try catalogCharacteristic("35")
-        for command in [CommandPayload.text("21"), .text(#""21""#), .json(.int(21)), .json(.string("21")), .value(.int(21))] {
+        for command in [
+            CommandPayload.text("21"), .text(#""21""#), .json(.int(21)), .json(.string("21")), .value(.int(21)),
+        ] {
             #expect(try target.valueToWrite(for: command, name: "target_temperature") == .float(21), "\(command)")
         }
         let brightness = try catalogCharacteristic("8")
@@ -38,10 +43,15 @@ struct CommandValueTests {
 
     @Test("toggle flips the characteristic's own current value")
     func toggle() throws {
-        #expect(try catalogCharacteristic("25", value: .bool(true)).valueToWrite(for: .text("toggle"), name: "on") == .bool(false))
-        #expect(try catalogCharacteristic("25", value: .int(0)).valueToWrite(for: .json(.string("Toggle")), name: "on") == .bool(true))
+        #expect(
+            try catalogCharacteristic("25", value: .bool(true)).valueToWrite(for: .text("toggle"), name: "on")
+                == .bool(false))
+        #expect(
+            try catalogCharacteristic("25", value: .int(0)).valueToWrite(for: .json(.string("Toggle")), name: "on")
+                == .bool(true))
         let unread = try catalogCharacteristic("25")
-        let unknown = try #require(valueError { () throws(ValueError) in try unread.valueToWrite(for: .text("toggle"), name: "on") })
+        let unknown = try #require(
+            valueError { () throws(ValueError) in try unread.valueToWrite(for: .text("toggle"), name: "on") })
         #expect(unknown.rule == .unknownCurrentValue)
     }
 
@@ -56,11 +66,14 @@ struct CommandValueTests {
             (.json(.null), "brightness: 'null' is not a valid int value"),
         ]
         for (command, message) in cases {
-            let error = try #require(valueError { () throws(ValueError) in try brightness.valueToWrite(for: command, name: "brightness") })
+            let error = try #require(
+                valueError { () throws(ValueError) in try brightness.valueToWrite(for: command, name: "brightness") })
             #expect(error.description == message)
         }
         let lock = try catalogCharacteristic("1E")
         #expect(try lock.valueToWrite(for: .text("Secured"), name: "lock_target_state") == .int(1))
-        #expect(valueError { () throws(ValueError) in try lock.valueToWrite(for: .json(.int(2)), name: "lock_target_state") }?.rule == .notAValidValue([0, 1]))
+        #expect(
+            valueError { () throws(ValueError) in try lock.valueToWrite(for: .json(.int(2)), name: "lock_target_state")
+            }?.rule == .notAValidValue([0, 1]))
     }
 }

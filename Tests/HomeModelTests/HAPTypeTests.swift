@@ -1,5 +1,5 @@
-import Testing
 import HomeModel
+import Testing
 
 @Suite("HAP types")
 struct HAPTypeTests {
@@ -20,6 +20,8 @@ struct HAPTypeTests {
         #expect(t.shortForm == "E863F10A-079E-48FF-8F27-9C2605A29F52")
     }
 
-    @Test("garbage is not a type", arguments: ["", "xyz", "123456789", "00000025-0000-1000-8000-0026BB76529Z", "0000002500"])
+    @Test(
+        "garbage is not a type",
+        arguments: ["", "xyz", "123456789", "00000025-0000-1000-8000-0026BB76529Z", "0000002500"])
     func rejects(_ s: String) { #expect(HAPType(s) == nil) }
 }

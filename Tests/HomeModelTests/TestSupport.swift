@@ -1,5 +1,5 @@
-import Testing
 import HomeModel
+import Testing
 
 /// The HAP type of a short or long UUID text, failing the test when it is none.
 func hapType(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> HAPType {

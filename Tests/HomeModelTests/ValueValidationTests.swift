@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HomeModel
 
 @Suite("Validating values before a write")
@@ -42,17 +43,20 @@ struct ValueValidationTests {
         #expect(try plain(.int).validate(.int(Int64(Int32.min)), name: "x") == .int(Int64(Int32.min)))
         #expect(try plain(.uint64).validate(.uint(UInt64.max), name: "x") == .uint(UInt64.max))
         #expect(rule(plain(.uint64), .int(-1)) == .outOfFormatRange)
-        #expect(valueError { () throws(ValueError) in try plain(.uint16).validate(.int(70000), name: "level") }?.description
+        #expect(
+            valueError { () throws(ValueError) in try plain(.uint16).validate(.int(70000), name: "level") }?.description
                 == "level: 70000 does not fit the characteristic's format")
     }
 
     @Test("numbers must lie within minValue and maxValue; nothing is clamped")
     func range() throws {
         let brightness = try catalogCharacteristic("8")
-        let above = try #require(valueError { () throws(ValueError) in try brightness.validate(.int(150), name: "brightness") })
+        let above = try #require(
+            valueError { () throws(ValueError) in try brightness.validate(.int(150), name: "brightness") })
         #expect(above.rule == .aboveMaximum(100))
         #expect(above.description == "brightness: 150 is above the maximum 100")
-        let below = try #require(valueError { () throws(ValueError) in try brightness.validate(.int(-1), name: "brightness") })
+        let below = try #require(
+            valueError { () throws(ValueError) in try brightness.validate(.int(-1), name: "brightness") })
         #expect(below.description == "brightness: -1 is below the minimum 0")
         #expect(try brightness.validate(.int(100), name: "brightness") == .int(100))
         #expect(try brightness.validate(.int(0), name: "brightness") == .int(0))
@@ -61,15 +65,17 @@ struct ValueValidationTests {
         #expect(rule(target, .float(9.9)) == .belowMinimum(10))
     }
 
-    @Test("numbers must be a whole number of steps from the minimum, allowing for binary noise",
-          arguments: [21.3, 21.0, 10.0, 38.0, 0.1 * 3 + 20, 37.9, 10.1])
+    @Test(
+        "numbers must be a whole number of steps from the minimum, allowing for binary noise",
+        arguments: [21.3, 21.0, 10.0, 38.0, 0.1 * 3 + 20, 37.9, 10.1])
     func onStep(_ value: Double) throws {
         let target = try catalogCharacteristic("35")
         #expect(try target.validate(.float(value), name: "t") == .float(value))
     }
 
-    @Test("a value off the step is rounded to the nearest step, and the result is what is written",
-          arguments: [(21.36, 21.4), (21.01, 21.0), (10.04, 10.0), (37.96, 38.0), (22.449999, 22.4)])
+    @Test(
+        "a value off the step is rounded to the nearest step, and the result is what is written",
+        arguments: [(21.36, 21.4), (21.01, 21.0), (10.04, 10.0), (37.96, 38.0), (22.449999, 22.4)])
     func offStep(_ value: Double, _ written: Double) throws {
         let target = try catalogCharacteristic("35")
         #expect(try target.validate(.float(value), name: "target_temperature") == .float(written))
@@ -105,7 +111,8 @@ struct ValueValidationTests {
         #expect(try noMinimum.validate(.int(169), name: "c") == .int(160))
     }
 
-    @Test("rounding stays within the range: a maximum off the step takes the step below it; outside the range is refused")
+    @Test(
+        "rounding stays within the range: a maximum off the step takes the step below it; outside the range is refused")
     func roundingStaysInRange() throws {
         var odd = try catalogCharacteristic("8")
         odd.maxValue = 99
@@ -122,7 +129,8 @@ struct ValueValidationTests {
     @Test("enumerations accept only their valid values: the accessory's, else the catalog's")
     func validValues() throws {
         let lock = try catalogCharacteristic("1E")
-        let error = try #require(valueError { () throws(ValueError) in try lock.validate(.int(2), name: "lock_target_state") })
+        let error = try #require(
+            valueError { () throws(ValueError) in try lock.validate(.int(2), name: "lock_target_state") })
         #expect(error.rule == .notAValidValue([0, 1]))
         #expect(error.description == "lock_target_state: '2' is not one of the valid values 0, 1")
         #expect(try lock.validate(.int(1), name: "lock_target_state") == .int(1))
@@ -149,11 +157,14 @@ struct ValueValidationTests {
     @Test("strings are at most maxLength UTF-8 bytes, 64 when unset; data at most maxDataLength")
     func lengths() throws {
         var name = try catalogCharacteristic("E3")
-        #expect(try name.validate(.string(String(repeating: "a", count: 64)), name: "n") == .string(String(repeating: "a", count: 64)))
+        #expect(
+            try name.validate(.string(String(repeating: "a", count: 64)), name: "n")
+                == .string(String(repeating: "a", count: 64)))
         #expect(rule(name, .string(String(repeating: "a", count: 65))) == .tooLong(maxLength: 64))
         #expect(rule(name, .string(String(repeating: "é", count: 33))) == .tooLong(maxLength: 64))
         name.maxLength = 4
-        let error = try #require(valueError { () throws(ValueError) in try name.validate(.string("Kitchen"), name: "configured_name") })
+        let error = try #require(
+            valueError { () throws(ValueError) in try name.validate(.string("Kitchen"), name: "configured_name") })
         #expect(error.description == "configured_name: 'Kitchen' is longer than 4 bytes")
         var control = try catalogCharacteristic("143")
         control.maxDataLength = 2
@@ -165,11 +176,15 @@ struct ValueValidationTests {
     func oneLine() throws {
         let brightness = try catalogCharacteristic("8")
         for value: CharacteristicValue in [.int(500), .string("x\ny"), .float(0.5), .bool(true)] {
-            let error = try #require(valueError { () throws(ValueError) in try brightness.validate(value, name: "brightness") })
+            let error = try #require(
+                valueError { () throws(ValueError) in try brightness.validate(value, name: "brightness") })
             #expect(error.description.hasPrefix("brightness: "))
             #expect(!error.description.contains("\n"))
         }
-        let text = try #require(valueError { () throws(ValueError) in try brightness.parseCommand("5\n0\u{7}", current: nil, name: "brightness") })
+        let text = try #require(
+            valueError { () throws(ValueError) in
+                try brightness.parseCommand("5\n0\u{7}", current: nil, name: "brightness")
+            })
         #expect(text.description == #"brightness: '5\n0\u0007' is not a valid int value"#)
     }
 

@@ -1,6 +1,7 @@
 import HomeModel
-@testable import HomeStore
 import Testing
+
+@testable import HomeStore
 
 /// The store's batching rules, decided by `ChangeBatcher` alone, at instants the test chooses.
 @Suite("Home store: when changes go out in batches")
@@ -59,7 +60,8 @@ struct ChangeBatcherTests {
         batcher.beginProviderEvent()
         decisions.append(batcher.add(Self.change(4), now: Self.at(20)))
         deliverAtEventEnd.append(batcher.endProviderEvent())
-        #expect(decisions == [.deliverAfterThisJob, .deliver(at: Self.at(10) + ChangeBatcher.window), .gather, .gather])
+        #expect(
+            decisions == [.deliverAfterThisJob, .deliver(at: Self.at(10) + ChangeBatcher.window), .gather, .gather])
         #expect(deliverAtEventEnd == [false, false, true])
         #expect(batch?.map(\.summary) == ["value 2.2=2 event", "value 2.3=3 event"])
     }
@@ -69,7 +71,9 @@ struct ChangeBatcherTests {
         var batcher = ChangeBatcher(now: Self.at(0))
         var decisions = Set<ChangeBatcher.Decision>()
         let first = batcher.add(Self.change(0), now: Self.at(10))
-        for iid in 1..<(ChangeBatcher.maximumBatch - 1) { decisions.insert(batcher.add(Self.change(iid), now: Self.at(10))) }
+        for iid in 1..<(ChangeBatcher.maximumBatch - 1) {
+            decisions.insert(batcher.add(Self.change(iid), now: Self.at(10)))
+        }
         let last = batcher.add(Self.change(ChangeBatcher.maximumBatch), now: Self.at(10))
         #expect(first == .deliverAfterThisJob)
         #expect(decisions == [.gather])

@@ -9,9 +9,12 @@ import Testing
 struct HomeStoreProviderChangeTests {
     @Test("a removed provider's accessories are removed, its later events ignored, its queued writes failed")
     func remove() async throws {
-        let kept = InMemoryAccessoryProvider(id: "kept", serverID: "00:00:00:00:00:02", accessories: [
-            InMemoryAccessoryProvider.accessory(aid: 2, name: "Hall", serverID: "00:00:00:00:00:02", services: [.Service.lightbulb]),
-        ])
+        let kept = InMemoryAccessoryProvider(
+            id: "kept", serverID: "00:00:00:00:00:02",
+            accessories: [
+                InMemoryAccessoryProvider.accessory(
+                    aid: 2, name: "Hall", serverID: "00:00:00:00:00:02", services: [.Service.lightbulb])
+            ])
         let gone = InMemoryAccessoryProvider(id: "gone", accessories: [Fixture.lamp(), Fixture.thermometer()])
         let store = await readyStore(kept, gone)
         let changes = Recorder.following(batches: await store.subscribe().changes)
@@ -56,7 +59,8 @@ struct HomeStoreProviderChangeTests {
 
         #expect(await store.replaceProvider(id: "hap:1", with: new))
         #expect(await changes.waitUntil { !$0.isEmpty })
-        #expect(await changes.items.map(\.summary) == ["value 2.\(on.iid)=true sync"], "reconciled, not removed and added")
+        #expect(
+            await changes.items.map(\.summary) == ["value 2.\(on.iid)=true sync"], "reconciled, not removed and added")
         old.changeValue(on, to: .bool(false))
         new.changeValue(on, to: .bool(false))
         #expect(await changes.waitUntil { $0.count >= 2 })

@@ -23,7 +23,10 @@ struct HomeStoreQueuedWriteTests {
         let outcomes = Outcomes()
         let cases: [(CharacteristicAddress, String, String)] = [
             (CharacteristicAddress(accessory: Fixture.id(42), iid: 9), "1", "no accessory 00:00:00:00:00:01/42"),
-            (CharacteristicAddress(accessory: lamp.id, iid: 999), "1", "no characteristic 999 on accessory 00:00:00:00:00:01/2"),
+            (
+                CharacteristicAddress(accessory: lamp.id, iid: 999), "1",
+                "no characteristic 999 on accessory 00:00:00:00:00:01/2"
+            ),
             (brightness, "bright", "test: 'bright' is not a valid int value"),
             (brightness, "150", "test: 150 is above the maximum 100"),
             (name, "Desk", "test: cannot write 'Desk', the characteristic is read-only"),
@@ -101,10 +104,11 @@ struct HomeStoreQueuedWriteTests {
         try await Task.sleep(for: .milliseconds(50))
         let byCaller = Dictionary(grouping: outcomes.elements, by: \.0)
         #expect(byCaller.count == commands.count && byCaller.values.allSatisfy { $0.count == 1 })
-        #expect(byCaller.mapValues { $0[0].1 } == [
-            0: .success(.bool(true)), 1: .success(.int(30)), 2: .success(.float(40)), 3: .success(.int(30)),
-            4: .success(.int(30)), 5: .success(.float(40)),
-        ])
+        #expect(
+            byCaller.mapValues { $0[0].1 } == [
+                0: .success(.bool(true)), 1: .success(.int(30)), 2: .success(.float(40)), 3: .success(.int(30)),
+                4: .success(.int(30)), 5: .success(.float(40)),
+            ])
         #expect(provider.writes.map { $0.map(\.address) } == [[on], [brightness], [hue]])
         #expect(provider.writes.map { $0.map(\.value) } == [[.bool(true)], [.int(30)], [.float(40)]])
         await store.stop()
@@ -135,7 +139,8 @@ struct HomeStoreQueuedWriteTests {
 struct HomeStoreWriteTimeoutTests {
     @Test("an answer that comes after the time-out changes nothing in the store")
     func lateAnswer() async throws {
-        let (lamp, provider, store, changes) = await lampScene(configuration: HomeStoreConfiguration(writeTimeout: .milliseconds(200)))
+        let (lamp, provider, store, changes) = await lampScene(
+            configuration: HomeStoreConfiguration(writeTimeout: .milliseconds(200)))
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         let hue = try Fixture.address(lamp, .Characteristic.hue)
         // The in-memory provider finishes a delayed write when its call is cancelled, as an accessory
@@ -155,7 +160,8 @@ struct HomeStoreWriteTimeoutTests {
     // time limit; no clock is read.
     @Test("a shorter time-out set while writes are being sent applies to the next write", .timeLimit(.minutes(2)))
     func shortenedTimeout() async throws {
-        let (lamp, provider, store, _) = await lampScene(configuration: HomeStoreConfiguration(writeTimeout: .seconds(24 * 3600)))
+        let (lamp, provider, store, _) = await lampScene(
+            configuration: HomeStoreConfiguration(writeTimeout: .seconds(24 * 3600)))
         let on = try Fixture.address(lamp, .Characteristic.on)
         #expect(try await store.write(on, value: .bool(true)) == .bool(true))
         await store.configure(HomeStoreConfiguration(writeTimeout: .milliseconds(200)))
@@ -200,11 +206,12 @@ struct HomeStoreCheckedWriteTests {
             WriteCommand(on, .text("toggle")), WriteCommand(brightness, .json(.int(700)), name: "brightness"),
             WriteCommand(name, .text("Desk")), WriteCommand(missing, .text("1")),
         ])
-        #expect(checked.failures.mapValues(\.description) == [
-            brightness: "brightness: 700 is above the maximum 100",
-            name: "name: cannot write 'Desk', the characteristic is read-only",
-            missing: "no characteristic 999 on accessory 00:00:00:00:00:01/2",
-        ])
+        #expect(
+            checked.failures.mapValues(\.description) == [
+                brightness: "brightness: 700 is above the maximum 100",
+                name: "name: cannot write 'Desk', the characteristic is read-only",
+                missing: "no characteristic 999 on accessory 00:00:00:00:00:01/2",
+            ])
         try await Task.sleep(for: .milliseconds(50))
         #expect(provider.writes.isEmpty)
         #expect(await store.waitingWrites(lamp.id) == 0)
@@ -218,13 +225,22 @@ struct HomeStoreCheckedWriteTests {
         let on = try Fixture.address(lamp, .Characteristic.on)
         let hue = try Fixture.address(lamp, .Characteristic.hue)
         let name = try Fixture.address(lamp, .Characteristic.name)
-        let checked = await store.check([WriteCommand(on, .text("on")), WriteCommand(hue, .value(.float(90))), WriteCommand(name, .text("x"))])
+        let checked = await store.check([
+            WriteCommand(on, .text("on")), WriteCommand(hue, .value(.float(90))), WriteCommand(name, .text("x")),
+        ])
         let outcomes = HAP2MQTTTesting.Recorder<[CharacteristicAddress: HomeStore.WriteResult]>()
         let outcome = await store.enqueue(checked) { outcomes.append($0) }
         #expect(outcome?[on] == .success(.bool(true)))
         #expect(outcome?[hue] == .success(.float(90)))
-        #expect(outcome?[name] == .failure(.invalidValue(ValueError(characteristic: "name", value: "x", rule: .readOnly))))
-        #expect(provider.writes == [[CharacteristicWrite(address: on, value: .bool(true)), CharacteristicWrite(address: hue, value: .float(90))]])
+        #expect(
+            outcome?[name] == .failure(.invalidValue(ValueError(characteristic: "name", value: "x", rule: .readOnly))))
+        #expect(
+            provider.writes == [
+                [
+                    CharacteristicWrite(address: on, value: .bool(true)),
+                    CharacteristicWrite(address: hue, value: .float(90)),
+                ]
+            ])
         #expect(outcomes.elements.isEmpty)
         await store.stop()
     }

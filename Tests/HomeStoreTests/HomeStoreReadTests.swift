@@ -21,7 +21,8 @@ struct HomeStoreReadTests {
         provider.changeValue(brightness, to: .int(43))
         #expect(await changes.waitUntil { $0.count >= 3 })
         // The user asked for the value: the second read delivers it again although it did not change.
-        #expect(await changes.items.map(\.summary) == ["value 2.10=42 read", "value 2.10=42 read", "value 2.10=43 event"])
+        #expect(
+            await changes.items.map(\.summary) == ["value 2.10=42 read", "value 2.10=42 read", "value 2.10=43 event"])
         await store.stop()
     }
 
@@ -37,10 +38,13 @@ struct HomeStoreReadTests {
         #expect(results[hue] == .failure(.readRefused(.resourceBusy)))
         #expect(try results[on]?.get() == .bool(false))
         #expect(results[identify] == .failure(.readRefused(.writeOnlyCharacteristic)))
-        let refusal = try #require(results[identify].flatMap { result -> HomeStoreError? in
-            if case .failure(let error) = result { return error } else { return nil }
-        })
-        #expect(refusal.description == "the accessory refused the read: HAP status -70405 (cannot read a write-only characteristic)")
+        let refusal = try #require(
+            results[identify].flatMap { result -> HomeStoreError? in
+                if case .failure(let error) = result { return error } else { return nil }
+            })
+        #expect(
+            refusal.description
+                == "the accessory refused the read: HAP status -70405 (cannot read a write-only characteristic)")
         #expect(refusal.hapStatus == .writeOnlyCharacteristic)
         #expect(results[missing] == .failure(.unknownCharacteristic(missing)))
         #expect(provider.reads.map { Set($0) } == [[hue, on]])
@@ -51,12 +55,14 @@ struct HomeStoreReadTests {
     @Test("reads go to each owning provider in one request")
     func grouping() async throws {
         let lamp = Fixture.lamp()
-        let remote = InMemoryAccessoryProvider.accessory(aid: 1, name: "Remote", serverID: "00:00:00:00:00:02", services: [.Service.switch])
+        let remote = InMemoryAccessoryProvider.accessory(
+            aid: 1, name: "Remote", serverID: "00:00:00:00:00:02", services: [.Service.switch])
         let first = InMemoryAccessoryProvider(accessories: [lamp, Fixture.thermometer()])
         let second = InMemoryAccessoryProvider(id: "second", serverID: "00:00:00:00:00:02", accessories: [remote])
         let store = await readyStore(first, second)
         let addresses = [
-            try Fixture.address(lamp, .Characteristic.on), try Fixture.address(Fixture.thermometer(), try Fixture.type("11")),
+            try Fixture.address(lamp, .Characteristic.on),
+            try Fixture.address(Fixture.thermometer(), try Fixture.type("11")),
             try Fixture.address(remote, .Characteristic.on),
         ]
         let results = await store.read(addresses)
@@ -73,7 +79,9 @@ struct HomeStoreReadTests {
         #expect(provider.identified == [lamp.id])
         provider.setIdentifyFailure(.status(.insufficientPrivileges))
         await #expect(throws: HomeStoreError.status(.insufficientPrivileges)) { try await store.identify(lamp.id) }
-        await #expect(throws: HomeStoreError.unknownAccessory(Fixture.id(42))) { try await store.identify(Fixture.id(42)) }
+        await #expect(throws: HomeStoreError.unknownAccessory(Fixture.id(42))) {
+            try await store.identify(Fixture.id(42))
+        }
         provider.setReachable([lamp.id], false)
         #expect(await eventually { await !store.isReachable(lamp.id) })
         await #expect(throws: HomeStoreError.self) { try await store.identify(lamp.id) }

@@ -24,7 +24,10 @@ struct HomeStoreReadinessTests {
         await #expect(throws: HomeStoreError.notReady) { try await store.identify(lamp.id) }
         #expect(provider.writes.isEmpty && provider.reads.isEmpty && provider.identified.isEmpty)
 
-        let waiter = Task { await store.waitUntilReady(); return await store.isReady }
+        let waiter = Task {
+            await store.waitUntilReady()
+            return await store.isReady
+        }
         provider.changeValue(on, to: .bool(true))
         provider.completeSync()
         #expect(await waiter.value)
@@ -50,7 +53,10 @@ struct HomeStoreReadinessTests {
         let first = InMemoryAccessoryProvider(id: "first", accessories: [Fixture.lamp()])
         let second = InMemoryAccessoryProvider(
             id: "second", serverID: "00:00:00:00:00:02",
-            accessories: [InMemoryAccessoryProvider.accessory(aid: 1, name: "Other", serverID: "00:00:00:00:00:02", services: [.Service.switch])],
+            accessories: [
+                InMemoryAccessoryProvider.accessory(
+                    aid: 1, name: "Other", serverID: "00:00:00:00:00:02", services: [.Service.switch])
+            ],
             autoSync: false)
         let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(first)

@@ -74,7 +74,8 @@ struct HomeStoreReconciliationTests {
         provider.changeValue(brightness, to: .float(0))
         provider.changeValue(brightness, to: .float(40), source: .poll)
         #expect(await changes.waitUntil { $0.count >= 2 })
-        #expect(await changes.items.map(\.summary) == ["value 2.\(on.iid)=true event", "value 2.\(brightness.iid)=40 poll"])
+        #expect(
+            await changes.items.map(\.summary) == ["value 2.\(on.iid)=true event", "value 2.\(brightness.iid)=40 poll"])
         #expect(await store.characteristic(on)?.value == .bool(true))
         await store.stop()
     }
@@ -93,9 +94,10 @@ struct HomeStoreReconciliationTests {
         provider.changeValue(press, to: .int(0), source: .poll)
         provider.changeValue(try Fixture.address(lamp, .Characteristic.on), to: .bool(true))
         #expect(await changes.waitUntil { $0.count >= 3 })
-        #expect(await changes.items.map(\.summary) == [
-            "value 4.\(press.iid)=0 event", "value 4.\(press.iid)=0 event", "value 2.9=true event",
-        ])
+        #expect(
+            await changes.items.map(\.summary) == [
+                "value 4.\(press.iid)=0 event", "value 4.\(press.iid)=0 event", "value 2.9=true event",
+            ])
         await store.stop()
     }
 
@@ -154,11 +156,15 @@ struct HomeStoreReconciliationTests {
         let changes = Recorder.following(batches: await store.subscribe().changes)
 
         let on = try Fixture.address(lamp, .Characteristic.on)
-        provider.send(.values([
-            ValueUpdate(address: CharacteristicAddress(accessory: Fixture.id(99), iid: 1), value: .bool(true), source: .event),
-            ValueUpdate(address: CharacteristicAddress(accessory: lamp.id, iid: 999), value: .bool(true), source: .event),
-            ValueUpdate(address: on, value: nil, source: .event),
-        ]))
+        provider.send(
+            .values([
+                ValueUpdate(
+                    address: CharacteristicAddress(accessory: Fixture.id(99), iid: 1), value: .bool(true),
+                    source: .event),
+                ValueUpdate(
+                    address: CharacteristicAddress(accessory: lamp.id, iid: 999), value: .bool(true), source: .event),
+                ValueUpdate(address: on, value: nil, source: .event),
+            ]))
         provider.send(.reachability([Fixture.id(99)], reachable: false, reason: nil))
         provider.send(.accessoryRemoved(Fixture.id(99)))
         rival.changeValue(on, to: .bool(true))

@@ -31,9 +31,11 @@ actor Follower {
 
     /// Queues a command's write; the outcome lands in `outcomes`, from the call or the completion.
     func command(_ address: CharacteristicAddress, _ value: CharacteristicValue) async {
-        let outcome = await store.enqueueWrite(WriteCommand(address, .value(value)), completion: { [weak self] outcome in
-            self?.assumeIsolated { $0.record(outcome) }
-        })
+        let outcome = await store.enqueueWrite(
+            WriteCommand(address, .value(value)),
+            completion: { [weak self] outcome in
+                self?.assumeIsolated { $0.record(outcome) }
+            })
         if let outcome { record(outcome) }
     }
 
@@ -127,10 +129,11 @@ struct HomeStoreSharedExecutorTests {
         provider.setWriteBehavior(.delay(.milliseconds(30)))
         await follower.command(brightness, .int(40))
         #expect(await eventually { await follower.outcomes.count == 2 })
-        #expect(await follower.arrivals == [
-            "batch value 2.\(brightness.iid)=30 write", "outcome ok 30",
-            "batch value 2.\(brightness.iid)=40 write", "outcome ok 40",
-        ])
+        #expect(
+            await follower.arrivals == [
+                "batch value 2.\(brightness.iid)=30 write", "outcome ok 30",
+                "batch value 2.\(brightness.iid)=40 write", "outcome ok 40",
+            ])
         // A write that confirms the value the store holds changes nothing: no batch, only the outcome.
         await follower.command(brightness, .int(40))
         #expect(await eventually { await follower.outcomes.count == 3 })

@@ -11,10 +11,14 @@ private struct ProviderWithoutCamera: AccessoryProvider {
     var events: AsyncStream<ProviderEvent> { wrapped.events }
     func start() async { await wrapped.start() }
     func stop() async { await wrapped.stop() }
-    func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+    func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<
+        CharacteristicValue?, AccessoryError
+    >] {
         await wrapped.read(addresses)
     }
-    nonisolated(nonsending) func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+    nonisolated(nonsending) func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<
+        CharacteristicValue?, AccessoryError
+    >] {
         await wrapped.write(writes)
     }
     func identify(_ accessory: AccessoryID) async throws(AccessoryError) { try await wrapped.identify(accessory) }
@@ -30,24 +34,33 @@ struct HomeStoreSnapshotTests {
         }
     }
 
-    @Test("a snapshot goes to the provider that owns the camera; its refusal, an offline camera and an unknown one are errors")
+    @Test(
+        "a snapshot goes to the provider that owns the camera; its refusal, an offline camera and an unknown one are errors"
+    )
     func routing() async throws {
         let camera = InMemoryAccessoryProvider.accessory(aid: 2, name: "Camera", services: [try Fixture.type("110")])
-        let other = InMemoryAccessoryProvider(id: "other", serverID: "00:00:00:00:00:02", accessories: [
-            InMemoryAccessoryProvider.accessory(aid: 2, name: "Garden Camera", serverID: "00:00:00:00:00:02", services: [try Fixture.type("110")]),
-        ])
+        let other = InMemoryAccessoryProvider(
+            id: "other", serverID: "00:00:00:00:00:02",
+            accessories: [
+                InMemoryAccessoryProvider.accessory(
+                    aid: 2, name: "Garden Camera", serverID: "00:00:00:00:00:02", services: [try Fixture.type("110")])
+            ])
         let provider = InMemoryAccessoryProvider(accessories: [camera])
         let store = await readyStore(provider, other)
         provider.setSnapshot([0xFF, 0xD8, 1, 0xFF, 0xD9], for: camera.id)
         #expect(await snapshot(store, camera.id) == .success([0xFF, 0xD8, 1, 0xFF, 0xD9]))
-        #expect(provider.snapshotRequests.map { "\($0.accessory) \($0.width)x\($0.height)" } == ["\(camera.id) 640x480"])
+        #expect(
+            provider.snapshotRequests.map { "\($0.accessory) \($0.width)x\($0.height)" } == ["\(camera.id) 640x480"])
         #expect(other.snapshotRequests.isEmpty, "only the owner is asked")
         let garden = AccessoryID(serverID: "00:00:00:00:00:02", aid: 2)
         #expect(await snapshot(store, garden) == .failure(.status(.resourceDoesNotExist)), "the provider's refusal")
         let unknown = AccessoryID(serverID: "00:00:00:00:00:09", aid: 2)
         #expect(await snapshot(store, unknown) == .failure(.unknownAccessory(unknown)))
         provider.setReachable([camera.id], false)
-        #expect(await eventually { if case .failure(.unreachable) = await snapshot(store, camera.id) { true } else { false } })
+        #expect(
+            await eventually {
+                if case .failure(.unreachable) = await snapshot(store, camera.id) { true } else { false }
+            })
         await store.stop()
     }
 

@@ -42,7 +42,9 @@ struct HomeStoreWriteTests {
         } catch {
             #expect(error == .status(.notAllowedInCurrentState))
             #expect(error.hapStatus?.rawValue == -70412)
-            #expect(error.description == "the accessory refused the write: HAP status -70412 (not allowed in current state)")
+            #expect(
+                error.description == "the accessory refused the write: HAP status -70412 (not allowed in current state)"
+            )
         }
         #expect(provider.writes.count == 1)
         #expect(await store.characteristic(on)?.value == .bool(false))
@@ -54,7 +56,8 @@ struct HomeStoreWriteTests {
 
     @Test("a hanging accessory times out and later writes still go through")
     func timeout() async throws {
-        let (lamp, provider, store, _) = await lampScene(configuration: HomeStoreConfiguration(writeTimeout: .milliseconds(200)))
+        let (lamp, provider, store, _) = await lampScene(
+            configuration: HomeStoreConfiguration(writeTimeout: .milliseconds(200)))
         let on = try Fixture.address(lamp, .Characteristic.on)
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         provider.setWriteBehavior(.hang, for: on)
@@ -107,8 +110,14 @@ struct HomeStoreWriteTests {
             (brightness, .float(50.5), "brightness: '50.5' is not a valid int value"),
             (hue, .float(-1), "hue: -1 is below the minimum 0"),
             (name, .string("Desk"), "name: cannot write 'Desk', the characteristic is read-only"),
-            (CharacteristicAddress(accessory: lamp.id, iid: 999), .bool(true), "no characteristic 999 on accessory 00:00:00:00:00:01/2"),
-            (CharacteristicAddress(accessory: Fixture.id(42), iid: 9), .bool(true), "no accessory 00:00:00:00:00:01/42"),
+            (
+                CharacteristicAddress(accessory: lamp.id, iid: 999), .bool(true),
+                "no characteristic 999 on accessory 00:00:00:00:00:01/2"
+            ),
+            (
+                CharacteristicAddress(accessory: Fixture.id(42), iid: 9), .bool(true),
+                "no accessory 00:00:00:00:00:01/42"
+            ),
         ]
         for (address, value, message) in cases {
             do {
@@ -156,7 +165,8 @@ struct HomeStoreWriteTests {
         let target = try Fixture.address(lock, try Fixture.type("1E"))
         lock.services[1].characteristics[1].permissions.insert(.timedWrite)
         var lamp = Fixture.lamp()
-        lamp.services[1].characteristics.append(try #require(Characteristic.make(iid: 30, type: try Fixture.type("143"), value: .data([]))))
+        lamp.services[1].characteristics.append(
+            try #require(Characteristic.make(iid: 30, type: try Fixture.type("143"), value: .data([]))))
         let provider = InMemoryAccessoryProvider(accessories: [lock, lamp])
         let store = await readyStore(provider)
         #expect(try await store.write(target, value: .int(1)) == .int(1))
@@ -164,7 +174,10 @@ struct HomeStoreWriteTests {
 
         let transition = try Fixture.address(lamp, try Fixture.type("143"))
         #expect(try await store.write(transition, value: .data([1, 2])) == .data([1, 2]))
-        #expect(provider.writes.last == [CharacteristicWrite(address: transition, value: .data([1, 2]), wantsResponse: true)])
+        #expect(
+            provider.writes.last == [
+                CharacteristicWrite(address: transition, value: .data([1, 2]), wantsResponse: true)
+            ])
         #expect(await store.characteristic(transition)?.value == .data([1, 2]))
         await store.stop()
     }
@@ -180,19 +193,25 @@ struct HomeStoreWriteTests {
         let name = try Fixture.address(lamp, .Characteristic.name)
         let otherOn = try Fixture.address(other, .Characteristic.on)
         let results = await store.write([
-            WriteCommand(on, .value(.bool(true))), WriteCommand(brightness, .text("10")), WriteCommand(name, .value(.string("x"))),
+            WriteCommand(on, .value(.bool(true))), WriteCommand(brightness, .text("10")),
+            WriteCommand(name, .value(.string("x"))),
             WriteCommand(brightness, .json(.int(50))), WriteCommand(otherOn, .text("on"), name: "other_on"),
         ])
         #expect(results.count == 4)
         #expect(try results[on]?.get() == .bool(true))
         #expect(try results[brightness]?.get() == .int(50))
         #expect(try results[otherOn]?.get() == .bool(true))
-        #expect(results[name] == .failure(.invalidValue(ValueError(characteristic: "name", value: "x", rule: .readOnly))))
+        #expect(
+            results[name] == .failure(.invalidValue(ValueError(characteristic: "name", value: "x", rule: .readOnly))))
         let requests = provider.writes.sorted { $0.count > $1.count }
-        #expect(requests == [
-            [CharacteristicWrite(address: on, value: .bool(true)), CharacteristicWrite(address: brightness, value: .int(50))],
-            [CharacteristicWrite(address: otherOn, value: .bool(true))],
-        ])
+        #expect(
+            requests == [
+                [
+                    CharacteristicWrite(address: on, value: .bool(true)),
+                    CharacteristicWrite(address: brightness, value: .int(50)),
+                ],
+                [CharacteristicWrite(address: otherOn, value: .bool(true))],
+            ])
         await store.stop()
     }
 }

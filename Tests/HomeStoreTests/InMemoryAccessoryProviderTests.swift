@@ -18,7 +18,10 @@ struct InMemoryAccessoryProviderTests {
 
         let bulb = lamp.services[1]
         #expect(bulb.characteristics.first?.type == .Characteristic.on)
-        for type in [HAPType.Characteristic.brightness, .Characteristic.hue, .Characteristic.saturation, .Characteristic.colorTemperature] {
+        for type in [
+            HAPType.Characteristic.brightness, .Characteristic.hue, .Characteristic.saturation,
+            .Characteristic.colorTemperature,
+        ] {
             #expect(bulb.characteristic(ofType: type) != nil, "no \(type)")
         }
         #expect(bulb.characteristic(ofType: .Characteristic.name) == nil)
@@ -32,10 +35,13 @@ struct InMemoryAccessoryProviderTests {
             guard let value = c.value else { continue }
             var writable = c
             writable.permissions.insert(.pairedWrite)
-            #expect(throws: Never.self) { try writable.valueToWrite(for: .value(value), name: HAPCatalog.characteristicSlug(c.type)) }
+            #expect(throws: Never.self) {
+                try writable.valueToWrite(for: .value(value), name: HAPCatalog.characteristicSlug(c.type))
+            }
         }
 
-        let bare = InMemoryAccessoryProvider.accessory(aid: 2, name: "Bare", services: [.Service.lightbulb], optional: false)
+        let bare = InMemoryAccessoryProvider.accessory(
+            aid: 2, name: "Bare", services: [.Service.lightbulb], optional: false)
         #expect(bare.services[1].characteristics.map(\.type) == [.Characteristic.on])
         let lock = InMemoryAccessoryProvider.accessory(aid: 3, name: "Lock", services: [.Service.lockMechanism])
         #expect(lock.services[1].characteristics.map(\.value) == [.int(0), .int(0)])
@@ -75,18 +81,24 @@ struct InMemoryAccessoryProviderTests {
         let brightness = try Fixture.address(lamp, .Characteristic.brightness)
         let missing = CharacteristicAddress(accessory: lamp.id, iid: 999)
 
-        let first = await provider.write([CharacteristicWrite(address: on, value: .bool(true), wantsResponse: true),
-                                          CharacteristicWrite(address: missing, value: .bool(true))])
+        let first = await provider.write([
+            CharacteristicWrite(address: on, value: .bool(true), wantsResponse: true),
+            CharacteristicWrite(address: missing, value: .bool(true)),
+        ])
         #expect(first[on] == .success(.bool(true)))
         #expect(first[missing] == .failure(.unknown("characteristic \(missing)")))
         #expect(provider.value(at: on) == .bool(true))
 
         provider.setWriteBehavior(.fail(.resourceBusy), for: brightness)
-        #expect(await provider.write([CharacteristicWrite(address: brightness, value: .int(5))])[brightness] == .failure(.status(.resourceBusy)))
+        #expect(
+            await provider.write([CharacteristicWrite(address: brightness, value: .int(5))])[brightness]
+                == .failure(.status(.resourceBusy)))
         #expect(provider.value(at: brightness) == .int(0))
 
         provider.setWriteBehavior(.delay(.milliseconds(20)), for: brightness)
-        #expect(await provider.write([CharacteristicWrite(address: brightness, value: .int(5))])[brightness] == .success(nil))
+        #expect(
+            await provider.write([CharacteristicWrite(address: brightness, value: .int(5))])[brightness]
+                == .success(nil))
         #expect(provider.value(at: brightness) == .int(5))
 
         provider.setWriteBehavior(.hang)
@@ -136,7 +148,8 @@ struct InMemoryAccessoryProviderTests {
         #expect(await recorder.waitUntil { $0.count == 7 })
         let kinds = await recorder.items.map { event -> String in
             switch event {
-            case .values(let updates): return "values \(updates.map { "\($0.value?.description ?? "nil")/\($0.source.rawValue)" })"
+            case .values(let updates):
+                return "values \(updates.map { "\($0.value?.description ?? "nil")/\($0.source.rawValue)" })"
             case .accessoryAdded(let a): return "added \(a.aid)"
             case .accessoryUpdated(let a): return "updated \(a.name)"
             case .accessoryRemoved(let id): return "removed \(id.aid)"
@@ -145,10 +158,11 @@ struct InMemoryAccessoryProviderTests {
             case .syncFailed(let reason): return "failed \(reason)"
             }
         }
-        #expect(kinds == [
-            #"values ["true/event"]"#, #"values ["false/poll"]"#, "added 3", "updated Renamed", "removed 3",
-            "reachability [2] false", "synced [2]",
-        ])
+        #expect(
+            kinds == [
+                #"values ["true/event"]"#, #"values ["false/poll"]"#, "added 3", "updated Renamed", "removed 3",
+                "reachability [2] false", "synced [2]",
+            ])
         #expect(provider.accessories.map(\.name) == ["Renamed"])
     }
 

@@ -8,7 +8,8 @@ import Testing
 @Suite("Home store: a provider's waiting events")
 struct ProviderEventBufferTests {
     static func update(_ iid: Int, _ value: Int64) -> ValueUpdate {
-        ValueUpdate(address: CharacteristicAddress(accessory: Fixture.id(2), iid: iid), value: .int(value), source: .event)
+        ValueUpdate(
+            address: CharacteristicAddress(accessory: Fixture.id(2), iid: iid), value: .int(value), source: .event)
     }
 
     static func values(_ event: ProviderEvent?) -> [String]? {
@@ -33,7 +34,10 @@ struct ProviderEventBufferTests {
         buffer.append(.values([Self.update(10, 2)]))
         buffer.append(.values([Self.update(11, 3), Self.update(10, 4)]))
         #expect(Self.values(buffer.popFirst()) == ["10=1"])
-        guard case .reachability? = buffer.popFirst() else { Issue.record("the reachability event kept its place"); return }
+        guard case .reachability? = buffer.popFirst() else {
+            Issue.record("the reachability event kept its place")
+            return
+        }
         #expect(Self.values(buffer.popFirst()) == ["10=4", "11=3"])
         buffer.append(.values([Self.update(10, 5)]))
         #expect(Self.values(buffer.popFirst()) == ["10=5"])

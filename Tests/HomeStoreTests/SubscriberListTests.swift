@@ -1,7 +1,8 @@
 import HAP2MQTTTesting
 import HomeModel
-@testable import HomeStore
 import Testing
+
+@testable import HomeStore
 
 /// How the store's subscribers take their batches, tried on `SubscriberList` alone.
 @Suite("Home store: the subscriber list")
@@ -44,7 +45,8 @@ struct SubscriberListTests {
         list.send([Self.reachable])
         list.sendInitial([])
         list.send([Self.reachable])
-        #expect(delivered.elements.map { $0.map(\.summary) } == [["added 2"], ["reachable 2 false"], ["reachable 2 false"]])
+        #expect(
+            delivered.elements.map { $0.map(\.summary) } == [["added 2"], ["reachable 2 false"], ["reachable 2 false"]])
         list.remove(id)
         #expect(list.isEmpty)
     }

@@ -102,11 +102,13 @@ enum Fixture {
     static func id(_ aid: Int) -> AccessoryID { AccessoryID(serverID: serverID, aid: aid) }
 
     /// The address of the first characteristic of `type` in the accessory.
-    static func address(_ accessory: Accessory, _ type: HAPType, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func address(_ accessory: Accessory, _ type: HAPType, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
         -> CharacteristicAddress
     {
-        let c = try #require(accessory.allCharacteristics.first { $0.type == type }, "no \(type) in \(accessory.id)",
-                             sourceLocation: sourceLocation)
+        let c = try #require(
+            accessory.allCharacteristics.first { $0.type == type }, "no \(type) in \(accessory.id)",
+            sourceLocation: sourceLocation)
         return CharacteristicAddress(accessory: accessory.id, iid: c.iid)
     }
 

@@ -1,5 +1,6 @@
-@testable import HomeStore
 import Testing
+
+@testable import HomeStore
 
 /// When the store's one watchdog task runs, decided by `WriteWatchdog` alone at instants the test chooses.
 @Suite("Home store: the write watchdog's schedule")

@@ -1,10 +1,11 @@
 import Foundation
 import HAP2MQTTTesting
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `scripts/demo` as a child process, the way a user runs it, but with the knobs a test needs: its own
@@ -33,19 +34,23 @@ final class DemoScript: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         mqttPort = try LoopbackSocket.freePort()
         hapPort = try LoopbackSocket.freePort()
-        let python = ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"]
+        let python =
+            ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"]
             ?? Self.repositoryRoot.appendingPathComponent(".venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw TestSupportError.toolMissing("no Python with HAP-python at \(python): run scripts/test, which makes the venv")
+            throw TestSupportError.toolMissing(
+                "no Python with HAP-python at \(python): run scripts/test, which makes the venv")
         }
-        environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }.merging([
-            "HAP2MQTT_DEMO_DIR": folder.appendingPathComponent("demo").path,
-            "HAP2MQTT_DEMO_MQTT_PORT": "\(mqttPort)",
-            "HAP2MQTT_DEMO_HAP_PORT": "\(hapPort)",
-            "HAP2MQTT_DEMO_SKIP_SETUP": "1",
-            "HAP2MQTT_DEMO_BINARY": try GatewayProcess.binary().path,
-            "HAP2MQTT_DEMO_PYTHON": python,
-        ].merging(AvahiNamespace.gatewayEnvironment) { knob, _ in knob }) { _, knob in knob }
+        environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HAP2MQTT_") }.merging(
+            [
+                "HAP2MQTT_DEMO_DIR": folder.appendingPathComponent("demo").path,
+                "HAP2MQTT_DEMO_MQTT_PORT": "\(mqttPort)",
+                "HAP2MQTT_DEMO_HAP_PORT": "\(hapPort)",
+                "HAP2MQTT_DEMO_SKIP_SETUP": "1",
+                "HAP2MQTT_DEMO_BINARY": try GatewayProcess.binary().path,
+                "HAP2MQTT_DEMO_PYTHON": python,
+            ].merging(AvahiNamespace.gatewayEnvironment) { knob, _ in knob }
+        ) { _, knob in knob }
     }
 
     deinit {
@@ -104,7 +109,8 @@ final class DemoScript: Sendable {
         let deadline = ContinuousClock.now + timeout
         while !output.contains(text) {
             guard isRunning, ContinuousClock.now < deadline else {
-                throw TestSupportError.timedOut("scripts/demo did not print \"\(text)\" (running: \(isRunning)); it printed:\n\(output)")
+                throw TestSupportError.timedOut(
+                    "scripts/demo did not print \"\(text)\" (running: \(isRunning)); it printed:\n\(output)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -114,8 +120,9 @@ final class DemoScript: Sendable {
     /// split as a shell would split this simple line (words, single quotes).
     /// - Throws: `TestSupportError.commandFailed` when no such line was printed.
     func printedCommand(_ tool: String) throws -> [String] {
-        guard let line = output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) })
-            .first(where: { $0.hasPrefix(tool + " ") })
+        guard
+            let line = output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) })
+                .first(where: { $0.hasPrefix(tool + " ") })
         else {
             throw TestSupportError.commandFailed("scripts/demo printed no \(tool) command:\n\(output)")
         }
@@ -147,7 +154,8 @@ final class DemoScript: Sendable {
         while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 || (tool == "mosquitto_sub" && process.terminationStatus == 27) else {
-            throw TestSupportError.commandFailed("\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(text)")
+            throw TestSupportError.commandFailed(
+                "\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(text)")
         }
         return text
     }
@@ -157,7 +165,9 @@ final class DemoScript: Sendable {
         var found: [String: Int32] = [:]
         for name in ["hap2mqtt", "bridge", "mosquitto"] {
             let file = demoDirectory.appendingPathComponent("\(name).pid")
-            if let text = try? String(contentsOf: file, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            if let text = try? String(contentsOf: file, encoding: .utf8),
+                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 found[name] = pid
             }
         }

@@ -11,15 +11,21 @@ struct DemoTests {
     static let online = #"{"state":"online"}"#
     static let offline = #"{"state":"offline"}"#
 
-    @Test("it pairs, the gateway publishes the light, the printed mosquitto_pub switches it, and SIGINT stops all it started")
+    @Test(
+        "it pairs, the gateway publishes the light, the printed mosquitto_pub switches it, and SIGINT stops all it started"
+    )
     func demoRun() async throws {
         let demo = try DemoScript()
         try demo.start()
         try await demo.waitForOutput("mosquitto_pub ")
         #expect(demo.output.contains("==> pairing with the demo bridge"))
         #expect(try demo.printedCommand("mosquitto_sub") == ["-p", "\(demo.mqttPort)", "-v", "-t", "hap2mqtt/#"])
-        #expect(try demo.printedCommand("mosquitto_pub") == ["-p", "\(demo.mqttPort)", "-t", "\(Self.light)/set", "-m", "true"])
-        let observer = try await MQTTTestClient.connect(to: "mqtt://127.0.0.1:\(demo.mqttPort)", subscribe: ["hap2mqtt/#"])
+        #expect(
+            try demo.printedCommand("mosquitto_pub") == [
+                "-p", "\(demo.mqttPort)", "-t", "\(Self.light)/set", "-m", "true",
+            ])
+        let observer = try await MQTTTestClient.connect(
+            to: "mqtt://127.0.0.1:\(demo.mqttPort)", subscribe: ["hap2mqtt/#"])
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
 
         _ = try await observer.waitFor(topic: Self.light, timeout: .seconds(30))
@@ -54,7 +60,8 @@ struct DemoTests {
         try await demo.waitForOutput("mosquitto_pub ")
         #expect(demo.output.contains("==> already paired with the demo bridge"))
         #expect(!demo.output.contains("==> pairing"))
-        let second = try await MQTTTestClient.connect(to: "mqtt://127.0.0.1:\(demo.mqttPort)", subscribe: ["hap2mqtt/#"])
+        let second = try await MQTTTestClient.connect(
+            to: "mqtt://127.0.0.1:\(demo.mqttPort)", subscribe: ["hap2mqtt/#"])
         _ = try await second.waitFor(topic: Self.light, timeout: .seconds(30))
         #expect(try await second.retained(Self.light)?.payloadString == "false", "the light's state, retained")
         try await expectInterruptStopsEverything(demo, observer: second)

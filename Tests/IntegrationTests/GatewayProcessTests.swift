@@ -53,7 +53,9 @@ struct GatewayProcessTests {
         await observer.disconnect()
         await broker.stop()
         let noticed = ContinuousClock.now + .seconds(10)
-        while !gateway.log.contains("ended:"), ContinuousClock.now < noticed { try await Task.sleep(for: .milliseconds(50)) }
+        while !gateway.log.contains("ended:"), ContinuousClock.now < noticed {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(gateway.log.contains("ended:"), "the gateway noticed the broker going away")
         let started = ContinuousClock.now
         await gateway.stop()
@@ -110,7 +112,8 @@ struct GatewayProcessTests {
         }
         await gateway.stop()
         #expect(gateway.terminationStatus == 0, "\(gateway.log)")
-        #expect(gateway.log.contains("notice  hap2mqtt: received a signal before the broker could be reached; stopping"))
+        #expect(
+            gateway.log.contains("notice  hap2mqtt: received a signal before the broker could be reached; stopping"))
         #expect(gateway.log.contains("info    hap2mqtt: stopped"))
     }
 
@@ -143,7 +146,9 @@ struct FirstBatchOrderTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "homeassistant/#"])
         let gateway = try GatewayProcess(brokerURL: broker.url)
         try gateway.start()
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == GatewayProcessTests.online }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") {
+            $0.payloadString == GatewayProcessTests.online
+        }
         let topics = await observer.allMessages.map(\.topic)
         #expect(topics.contains("hap2mqtt/bridge/info") && topics.contains("hap2mqtt/bridge/accessories"), "\(topics)")
         #expect(topics.contains { $0.hasPrefix("homeassistant/") }, "the bridge's discovery config: \(topics)")

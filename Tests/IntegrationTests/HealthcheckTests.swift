@@ -18,20 +18,24 @@ struct HealthcheckTests {
         try await eventually("healthcheck says healthy", timeout: .seconds(20)) {
             try await gateway.runCommand(["healthcheck"]).status == 0
         }
-        #expect(try await gateway.runCommand(["healthcheck"]).output
-            == "healthy: connected to the MQTT broker, home synced\n")
-        let health = try String(contentsOf: gateway.stateDirectory.appendingPathComponent("health.json"), encoding: .utf8)
+        #expect(
+            try await gateway.runCommand(["healthcheck"]).output
+                == "healthy: connected to the MQTT broker, home synced\n")
+        let health = try String(
+            contentsOf: gateway.stateDirectory.appendingPathComponent("health.json"), encoding: .utf8)
         #expect(health.contains(#""state":"running""#), "\(health)")
-        let mode = try FileManager.default.attributesOfItem(
-            atPath: gateway.stateDirectory.appendingPathComponent("health.json").path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(
+                atPath: gateway.stateDirectory.appendingPathComponent("health.json").path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
         await broker.stop()
         try await eventually("healthcheck says unhealthy without the broker", timeout: .seconds(20)) {
             try await gateway.runCommand(["healthcheck"]).status == 1
         }
-        #expect(try await gateway.runCommand(["healthcheck"]).output
-            == "unhealthy: not connected to the MQTT broker (reconnecting)\n")
+        #expect(
+            try await gateway.runCommand(["healthcheck"]).output
+                == "unhealthy: not connected to the MQTT broker (reconnecting)\n")
 
         try await broker.restart()
         try await eventually("healthy again after the broker came back", timeout: .seconds(30)) {

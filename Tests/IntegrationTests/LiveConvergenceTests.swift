@@ -23,7 +23,9 @@ struct LiveConvergenceTests {
         await live.stop()
     }
 
-    @Test("an accessory removed while the gateway is stopped: every topic and config of it cleared before online, and accessory_removed")
+    @Test(
+        "an accessory removed while the gateway is stopped: every topic and config of it cleared before online, and accessory_removed"
+    )
     func removedWhileStopped() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -43,14 +45,18 @@ struct LiveConvergenceTests {
         let configs = try await live.retainedSnapshot(["homeassistant/#"]).keys.filter { $0.contains("/\(node)/") }
         #expect(configs.isEmpty, "\(configs.sorted())")
         let events = await live.observer.messages(on: "hap2mqtt/bridge/event").compactMap(\.payloadString)
-        #expect(events.contains { $0.contains(#""type":"accessory_removed""#) && $0.contains(#""accessory":"switch""#) }, "\(events)")
+        #expect(
+            events.contains { $0.contains(#""type":"accessory_removed""#) && $0.contains(#""accessory":"switch""#) },
+            "\(events)")
         #expect(try await live.accessoryList().map(\.slug).contains("switch") == false)
         // The other accessories' topics are all still there.
         #expect(try await live.retained("hap2mqtt/light/lightbulb/on") == "false")
         await live.stop()
     }
 
-    @Test("only what this gateway made is cleared: other clients' topics and configs, and bridge/, stay; its own ghosts go")
+    @Test(
+        "only what this gateway made is cleared: other clients' topics and configs, and bridge/, stay; its own ghosts go"
+    )
     func othersKept() async throws {
         let live = try await LiveGateway.start(run: false)
         let others = [
@@ -78,7 +84,8 @@ struct LiveConvergenceTests {
     func clearedAfterReconnect() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
-        try await live.observer.publish(MQTTMessage(topic: "hap2mqtt/ghost/switch/on", string: "true", qos: .atLeastOnce, retain: true))
+        try await live.observer.publish(
+            MQTTMessage(topic: "hap2mqtt/ghost/switch/on", string: "true", qos: .atLeastOnce, retain: true))
         try await eventually("the broker to hold the ghost", timeout: .seconds(30)) {
             try await live.retainedSnapshot()["hap2mqtt/ghost/switch/on"] == "true"
         }
@@ -97,7 +104,9 @@ struct LiveConvergenceTests {
         await live.stop()
     }
 
-    @Test("a rename cut short by a kill leaves no topic under the old slug; stale temporary files are removed, a running writer's kept")
+    @Test(
+        "a rename cut short by a kill leaves no topic under the old slug; stale temporary files are removed, a running writer's kept"
+    )
     func renameKilled() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -113,7 +122,10 @@ struct LiveConvergenceTests {
         let stale = "slugs.json.tmp-2147483647-1"
         let running = "pairing-x.json.tmp-\(getpid())-2"
         for name in [stale, running] {
-            #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data("{".utf8), attributes: [.posixPermissions: 0o600]))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: directory.appendingPathComponent(name).path, contents: Data("{".utf8),
+                    attributes: [.posixPermissions: 0o600]))
         }
 
         await live.observer.clear()
@@ -162,7 +174,8 @@ struct LiveConvergenceTests {
         try live.gateway.start()
         try await live.waitUntilOnline()
         let json = try #require(try await live.retained("hap2mqtt/light"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Any]], "\(json)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Any]], "\(json)")
         let lightbulb = try #require(object["lightbulb"], "\(json)")
         #expect(lightbulb["brightness"] as? Int == 42, "\(json)")
         #expect(lightbulb["on"] as? Bool == false, "\(json)")
@@ -170,14 +183,20 @@ struct LiveConvergenceTests {
         for (service, values) in object {
             for (characteristic, value) in values {
                 let topic = "hap2mqtt/light/\(service)/\(characteristic)"
-                let shown = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])).map { String(decoding: $0, as: UTF8.self) }
-                #expect(snapshot[topic] == shown || "\"\(snapshot[topic] ?? "")\"" == shown, "\(topic): \(snapshot[topic] ?? "nil") vs \(shown ?? "nil")")
+                let shown = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                #expect(
+                    snapshot[topic] == shown || "\"\(snapshot[topic] ?? "")\"" == shown,
+                    "\(topic): \(snapshot[topic] ?? "nil") vs \(shown ?? "nil")")
             }
         }
         await live.stop()
     }
 
-    @Test("an empty Manufacturer stays on the broker as \"\"; every listed topic is there, and a reconnect republishes what the broker holds")
+    @Test(
+        "an empty Manufacturer stays on the broker as \"\"; every listed topic is there, and a reconnect republishes what the broker holds"
+    )
     func emptyString() async throws {
         let live = try await LiveGateway.start(run: false)
         try await live.accessory.setValue(accessory: "Light", characteristic: "Manufacturer", value: .string(""))
@@ -185,7 +204,9 @@ struct LiveConvergenceTests {
         try await live.waitUntilOnline()
         #expect(try await live.retained("hap2mqtt/light/accessory_information/manufacturer") == "\"\"")
         let list = try await live.accessoryList()
-        let listed = list.flatMap(\.services).flatMap(\.characteristics).filter { $0.isReadable && $0.slug != "programmable_switch_event" }.map(\.topic)
+        let listed = list.flatMap(\.services).flatMap(\.characteristics).filter {
+            $0.isReadable && $0.slug != "programmable_switch_event"
+        }.map(\.topic)
         let snapshot = try await live.retainedSnapshot()
         let missing = listed.filter { snapshot[$0] == nil }
         #expect(missing.isEmpty, "listed in bridge/accessories, not on the broker: \(missing)")

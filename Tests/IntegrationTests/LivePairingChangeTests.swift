@@ -19,14 +19,18 @@ struct LivePairingChangeTests {
         #expect(unpair.status == 0, "\(unpair.output)")
         try await eventually("every accessory topic cleared", timeout: .seconds(30)) {
             let now = (try? await live.retainedSnapshot()) ?? [:]
-            return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") } && now["hap2mqtt/bridge/accessories"] == "[]"
+            return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") }
+                && now["hap2mqtt/bridge/accessories"] == "[]"
         }
         #expect(live.gateway.isRunning)
         #expect(live.gateway.log.contains("was removed; its accessories and their topics go too"))
-        #expect(!live.gateway.log.contains("no longer accepts this controller"), "an unpair is not reported as an error")
+        #expect(
+            !live.gateway.log.contains("no longer accepts this controller"), "an unpair is not reported as an error")
 
         await live.observer.clear()
-        let pair = try await live.gateway.runCommand(["pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode])
+        let pair = try await live.gateway.runCommand([
+            "pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode,
+        ])
         #expect(pair.status == 0, "\(pair.output)")
         for topic in availability { try await live.waitFor(topic, "online", timeout: .seconds(15)) }
         do {
@@ -36,7 +40,9 @@ struct LivePairingChangeTests {
             }
         } catch {
             let now = try await live.retainedSnapshot()
-            Issue.record("missing: \(Set(before.keys).subtracting(now.keys).sorted()); new: \(Set(now.keys).subtracting(before.keys).sorted())\n\(live.gateway.log.suffix(3000))")
+            Issue.record(
+                "missing: \(Set(before.keys).subtracting(now.keys).sorted()); new: \(Set(now.keys).subtracting(before.keys).sorted())\n\(live.gateway.log.suffix(3000))"
+            )
         }
         await live.stop()
     }
@@ -47,29 +53,38 @@ struct LivePairingChangeTests {
         try await live.waitUntilOnline()
         try await live.accessory.resetPairings()
         for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "offline") }
-        try await eventually("the refusal in the log", timeout: .seconds(10)) { live.gateway.log.contains("no longer accepts this controller") }
-        #expect(live.gateway.log.contains("--port \(live.accessory.port) --config \(live.gateway.configurationFile.path) "),
-                "the suggested command uses the gateway's own configuration")
+        try await eventually("the refusal in the log", timeout: .seconds(10)) {
+            live.gateway.log.contains("no longer accepts this controller")
+        }
+        #expect(
+            live.gateway.log.contains("--port \(live.accessory.port) --config \(live.gateway.configurationFile.path) "),
+            "the suggested command uses the gateway's own configuration")
 
         await live.observer.clear()
         // As the log says: the same pair command again; the new pairing replaces the old one.
-        let pair = try await live.gateway.runCommand(["pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode])
+        let pair = try await live.gateway.runCommand([
+            "pair", "--host", "127.0.0.1", "--port", String(live.accessory.port), "--code", live.accessory.setupCode,
+        ])
         #expect(pair.status == 0, "\(pair.output)")
         #expect(pair.output.contains("again"), "\(pair.output)")
-        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(30)) }
+        for slug in LiveRecoveryTests.slugs {
+            try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(30))
+        }
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
         let result = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
         #expect(result.payloadString == #"{"status":"ok","value":true}"#)
         await live.stop()
     }
 
-    @Test("started with a damaged pairing file: its accessories show offline with the reason; repaired, they come online")
+    @Test(
+        "started with a damaged pairing file: its accessories show offline with the reason; repaired, they come online")
     func damagedAtStart() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
         await live.gateway.stop()
         let pairingID = try await live.accessory.status().pairingID
-        let file = live.gateway.stateDirectory.appendingPathComponent("pairing-\(pairingID.replacingOccurrences(of: ":", with: "-")).json")
+        let file = live.gateway.stateDirectory.appendingPathComponent(
+            "pairing-\(pairingID.replacingOccurrences(of: ":", with: "-")).json")
         let good = try Data(contentsOf: file)
         try (good + Data("garbage{".utf8)).write(to: file)
 
@@ -80,11 +95,14 @@ struct LivePairingChangeTests {
         #expect(live.gateway.log.contains("is damaged"))
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
         let refused = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
-        #expect(refused.payloadString?.contains("pairing file cannot be read") == true, "\(refused.payloadString ?? "")")
+        #expect(
+            refused.payloadString?.contains("pairing file cannot be read") == true, "\(refused.payloadString ?? "")")
 
         await live.observer.clear()
         try good.write(to: file)
-        for slug in LiveRecoveryTests.slugs { try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(30)) }
+        for slug in LiveRecoveryTests.slugs {
+            try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(30))
+        }
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
         let ok = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
         #expect(ok.payloadString == #"{"status":"ok","value":true}"#)

@@ -10,7 +10,9 @@ import Testing
 struct LiveRecoveryTests {
     static let slugs = ["hap2mqtt_test_bridge", "light", "switch", "temperature", "lock", "thermostat", "blind"]
 
-    @Test("the accessory is killed: offline; started again: online with re-read values, events, and removed accessories cleared")
+    @Test(
+        "the accessory is killed: offline; started again: online with re-read values, events, and removed accessories cleared"
+    )
     func accessoryRestart() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -26,8 +28,12 @@ struct LiveRecoveryTests {
             try await live.waitFor("hap2mqtt/\(slug)/availability", "offline")
         }
         let events = await live.observer.messages(on: "hap2mqtt/bridge/event").compactMap(\.payloadString)
-        #expect(events.filter { $0.contains(#""type":"availability""#) && $0.contains(#""state":"offline""#) }.count == Self.slugs.count, "\(events)")
-        #expect(try await live.retained("hap2mqtt/bridge/state") == LiveGateway.online, "one accessory down is not the gateway down")
+        #expect(
+            events.filter { $0.contains(#""type":"availability""#) && $0.contains(#""state":"offline""#) }.count
+                == Self.slugs.count, "\(events)")
+        #expect(
+            try await live.retained("hap2mqtt/bridge/state") == LiveGateway.online,
+            "one accessory down is not the gateway down")
 
         try await live.accessory.start()
         for slug in Self.slugs where slug != "switch" {
@@ -39,13 +45,19 @@ struct LiveRecoveryTests {
             try await live.retainedSnapshot().keys.filter { $0.hasPrefix("hap2mqtt/switch") }.isEmpty
         }
         let removed = await live.observer.messages(on: "hap2mqtt/bridge/event").compactMap(\.payloadString)
-        #expect(removed.contains { $0.contains(#""type":"accessory_removed""#) && $0.contains(#""accessory":"switch""#) }, "\(removed)")
+        #expect(
+            removed.contains { $0.contains(#""type":"accessory_removed""#) && $0.contains(#""accessory":"switch""#) },
+            "\(removed)")
         try await eventually("the added accessory to get its topics", timeout: .seconds(30)) {
             try await live.retained("hap2mqtt/porch/lightbulb/on") == "false"
         }
-        #expect(try await live.accessoryList().map(\.name).sorted() == ["Blind", "Light", "Lock", "Porch", "Temperature", "Thermostat", "hap2mqtt Test Bridge"])
+        #expect(
+            try await live.accessoryList().map(\.name).sorted() == [
+                "Blind", "Light", "Lock", "Porch", "Temperature", "Thermostat", "hap2mqtt Test Bridge",
+            ])
 
-        try await live.accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
+        try await live.accessory.setValue(
+            accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
         try await live.waitFor("hap2mqtt/temperature/temperature_sensor/current_temperature", "19.5")
         try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
         try await live.waitFor("hap2mqtt/light/lightbulb/on/set/result", #"{"status":"ok","value":true}"#)
@@ -53,7 +65,9 @@ struct LiveRecoveryTests {
         await live.stop()
     }
 
-    @Test("the broker is killed and restarted without persistence: bridge/state online, every retained topic back, /set works")
+    @Test(
+        "the broker is killed and restarted without persistence: bridge/state online, every retained topic back, /set works"
+    )
     func brokerRestart() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -68,16 +82,23 @@ struct LiveRecoveryTests {
             try await live.retainedSnapshot() == before
         }
         try await eventually("the observer to be back", timeout: .seconds(30)) {
-            await live.observer.connectionEvents.contains { if case .connected(reconnect: true) = $0 { true } else { false } }
+            await live.observer.connectionEvents.contains {
+                if case .connected(reconnect: true) = $0 { true } else { false }
+            }
         }
         try await live.observer.subscribe(["hap2mqtt/#"])
         try await live.publish("hap2mqtt/switch/switch/on/set", "on")
         try await live.waitFor("hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#)
-        #expect(try await live.accessory.waitForSetterCalls(count: 1) == [.init(accessory: "Switch", characteristic: "On", value: .bool(true))])
+        #expect(
+            try await live.accessory.waitForSetterCalls(count: 1) == [
+                .init(accessory: "Switch", characteristic: "On", value: .bool(true))
+            ])
         await live.stop()
     }
 
-    @Test("the gateway is killed with SIGKILL: bridge/state offline; started again it reconnects from the saved pairing with the same topics")
+    @Test(
+        "the gateway is killed with SIGKILL: bridge/state offline; started again it reconnects from the saved pairing with the same topics"
+    )
     func gatewayRestart() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -115,7 +136,8 @@ struct LiveRecoveryTests {
         #expect(list.map(\.slug).sorted() == Self.slugs.sorted())
         #expect(list.allSatisfy { !$0.reachable })
         for slug in Self.slugs {
-            let availability = await live.observer.messages(on: "hap2mqtt/\(slug)/availability").compactMap(\.payloadString)
+            let availability = await live.observer.messages(on: "hap2mqtt/\(slug)/availability").compactMap(
+                \.payloadString)
             #expect(availability == ["offline"], "\(slug) was never shown online: \(availability)")
         }
 
@@ -137,14 +159,19 @@ struct LiveRecoveryTests {
             try await live.waitFor("hap2mqtt/\(slug)/availability", "offline")
         }
         try await eventually("the error that says what to do", timeout: .seconds(30)) {
-            live.gateway.log.contains("pair again with hap2mqtt pair") || live.gateway.log.contains("Pair again with hap2mqtt pair")
+            live.gateway.log.contains("pair again with hap2mqtt pair")
+                || live.gateway.log.contains("Pair again with hap2mqtt pair")
         }
         let attempts = live.gateway.log.components(separatedBy: "hap: connecting to").count
         try await Task.sleep(for: .seconds(3))
-        #expect(live.gateway.log.components(separatedBy: "hap: connecting to").count == attempts, "no new attempts after the refusal")
+        #expect(
+            live.gateway.log.components(separatedBy: "hap: connecting to").count == attempts,
+            "no new attempts after the refusal")
         #expect(live.gateway.isRunning)
         #expect(try await live.retained("hap2mqtt/bridge/state") == LiveGateway.online)
-        let errors = live.gateway.log.split(separator: "\n").filter { $0.contains(" error ") && $0.contains("no longer accepts this controller") }
+        let errors = live.gateway.log.split(separator: "\n").filter {
+            $0.contains(" error ") && $0.contains("no longer accepts this controller")
+        }
         #expect(errors.count == 1, "\(errors)")
         await live.stop()
     }

@@ -30,7 +30,10 @@ struct LiveSyncTests {
                 for c in service.characteristics where c.isReadable {
                     let name = try #require(c.name, "\(c.topic) has a catalog name")
                     let real = try await live.accessory.value(accessory: accessory.name, characteristic: name)
-                    #expect(samePayload(snapshot[c.topic], real), "\(c.topic): published \(snapshot[c.topic] ?? "nothing"), the accessory has \(real?.description ?? "nil")")
+                    #expect(
+                        samePayload(snapshot[c.topic], real),
+                        "\(c.topic): published \(snapshot[c.topic] ?? "nothing"), the accessory has \(real?.description ?? "nil")"
+                    )
                     checked += 1
                 }
             }
@@ -39,12 +42,16 @@ struct LiveSyncTests {
         await live.stop()
     }
 
-    @Test("nothing is published before the first sync: an accessory that hangs holds back bridge/state and every state topic")
+    @Test(
+        "nothing is published before the first sync: an accessory that hangs holds back bridge/state and every state topic"
+    )
     func nothingBeforeSync() async throws {
         let live = try await LiveGateway.start(run: false)
         live.accessory.pause()
         try live.gateway.start()
-        try await eventually("the gateway to connect to the broker", timeout: .seconds(20)) { live.gateway.log.contains("connected to mqtt://") }
+        try await eventually("the gateway to connect to the broker", timeout: .seconds(20)) {
+            live.gateway.log.contains("connected to mqtt://")
+        }
         try await Task.sleep(for: .seconds(2))
         let early = await live.observer.messages(on: "hap2mqtt/#").map(\.topic)
         #expect(early.isEmpty, "published before the first sync: \(early)")
@@ -55,7 +62,8 @@ struct LiveSyncTests {
         await live.stop()
     }
 
-    @Test("a /set of the light's on and brightness runs the accessory's setter, then the state changes with an ok result")
+    @Test(
+        "a /set of the light's on and brightness runs the accessory's setter, then the state changes with an ok result")
     func setLight() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -63,8 +71,10 @@ struct LiveSyncTests {
         try await live.waitFor("hap2mqtt/light/lightbulb/on", "true")
         // The fixture reports setter calls on its standard output, which can trail the gateway's MQTT
         // messages; that the state follows the setter is checked in HomeStoreWriteTests with a held write.
-        #expect(try await live.accessory.waitForSetterCalls(count: 1).contains(.init(accessory: "Light", characteristic: "On", value: .bool(true))),
-                "the accessory's setter did not run: \(live.accessory.setterCalls)")
+        #expect(
+            try await live.accessory.waitForSetterCalls(count: 1).contains(
+                .init(accessory: "Light", characteristic: "On", value: .bool(true))),
+            "the accessory's setter did not run: \(live.accessory.setterCalls)")
         try await live.waitFor("hap2mqtt/light/lightbulb/on/set/result", #"{"status":"ok","value":true}"#)
 
         let replies = "test/replies/\(UUID().uuidString)"
@@ -72,7 +82,9 @@ struct LiveSyncTests {
         let properties = MQTTProperties(responseTopic: replies, correlationData: Array("brightness-1".utf8))
         try await live.publish("hap2mqtt/light/lightbulb/brightness/set", "42", properties: properties)
         try await live.waitFor("hap2mqtt/light/lightbulb/brightness", "42")
-        #expect(try await live.accessory.waitForSetterCalls(count: 2).contains(.init(accessory: "Light", characteristic: "Brightness", value: .int(42))))
+        #expect(
+            try await live.accessory.waitForSetterCalls(count: 2).contains(
+                .init(accessory: "Light", characteristic: "Brightness", value: .int(42))))
         let reply = try await live.waitFor(replies, #"{"status":"ok","value":42}"#)
         #expect(reply.properties.correlationData == Array("brightness-1".utf8))
         try await live.waitFor("hap2mqtt/light/lightbulb/brightness/set/result", #"{"status":"ok","value":42}"#)
@@ -85,7 +97,8 @@ struct LiveSyncTests {
     func accessoryEvents() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
-        try await live.accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(23.5))
+        try await live.accessory.setValue(
+            accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(23.5))
         try await live.waitFor("hap2mqtt/temperature/temperature_sensor/current_temperature", "23.5")
         try await live.accessory.setValue(accessory: "Switch", characteristic: "On", value: .bool(true))
         try await live.waitFor("hap2mqtt/switch/switch/on", "true")
@@ -102,18 +115,25 @@ struct LiveSyncTests {
             await live.observer.clear()
             try await live.publish("hap2mqtt/light/lightbulb/brightness/set", bad)
             let result = try await live.next(on: "hap2mqtt/light/lightbulb/brightness/set/result")
-            #expect(result.payloadString?.contains(#""status":"error""#) == true, "\(bad): \(result.payloadString ?? "")")
+            #expect(
+                result.payloadString?.contains(#""status":"error""#) == true, "\(bad): \(result.payloadString ?? "")")
         }
         #expect(live.accessory.setterCalls.isEmpty)
         #expect(try await live.retained("hap2mqtt/light/lightbulb/brightness") == "0")
 
-        try await live.accessory.failWrites(accessory: "Light", characteristic: "Brightness", status: .invalidValueInRequest)
+        try await live.accessory.failWrites(
+            accessory: "Light", characteristic: "Brightness", status: .invalidValueInRequest)
         await live.observer.clear()
         try await live.publish("hap2mqtt/light/lightbulb/brightness/set", "30")
         let refused = try await live.next(on: "hap2mqtt/light/lightbulb/brightness/set/result")
         let text = refused.payloadString ?? ""
-        #expect(text.contains(#""status":"error""#) && text.contains(#""hap_status":-70410"#) && text.contains("-70410"), "\(text)")
-        #expect(live.accessory.rejectedWrites == [.init(accessory: "Light", characteristic: "Brightness", value: .int(30), status: .invalidValueInRequest)])
+        #expect(
+            text.contains(#""status":"error""#) && text.contains(#""hap_status":-70410"#) && text.contains("-70410"),
+            "\(text)")
+        #expect(
+            live.accessory.rejectedWrites == [
+                .init(accessory: "Light", characteristic: "Brightness", value: .int(30), status: .invalidValueInRequest)
+            ])
         #expect(live.accessory.setterCalls.isEmpty)
         #expect(await live.observer.messages(on: "hap2mqtt/light/lightbulb/brightness").isEmpty, "the state stays")
         #expect(try await live.retained("hap2mqtt/light/lightbulb/brightness") == "0")
@@ -125,15 +145,21 @@ struct LiveSyncTests {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
         try await live.publish("hap2mqtt/lock/lock_mechanism/lock_target_state/set", "secured")
-        try await live.waitFor("hap2mqtt/lock/lock_mechanism/lock_target_state/set/result", #"{"status":"ok","value":1}"#)
+        try await live.waitFor(
+            "hap2mqtt/lock/lock_mechanism/lock_target_state/set/result", #"{"status":"ok","value":1}"#)
         #expect(live.accessory.prepareRequests.count == 1)
-        #expect(try await live.accessory.waitForSetterCalls(count: 1) == [.init(accessory: "Lock", characteristic: "LockTargetState", value: .int(1), timed: true)])
+        #expect(
+            try await live.accessory.waitForSetterCalls(count: 1) == [
+                .init(accessory: "Lock", characteristic: "LockTargetState", value: .int(1), timed: true)
+            ])
         try await live.waitFor("hap2mqtt/lock/lock_mechanism/lock_current_state", "1")
 
         try await live.publish("hap2mqtt/switch/switch/on/set", "true")
         try await live.waitFor("hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#)
         #expect(live.accessory.prepareRequests.count == 1, "a characteristic without tw is written without /prepare")
-        #expect(try await live.accessory.waitForSetterCalls(count: 2).last == .init(accessory: "Switch", characteristic: "On", value: .bool(true), timed: false))
+        #expect(
+            try await live.accessory.waitForSetterCalls(count: 2).last
+                == .init(accessory: "Switch", characteristic: "On", value: .bool(true), timed: false))
         await live.stop()
     }
 
@@ -145,7 +171,10 @@ struct LiveSyncTests {
         let response = try await live.next(on: "hap2mqtt/bridge/response/identify")
         #expect(response.payloadString?.contains(#""status":"ok""#) == true, "\(response.payloadString ?? "")")
         #expect(response.payloadString?.contains(#""transaction":"t-1""#) == true)
-        #expect(try await live.accessory.waitForSetterCalls(count: 1) == [.init(accessory: "Light", characteristic: "Identify", value: .bool(true))])
+        #expect(
+            try await live.accessory.waitForSetterCalls(count: 1) == [
+                .init(accessory: "Light", characteristic: "Identify", value: .bool(true))
+            ])
         await live.stop()
     }
 
@@ -155,7 +184,8 @@ struct LiveSyncTests {
         let live = try await LiveGateway.start(
             extraYAML: "", pairingID: pairingID, run: false)
         let yaml = try String(contentsOf: live.gateway.configurationFile, encoding: .utf8)
-            .replacingOccurrences(of: "homekit:\n", with: "homekit:\n  accessories:\n    \"\(pairingID)/3\": { exclude: true }\n")
+            .replacingOccurrences(
+                of: "homekit:\n", with: "homekit:\n  accessories:\n    \"\(pairingID)/3\": { exclude: true }\n")
         try TestFile.write(yaml, to: live.gateway.configurationFile)
         try live.gateway.start()
         try await live.waitUntilOnline()

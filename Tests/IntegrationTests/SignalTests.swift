@@ -7,12 +7,16 @@ import Testing
 /// HAP-python bridge. Every effect is polled for with a deadline.
 @Suite("hap2mqtt run and its signals")
 struct SignalTests {
-    @Test("SIGHUP applies the log level, an accessory's room and Home Assistant's exclusions, and names what needs a restart")
+    @Test(
+        "SIGHUP applies the log level, an accessory's room and Home Assistant's exclusions, and names what needs a restart"
+    )
     func reload() async throws {
         let live = try await LiveGateway.start(run: false)
         let gateway = live.gateway
         let original = try String(contentsOf: gateway.configurationFile, encoding: .utf8)
-        try TestFile.write(original.replacingOccurrences(of: "log_level: debug", with: "log_level: info"), to: gateway.configurationFile)
+        try TestFile.write(
+            original.replacingOccurrences(of: "log_level: debug", with: "log_level: info"),
+            to: gateway.configurationFile)
         let discovery = try await MQTTTestClient.connect(to: live.broker, subscribe: ["homeassistant/#"])
         // The log file holds pair's output (at debug) before run's.
         let runStarts = gateway.log.utf8.count
@@ -30,17 +34,20 @@ struct SignalTests {
         let clientID = try #require(original.split(separator: "\n").first { $0.contains("client_id:") })
         // Back to debug, the Light in the Office (in the homekit section, beside state_dir), the Light out of
         // discovery, and a new client id, which only a restart applies.
-        let withAccessories = original
+        let withAccessories =
+            original
             .replacingOccurrences(of: String(clientID), with: "  client_id: hap2mqtt-renamed")
-            .replacingOccurrences(of: "homekit:\n", with: "homekit:\n  accessories:\n    \"\(light.id)\": {room: Office}\n")
+            .replacingOccurrences(
+                of: "homekit:\n", with: "homekit:\n  accessories:\n    \"\(light.id)\": {room: Office}\n")
             + "\nhomeassistant:\n  exclude_accessories: [\(light.slug)]\n"
         try TestFile.write(withAccessories, to: gateway.configurationFile)
         await discovery.clear()
         try #require(kill(try #require(gateway.processIdentifier), SIGHUP) == 0)
 
         try await eventually("the reload is logged") {
-            gateway.log.contains("received SIGHUP; reloaded the configuration: applied homekit.accessories, "
-                + "homeassistant.exclude_accessories, log_level")
+            gateway.log.contains(
+                "received SIGHUP; reloaded the configuration: applied homekit.accessories, "
+                    + "homeassistant.exclude_accessories, log_level")
         }
         #expect(gateway.log.contains("changed in the configuration but applied only by a restart: mqtt.client_id"))
         try await eventually("bridge/accessories puts the Light in the Office") {
@@ -81,7 +88,8 @@ struct SignalTests {
         try #require(kill(pid, SIGUSR1) == 0)
         try #require(kill(pid, SIGUSR2) == 0)
         try await eventually("both are logged") {
-            gateway.log.contains("received SIGUSR1; ignored (SIGINT and SIGTERM stop hap2mqtt, SIGHUP reloads its configuration)")
+            gateway.log.contains(
+                "received SIGUSR1; ignored (SIGINT and SIGTERM stop hap2mqtt, SIGHUP reloads its configuration)")
                 && gateway.log.contains("received SIGUSR2; ignored")
         }
         #expect(gateway.isRunning)
@@ -95,6 +103,9 @@ struct SignalTests {
 
     /// The config topics seen on `client` whose payload reads topics of the accessory `slug`.
     static func configs(of slug: String, in client: MQTTTestClient) async -> Set<String> {
-        Set(await client.allMessages.filter { !$0.payload.isEmpty && ($0.payloadString ?? "").contains("\"hap2mqtt/\(slug)/") }.map(\.topic))
+        Set(
+            await client.allMessages.filter {
+                !$0.payload.isEmpty && ($0.payloadString ?? "").contains("\"hap2mqtt/\(slug)/")
+            }.map(\.topic))
     }
 }

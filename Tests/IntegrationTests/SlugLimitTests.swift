@@ -8,7 +8,9 @@ import Testing
 /// mosquitto and the real HAP-python bridge.
 @Suite("Slug lengths")
 struct SlugLimitTests {
-    @Test("a 70,000-character slug in slugs.json is skipped with a warning and the gateway comes online; a rename to one is refused")
+    @Test(
+        "a 70,000-character slug in slugs.json is skipped with a warning and the gateway comes online; a rename to one is refused"
+    )
     func impossibleSlug() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -25,7 +27,10 @@ struct SlugLimitTests {
         try live.gateway.start()
         try await live.waitFor("hap2mqtt/bridge/state", LiveGateway.online, timeout: .seconds(60))
         let log = live.gateway.log
-        #expect(log.contains("slugs.json: skipped the slug of accessory \(light.id): it is 70000 characters long; a slug has at most 64; it gets a new one"))
+        #expect(
+            log.contains(
+                "slugs.json: skipped the slug of accessory \(light.id): it is 70000 characters long; a slug has at most 64; it gets a new one"
+            ))
         #expect(log.contains("slugs.json: skipped the entry \"not an accessory id\": not an accessory id"))
         let relisted = try #require(try await live.accessoryList().first { $0.id == light.id })
         #expect(relisted.slug == light.slug, "the Light gets its slug from its name again")
@@ -35,7 +40,10 @@ struct SlugLimitTests {
         let tooLong = String(repeating: "a", count: 1_000)
         try await live.publish("hap2mqtt/bridge/request/rename", #"{"accessory":"\#(light.slug)","to":"\#(tooLong)"}"#)
         let refused = try await live.next(on: "hap2mqtt/bridge/response/rename")
-        #expect(refused.payloadString == #"{"status":"error","data":{},"error":"cannot use 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' as a name: it is 1000 characters long; a slug has at most 64"}"#)
+        #expect(
+            refused.payloadString
+                == #"{"status":"error","data":{},"error":"cannot use 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' as a name: it is 1000 characters long; a slug has at most 64"}"#
+        )
         #expect(try !String(contentsOf: slugs, encoding: .utf8).contains(tooLong.prefix(65)))
 
         let longest = String(repeating: "b", count: 64)

@@ -9,7 +9,9 @@ import Testing
 struct SystemdNotifyTests {
     static let online = #"{"state":"online"}"#
 
-    @Test("READY=1 comes only once the broker is up and the home synced; WATCHDOG=1 repeats from the start; STOPPING=1 on SIGTERM")
+    @Test(
+        "READY=1 comes only once the broker is up and the home synced; WATCHDOG=1 repeats from the start; STOPPING=1 on SIGTERM"
+    )
     func notifyMessages() async throws {
         let broker = try await MosquittoBroker()
         await broker.stop()

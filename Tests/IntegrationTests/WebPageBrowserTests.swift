@@ -12,19 +12,21 @@ struct WebPageBrowserTests {
 
     /// The gateway with its page on a free port behind `token`, online; the page's address from its log.
     static func start() async throws -> (LiveGateway, String) {
-        let live = try await LiveGateway.start(extraYAML: """
-            frontend:
-              enabled: true
-              port: 0
-              auth_token: \(token)
-            """)
+        let live = try await LiveGateway.start(
+            extraYAML: """
+                frontend:
+                  enabled: true
+                  port: 0
+                  auth_token: \(token)
+                """)
         try await live.waitUntilOnline()
         var url: String?
         try await eventually("the web page's address in the log") {
-            url = live.gateway.log.split(separator: "\n").lazy.compactMap { line -> String? in
-                guard let start = line.range(of: "web page at ")?.upperBound else { return nil }
-                return String(line[start...].prefix { $0 != " " })
-            }.first
+            url =
+                live.gateway.log.split(separator: "\n").lazy.compactMap { line -> String? in
+                    guard let start = line.range(of: "web page at ")?.upperBound else { return nil }
+                    return String(line[start...].prefix { $0 != " " })
+                }.first
             return url != nil
         }
         return (live, try #require(url))
@@ -64,7 +66,8 @@ struct WebPageBrowserTests {
             try await browser.click(on + " input.switch")
             try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: true")
             let calls = try await live.accessory.waitForSetterCalls(count: 1)
-            #expect(calls.contains { $0.accessory == "Light" && $0.characteristic == "On" && $0.value?.boolValue == true })
+            #expect(
+                calls.contains { $0.accessory == "Light" && $0.characteristic == "On" && $0.value?.boolValue == true })
             try await browser.wait(on + " input.switch", property: "checked", equals: true)
             try await live.waitFor("hap2mqtt/light/lightbulb/on", "true")
         } catch {
@@ -105,7 +108,8 @@ struct WebPageBrowserTests {
             try await live.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
             try await browser.wait(brightness, property: "value", equals: "42")
             try await live.accessory.setValue(accessory: "Light", characteristic: "On", value: .bool(true))
-            try await browser.wait(#"[data-characteristic="lightbulb/on"] input.switch"#, property: "checked", equals: true)
+            try await browser.wait(
+                #"[data-characteristic="lightbulb/on"] input.switch"#, property: "checked", equals: true)
         } catch {
             Issue.record("\(error)\n\(await browser.diagnosis())")
         }

@@ -22,9 +22,11 @@ struct JSONEncodingTests {
     @Test(
         "doubles are written whole below 10^15 and otherwise in the shortest form that reads back",
         arguments: [
-            (0.0, "0"), (-0.0, "0"), (21.0, "21"), (-7.0, "-7"), (21.5, "21.5"), (0.1, "0.1"), (1.0 / 3, "0.3333333333333333"),
+            (0.0, "0"), (-0.0, "0"), (21.0, "21"), (-7.0, "-7"), (21.5, "21.5"), (0.1, "0.1"),
+            (1.0 / 3, "0.3333333333333333"),
             (999_999_999_999_999.0, "999999999999999"), (1e15, "1000000000000000.0"), (1e20, "1e+20"), (1e-7, "1e-07"),
-            (.leastNonzeroMagnitude, "5e-324"), (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"), (123_456_789_012_345_678.0, "1.2345678901234568e+17"),
+            (.leastNonzeroMagnitude, "5e-324"), (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+            (123_456_789_012_345_678.0, "1.2345678901234568e+17"),
         ])
     func doubles(_ value: Double, _ text: String) throws {
         #expect(JSONValue.numberText(value) == text)
@@ -34,9 +36,13 @@ struct JSONEncodingTests {
 
     @Test("keys can be written sorted by their UTF-8 bytes, at every level, as JSONEncoder's sortedKeys did")
     func sortedKeys() {
-        let v: JSONValue = ["modes": 1, "mode_command_topic": 2, "Mode": 3, "a10": 4, "a2": 5, "_x": 6, "~": 7, "é": 8, "e": ["b": 1, "a": 2]]
-        #expect(String(decoding: v.encoded(sortingKeys: true), as: UTF8.self)
-            == #"{"Mode":3,"_x":6,"a10":4,"a2":5,"e":{"a":2,"b":1},"mode_command_topic":2,"modes":1,"~":7,"é":8}"#)
+        let v: JSONValue = [
+            "modes": 1, "mode_command_topic": 2, "Mode": 3, "a10": 4, "a2": 5, "_x": 6, "~": 7, "é": 8,
+            "e": ["b": 1, "a": 2],
+        ]
+        #expect(
+            String(decoding: v.encoded(sortingKeys: true), as: UTF8.self)
+                == #"{"Mode":3,"_x":6,"a10":4,"a2":5,"e":{"a":2,"b":1},"mode_command_topic":2,"modes":1,"~":7,"é":8}"#)
         #expect(v.description.hasPrefix(#"{"modes":1,"mode_command_topic":2,"#))
     }
 

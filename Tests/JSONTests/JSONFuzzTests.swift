@@ -10,7 +10,9 @@ struct JSONFuzzTests {
         do {
             let value = try JSONValue(parsing: bytes)
             let text = value.encoded()
-            #expect((try? JSONValue(parsing: text))?.encoded() == text, "round trip of \(String(decoding: bytes, as: UTF8.self))")
+            #expect(
+                (try? JSONValue(parsing: text))?.encoded() == text,
+                "round trip of \(String(decoding: bytes, as: UTF8.self))")
         } catch {
             #expect((0...bytes.count).contains(error.offset), "offset \(error.offset) of \(bytes.count) bytes")
         }
@@ -45,7 +47,9 @@ struct JSONFuzzTests {
         for _ in 0..<200 {
             await share.turn()
             var text = ""
-            for _ in 0..<Int.random(in: 1...400, using: &g) { text += ["[", "{\"k\":", "[1,", "{\"a\":[", " "].randomElement(using: &g) ?? "[" }
+            for _ in 0..<Int.random(in: 1...400, using: &g) {
+                text += ["[", "{\"k\":", "[1,", "{\"a\":[", " "].randomElement(using: &g) ?? "["
+            }
             check(Array(text.utf8))
         }
         check(Array(String(repeating: "[", count: 1_000_000).utf8))
@@ -73,13 +77,17 @@ struct JSONFuzzTests {
         case 3: return JSONValue(UInt64.random(in: .min ... .max, using: &g))
         case 4: return .double([0.1, -21.5, 1e-7, 1e300, -2.5e-300, .pi, 1e16, -0.5].randomElement(using: &g) ?? 0.5)
         case 5, 6:
-            let scalars = (0..<Int.random(in: 0...8, using: &g)).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0...0x2FF, using: &g)) }
+            let scalars = (0..<Int.random(in: 0...8, using: &g)).compactMap { _ in
+                Unicode.Scalar(UInt32.random(in: 0...0x2FF, using: &g))
+            }
             return .string(String(String.UnicodeScalarView(scalars)))
         case 7: return .array((0..<Int.random(in: 0...4, using: &g)).map { _ in tree(depth: depth + 1, using: &g) })
         default:
             var object = JSONObject()
             for _ in 0..<Int.random(in: 0...4, using: &g) {
-                object.append(["a", "b", "B", "é", "_", "a\u{0}", ""].randomElement(using: &g) ?? "a", tree(depth: depth + 1, using: &g))
+                object.append(
+                    ["a", "b", "B", "é", "_", "a\u{0}", ""].randomElement(using: &g) ?? "a",
+                    tree(depth: depth + 1, using: &g))
             }
             return .object(object)
         }

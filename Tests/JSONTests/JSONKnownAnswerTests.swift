@@ -28,7 +28,10 @@ struct JSONKnownAnswerTests {
         #expect(v["Image"]?["Thumbnail"]?["Url"] == "http://www.example.com/image/481989943")
         #expect(v["Image"]?["Animated"] == false)
         #expect(v["Image"]?["IDs"] == [116, 943, 234, 38793])
-        #expect(v.description == #"{"Image":{"Width":800,"Height":600,"Title":"View from 15th Floor","Thumbnail":{"Url":"http://www.example.com/image/481989943","Height":125,"Width":100},"Animated":false,"IDs":[116,943,234,38793]}}"#)
+        #expect(
+            v.description
+                == #"{"Image":{"Width":800,"Height":600,"Title":"View from 15th Floor","Thumbnail":{"Url":"http://www.example.com/image/481989943","Height":125,"Width":100},"Animated":false,"IDs":[116,943,234,38793]}}"#
+        )
     }
 
     @Test("RFC 8259 §13: the array of two places keeps its doubles")
@@ -63,12 +66,18 @@ struct JSONKnownAnswerTests {
         #expect(v[1]?["Longitude"] == .double(-122.02602))
         #expect(v[1]?["Zip"] == "94085")
         #expect(v[0]?["Address"] == "")
-        #expect(v[1]?.objectValue?.keys == ["precision", "Latitude", "Longitude", "Address", "City", "State", "Zip", "Country"])
+        #expect(
+            v[1]?.objectValue?.keys == [
+                "precision", "Latitude", "Longitude", "Address", "City", "State", "Zip", "Country",
+            ])
     }
 
-    @Test("RFC 8259 §13: a text may be a lone string, number or literal", arguments: [
-        (#""Hello world!""#, JSONValue.string("Hello world!")), ("42", .int(42)), ("true", .bool(true)), ("null", .null),
-    ])
+    @Test(
+        "RFC 8259 §13: a text may be a lone string, number or literal",
+        arguments: [
+            (#""Hello world!""#, JSONValue.string("Hello world!")), ("42", .int(42)), ("true", .bool(true)),
+            ("null", .null),
+        ])
     func scalarTexts(_ text: String, _ expected: JSONValue) throws {
         #expect(try JSONValue(parsing: text) == expected)
         #expect(expected.description == text)
@@ -82,13 +91,15 @@ struct JSONKnownAnswerTests {
         #expect(JSONValue.string("\u{1D11E}").description == "\"\u{1D11E}\"")
     }
 
-    @Test("integers are exact to the ends of Int64 and UInt64; beyond, they are doubles", arguments: [
-        ("9007199254740993", JSONValue.int(9_007_199_254_740_993)),
-        ("-9223372036854775808", .int(Int64.min)), ("9223372036854775807", .int(Int64.max)),
-        ("9223372036854775808", .uint(9_223_372_036_854_775_808)), ("18446744073709551615", .uint(UInt64.max)),
-        ("18446744073709551616", .double(0x1p64)), ("-9223372036854775809", .double(-0x1p63)),
-        ("100000000000000000000000000000", .double(1e29)),
-    ])
+    @Test(
+        "integers are exact to the ends of Int64 and UInt64; beyond, they are doubles",
+        arguments: [
+            ("9007199254740993", JSONValue.int(9_007_199_254_740_993)),
+            ("-9223372036854775808", .int(Int64.min)), ("9223372036854775807", .int(Int64.max)),
+            ("9223372036854775808", .uint(9_223_372_036_854_775_808)), ("18446744073709551615", .uint(UInt64.max)),
+            ("18446744073709551616", .double(0x1p64)), ("-9223372036854775809", .double(-0x1p63)),
+            ("100000000000000000000000000000", .double(1e29)),
+        ])
     func integers(_ text: String, _ expected: JSONValue) throws {
         let v = try JSONValue(parsing: text)
         #expect(v == expected)
@@ -135,14 +146,16 @@ struct JSONKnownAnswerTests {
         #expect(try JSONValue(parsing: deepest).objectValue != nil, "128 levels are fine")
     }
 
-    @Test("bytes that are not UTF-8 are refused, in a string and outside", arguments: [
-        ([0x22, 0xFF, 0x22], JSONError(.invalidUTF8, at: 0)),
-        ([0x5B, 0x22, 0xC0, 0x80, 0x22, 0x5D], JSONError(.invalidUTF8, at: 1)),  // an overlong NUL
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], JSONError(.invalidUTF8, at: 0)),  // a surrogate in UTF-8
-        ([0x22, 0xE2, 0x82, 0x22], JSONError(.invalidUTF8, at: 0)),  // cut short
-        ([0xFF], JSONError(.unexpectedByte(0xFF, expected: "a value"), at: 0)),
-        ([0x5B, 0x31, 0xC3, 0xA9, 0x5D], JSONError(.unexpectedByte(0xC3, expected: "',' or ']'"), at: 2)),
-    ] as [([UInt8], JSONError)])
+    @Test(
+        "bytes that are not UTF-8 are refused, in a string and outside",
+        arguments: [
+            ([0x22, 0xFF, 0x22], JSONError(.invalidUTF8, at: 0)),
+            ([0x5B, 0x22, 0xC0, 0x80, 0x22, 0x5D], JSONError(.invalidUTF8, at: 1)),  // an overlong NUL
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], JSONError(.invalidUTF8, at: 0)),  // a surrogate in UTF-8
+            ([0x22, 0xE2, 0x82, 0x22], JSONError(.invalidUTF8, at: 0)),  // cut short
+            ([0xFF], JSONError(.unexpectedByte(0xFF, expected: "a value"), at: 0)),
+            ([0x5B, 0x31, 0xC3, 0xA9, 0x5D], JSONError(.unexpectedByte(0xC3, expected: "',' or ']'"), at: 2)),
+        ] as [([UInt8], JSONError)])
     func invalidUTF8(_ bytes: [UInt8], _ error: JSONError) {
         #expect(throws: error) { try JSONValue(parsing: bytes) }
     }
@@ -152,8 +165,12 @@ struct JSONKnownAnswerTests {
         let v = try JSONValue(parsing: #""a\u0000b""#)
         #expect(v == .string("a\u{0}b"))
         #expect(v.description == #""a\u0000b""#)
-        #expect(throws: JSONError(.controlCharacterInString, at: 2)) { try JSONValue(parsing: [0x22, 0x61, 0x00, 0x62, 0x22]) }
-        #expect(throws: JSONError(.unexpectedByte(0x00, expected: "a value"), at: 1)) { try JSONValue(parsing: [0x5B, 0x00, 0x5D]) }
+        #expect(throws: JSONError(.controlCharacterInString, at: 2)) {
+            try JSONValue(parsing: [0x22, 0x61, 0x00, 0x62, 0x22])
+        }
+        #expect(throws: JSONError(.unexpectedByte(0x00, expected: "a value"), at: 1)) {
+            try JSONValue(parsing: [0x5B, 0x00, 0x5D])
+        }
         #expect(throws: JSONError(.trailingData, at: 2)) { try JSONValue(parsing: [0x31, 0x20, 0x00]) }
     }
 

@@ -5,8 +5,15 @@ import Testing
 struct JSONParsingTests {
     @Test("integers beyond 2^53 stay exact as Int64 and UInt64")
     func exactIntegers() throws {
-        let v = try JSONValue(parsing: "[18446744073709551615, 9007199254740993, -9223372036854775808, 9223372036854775807, 9223372036854775808, -0]")
-        #expect(v == [.uint(UInt64.max), .int(9_007_199_254_740_993), .int(Int64.min), .int(Int64.max), .uint(9_223_372_036_854_775_808), .int(0)])
+        let v = try JSONValue(
+            parsing:
+                "[18446744073709551615, 9007199254740993, -9223372036854775808, 9223372036854775807, 9223372036854775808, -0]"
+        )
+        #expect(
+            v == [
+                .uint(UInt64.max), .int(9_007_199_254_740_993), .int(Int64.min), .int(Int64.max),
+                .uint(9_223_372_036_854_775_808), .int(0),
+            ])
         #expect(v[1]?.int64Value == 9_007_199_254_740_993)
         #expect(v[0]?.uint64Value == UInt64.max)
         #expect(v[0]?.int64Value == nil)
@@ -20,7 +27,10 @@ struct JSONParsingTests {
 
     @Test("a HAP body reads into nested objects with member order kept")
     func hapBody() throws {
-        let v = try JSONValue(parsing: #"{"characteristics":[{"aid":1,"iid":10,"value":true},{"iid":11,"aid":2,"value":null,"status":-70402}]}"#)
+        let v = try JSONValue(
+            parsing:
+                #"{"characteristics":[{"aid":1,"iid":10,"value":true},{"iid":11,"aid":2,"value":null,"status":-70402}]}"#
+        )
         let items = try #require(v["characteristics"]?.arrayValue)
         #expect(items.count == 2)
         #expect(items[0]["value"] == .bool(true))
@@ -33,7 +43,10 @@ struct JSONParsingTests {
     func trailingCommas() throws {
         #expect(try JSONValue(parsing: "[1,2,]") == [1, 2])
         #expect(try JSONValue(parsing: #"{"a":1,}"#) == ["a": 1])
-        #expect(try JSONValue(parsing: #"{"accessories":[{"aid":1,"services":[],},],}"#) == ["accessories": [["aid": 1, "services": []]]])
+        #expect(
+            try JSONValue(parsing: #"{"accessories":[{"aid":1,"services":[],},],}"#) == [
+                "accessories": [["aid": 1, "services": []]]
+            ])
         #expect(try JSONValue(parsing: "[ 1 , \n ]") == [1])
     }
 

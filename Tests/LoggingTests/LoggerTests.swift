@@ -9,9 +9,12 @@ struct LoggerTests {
         let log = LogCapture()
         let logger = log.logger(label: "hap").with(["pairing": "AA:BB", "hap.aid": "1"])
         logger.warning("cannot connect to Bridge", ["hap.aid": "2"])
-        #expect(log.all == [
-            LogRecord(level: .warning, label: "hap", message: "cannot connect to Bridge", metadata: ["pairing": "AA:BB", "hap.aid": "2"])
-        ])
+        #expect(
+            log.all == [
+                LogRecord(
+                    level: .warning, label: "hap", message: "cannot connect to Bridge",
+                    metadata: ["pairing": "AA:BB", "hap.aid": "2"])
+            ])
         #expect(log.lines == ["warning hap: cannot connect to Bridge hap.aid=2 pairing=AA:BB"])
     }
 

@@ -26,11 +26,13 @@ struct AuthenticationTests {
         await observer.disconnect()
     }
 
-    @Test("a wrong password is refused with the broker's own reason", arguments: [
-        // mosquitto 2.0 answers a bad password with 0x87 "Not authorized" rather than 0x86.
-        (MQTTProtocolVersion.v5, 0x87, "Not authorized"),
-        (MQTTProtocolVersion.v311, 5, "Connection Refused: not authorised."),
-    ])
+    @Test(
+        "a wrong password is refused with the broker's own reason",
+        arguments: [
+            // mosquitto 2.0 answers a bad password with 0x87 "Not authorized" rather than 0x86.
+            (MQTTProtocolVersion.v5, 0x87, "Not authorized"),
+            (MQTTProtocolVersion.v311, 5, "Connection Refused: not authorised."),
+        ])
     func wrongPassword(version: MQTTProtocolVersion, code: Int, reason: String) async throws {
         let broker = try await MosquittoBroker(options: .init(users: Self.users))
         var configuration = MQTTConfiguration(url: broker.url, clientID: "refused-\(version)")
@@ -49,7 +51,8 @@ struct AuthenticationTests {
     @Test("an anonymous client is refused each time it tries, and stays unconnected")
     func anonymousRefused() async throws {
         let broker = try await MosquittoBroker(options: .init(users: Self.users))
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "anonymous"), logger: Logger(label: "mqtt"))
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(url: broker.url, clientID: "anonymous"), logger: Logger(label: "mqtt"))
 
         for _ in 1...2 {
             await #expect(throws: MQTTError.connectionRefused(code: 0x87, reason: "Not authorized")) {

@@ -6,10 +6,13 @@ import Testing
 
 @Suite("Errors a user can act on, before and during connecting")
 struct ConfigurationErrorTests {
-    @Test("URLs that are not mqtt://host[:port] or mqtts://host[:port] are refused", arguments: [
-        "127.0.0.1:1883", "http://127.0.0.1", "mqtt://", "mqtt://:1883", "mqtt://host:0", "mqtt://host:65536",
-        "mqtt://host:port", "mqtt://user:secret@host", "mqtt://host/path", "mqtt://::1", "mqtt://[::1", "mqtt://[::1]x",
-    ])
+    @Test(
+        "URLs that are not mqtt://host[:port] or mqtts://host[:port] are refused",
+        arguments: [
+            "127.0.0.1:1883", "http://127.0.0.1", "mqtt://", "mqtt://:1883", "mqtt://host:0", "mqtt://host:65536",
+            "mqtt://host:port", "mqtt://user:secret@host", "mqtt://host/path", "mqtt://::1", "mqtt://[::1",
+            "mqtt://[::1]x",
+        ])
     func invalidURL(url: String) {
         #expect {
             try MQTTClient(configuration: MQTTConfiguration(url: url, clientID: "x"), logger: Logger(label: "mqtt"))
@@ -19,9 +22,12 @@ struct ConfigurationErrorTests {
         }
     }
 
-    @Test("well-formed URLs are accepted", arguments: [
-        "mqtt://127.0.0.1", "mqtt://127.0.0.1:1883/", "MQTT://broker.local:1884", "mqtt://[::1]:1883", "mqtt://[::1]",
-    ])
+    @Test(
+        "well-formed URLs are accepted",
+        arguments: [
+            "mqtt://127.0.0.1", "mqtt://127.0.0.1:1883/", "MQTT://broker.local:1884", "mqtt://[::1]:1883",
+            "mqtt://[::1]",
+        ])
     func validURL(url: String) throws {
         _ = try MQTTClient(configuration: MQTTConfiguration(url: url, clientID: "x"), logger: Logger(label: "mqtt"))
     }
@@ -53,10 +59,13 @@ struct ConfigurationErrorTests {
         }
     }
 
-    @Test("publishing to a topic with a wildcard, NUL or nothing is refused, without costing the rest of a batch; so are malformed filters")
+    @Test(
+        "publishing to a topic with a wildcard, NUL or nothing is refused, without costing the rest of a batch; so are malformed filters"
+    )
     func invalidTopics() async throws {
         let broker = try await MosquittoBroker()
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "topics"), logger: Logger(label: "mqtt"))
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(url: broker.url, clientID: "topics"), logger: Logger(label: "mqtt"))
         try await client.connect()
 
         for topic in ["a/+/b", "a/#", "#", "", "a\u{0}b"] {
@@ -76,8 +85,10 @@ struct ConfigurationErrorTests {
         // A bad message in a batch is left out; the others are sent, and its error is thrown after.
         let watcher = try await MQTTTestClient.connect(to: broker, subscribe: ["fine", "also-fine"])
         #expect {
-            try client.publish([MQTTMessage(topic: "fine", string: "1"), MQTTMessage(topic: "bad/+", string: "2"),
-                                MQTTMessage(topic: "also-fine", string: "3")])
+            try client.publish([
+                MQTTMessage(topic: "fine", string: "1"), MQTTMessage(topic: "bad/+", string: "2"),
+                MQTTMessage(topic: "also-fine", string: "3"),
+            ])
         } throws: { error in
             if case .invalidTopic = error as? MQTTError { true } else { false }
         }
@@ -91,7 +102,8 @@ struct ConfigurationErrorTests {
     @Test("publish before connect() is notConnected; after disconnect() everything is closed")
     func lifecycleErrors() async throws {
         let broker = try await MosquittoBroker()
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "lifecycle"), logger: Logger(label: "mqtt"))
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(url: broker.url, clientID: "lifecycle"), logger: Logger(label: "mqtt"))
         #expect(throws: MQTTError.notConnected) { try client.publish(MQTTMessage(topic: "t", string: "x")) }
         await #expect(throws: MQTTError.notConnected) {
             try await client.publishAndWait(MQTTMessage(topic: "t", string: "x", qos: .atLeastOnce))
@@ -112,7 +124,9 @@ struct ConfigurationErrorTests {
     @Test("nothing listening on the port: connect() fails with the system's reason")
     func connectionRefused() async throws {
         let port = try LoopbackSocket.freePort()
-        let client = try MQTTClient(configuration: MQTTConfiguration(url: "mqtt://127.0.0.1:\(port)", clientID: "nobody-home"), logger: Logger(label: "mqtt"))
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(url: "mqtt://127.0.0.1:\(port)", clientID: "nobody-home"),
+            logger: Logger(label: "mqtt"))
 
         let error = await #expect(throws: MQTTError.self) { try await client.connect() }
 

@@ -23,8 +23,10 @@ struct InboundLimitsTests {
         let broker = try await MosquittoBroker()
         let client = try await client(broker, MQTTInboundLimits(maxPayloadSize: 1024))
         let publisher = try await MQTTTestClient.connect(to: broker, subscribe: [])
-        try await publisher.publish(MQTTMessage(topic: "big", payload: Array(repeating: 7, count: 5000), qos: .atLeastOnce))
-        try await publisher.publish(MQTTMessage(topic: "small", payload: Array(repeating: 7, count: 1024), qos: .atLeastOnce))
+        try await publisher.publish(
+            MQTTMessage(topic: "big", payload: Array(repeating: 7, count: 5000), qos: .atLeastOnce))
+        try await publisher.publish(
+            MQTTMessage(topic: "small", payload: Array(repeating: 7, count: 1024), qos: .atLeastOnce))
         var messages = client.messages.makeAsyncIterator()
         let big = try #require(await messages.next())
         #expect(big.topic == "big" && big.payload.isEmpty && big.droppedPayloadSize == 5000)
@@ -39,7 +41,8 @@ struct InboundLimitsTests {
     @Test("unread messages past the bound are shed and counted; collapsing ones replace the unread one on their topic")
     func shedAndCollapse() async throws {
         let broker = try await MosquittoBroker()
-        let client = try await client(broker, MQTTInboundLimits(maxMessages: 5, collapses: { $0.topic.hasPrefix("c/") }))
+        let client = try await client(
+            broker, MQTTInboundLimits(maxMessages: 5, collapses: { $0.topic.hasPrefix("c/") }))
         let publisher = try await MQTTTestClient.connect(to: broker, subscribe: [])
         for value in 0..<20 { try await publisher.publish("c/1", String(value)) }
         for n in 1...10 { try await publisher.publish("n/\(n)", "x") }
@@ -53,7 +56,9 @@ struct InboundLimitsTests {
             let message = try #require(await messages.next())
             kept.append("\(message.topic)=\(message.payloadString ?? "")")
         }
-        #expect(kept == ["c/1=19", "n/1=x", "n/2=x", "n/3=x", "n/4=x"], "the newest of the collapsed, in the place of the first")
+        #expect(
+            kept == ["c/1=19", "n/1=x", "n/2=x", "n/3=x", "n/4=x"],
+            "the newest of the collapsed, in the place of the first")
         // Read to the end, the queue takes messages again.
         try await publisher.publish("n/11", "y")
         #expect(await messages.next()?.topic == "n/11")
@@ -68,7 +73,8 @@ struct InboundLimitsTests {
         let client = try await client(broker, MQTTInboundLimits(maxBytes: 10_000))
         let publisher = try await MQTTTestClient.connect(to: broker, subscribe: [])
         for n in 0..<20 {
-            try await publisher.publish(MQTTMessage(topic: "b/\(n % 10)", payload: Array(repeating: 1, count: 1000), qos: .atLeastOnce))
+            try await publisher.publish(
+                MQTTMessage(topic: "b/\(n % 10)", payload: Array(repeating: 1, count: 1000), qos: .atLeastOnce))
         }
         try await eventually("all 20 messages to arrive") { client.inboundStatistics.received == 20 }
         // 1,003 bytes each with the topic: nine fit in 10,000.

@@ -5,9 +5,9 @@ import MQTT
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Last will: published when a client vanishes, not when it says goodbye")
@@ -17,10 +17,12 @@ struct LastWillTests {
         let broker = try await MosquittoBroker()
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["devices/#"])
         let output = broker.directory.appendingPathComponent("mosquitto_sub.out")
-        let child = try ExternalTool.launch("mosquitto_sub", [
-            "-h", "127.0.0.1", "-p", String(broker.port), "-i", "doomed", "-t", "devices/doomed/commands",
-            "--will-topic", "devices/doomed/state", "--will-payload", "offline", "--will-retain", "--will-qos", "1",
-        ], output: output)
+        let child = try ExternalTool.launch(
+            "mosquitto_sub",
+            [
+                "-h", "127.0.0.1", "-p", String(broker.port), "-i", "doomed", "-t", "devices/doomed/commands",
+                "--will-topic", "devices/doomed/state", "--will-payload", "offline", "--will-retain", "--will-qos", "1",
+            ], output: output)
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
         // The broker has the will once it logs the CONNECT (mosquitto_sub buffers its own output).
         try await ExternalTool.waitFor("as doomed", in: broker.logFile)
@@ -40,7 +42,8 @@ struct LastWillTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["gateway/#"])
         let client = try MQTTClient(configuration: willConfiguration(url: proxy.url), logger: Logger(label: "mqtt"))
         try await client.connect()
-        try await client.publishAndWait(MQTTMessage(topic: "gateway/state", string: "online", qos: .atLeastOnce, retain: true))
+        try await client.publishAndWait(
+            MQTTMessage(topic: "gateway/state", string: "online", qos: .atLeastOnce, retain: true))
         _ = try await observer.waitFor(topic: "gateway/state") { $0.payloadString == "online" }
 
         proxy.stop()
@@ -58,11 +61,14 @@ struct LastWillTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["gateway/#"])
         let client = try MQTTClient(configuration: willConfiguration(url: broker.url), logger: Logger(label: "mqtt"))
         try await client.connect()
-        try await client.publishAndWait(MQTTMessage(topic: "gateway/state", string: "online", qos: .atLeastOnce, retain: true))
+        try await client.publishAndWait(
+            MQTTMessage(topic: "gateway/state", string: "online", qos: .atLeastOnce, retain: true))
 
         await client.disconnect()
 
-        let will = await observer.firstMessage(on: "gateway/state", within: .seconds(1)) { $0.payloadString == "offline" }
+        let will = await observer.firstMessage(on: "gateway/state", within: .seconds(1)) {
+            $0.payloadString == "offline"
+        }
         #expect(will == nil)
         #expect(try await observer.retained("gateway/state")?.payloadString == "online")
         await observer.disconnect()

@@ -7,7 +7,9 @@ import Testing
 
 @Suite("A persistent session keeps QoS 1 messages while the client reconnects")
 struct PersistentSessionTests {
-    @Test("no QoS 1 message the broker accepted is lost across 10 broker restarts", arguments: [MQTTProtocolVersion.v5, .v311])
+    @Test(
+        "no QoS 1 message the broker accepted is lost across 10 broker restarts",
+        arguments: [MQTTProtocolVersion.v5, .v311])
     func noLossAcrossRestarts(version: MQTTProtocolVersion) async throws {
         let broker = try await MosquittoBroker(options: .init(persistent: true))
         let receiver = try await MQTTTestClient.connect(to: broker.url, subscribe: ["commands/#"]) {
@@ -21,14 +23,17 @@ struct PersistentSessionTests {
         publisher.start()
         for restart in 1...10 {
             let before = publisher.accepted.count
-            try await eventually("more messages are accepted before restart \(restart)") { publisher.accepted.count >= before + 3 }
+            try await eventually("more messages are accepted before restart \(restart)") {
+                publisher.accepted.count >= before + 3
+            }
             try await broker.restart()
         }
         try await eventually("messages are accepted after the last restart") { publisher.accepted.count >= 40 }
         await publisher.stop()
         let accepted = publisher.accepted
         try await eventually("every accepted message arrived (\(accepted.count) accepted)", timeout: .seconds(60)) {
-            Set(await receiver.messages(on: "commands/#").compactMap { Int($0.payloadString ?? "") }).isSuperset(of: accepted)
+            Set(await receiver.messages(on: "commands/#").compactMap { Int($0.payloadString ?? "") }).isSuperset(
+                of: accepted)
         }
         await sender.disconnect()
         await receiver.disconnect()

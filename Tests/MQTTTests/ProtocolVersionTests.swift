@@ -6,7 +6,9 @@ import Testing
 
 @Suite("MQTT 5 properties and MQTT 3.1.1")
 struct ProtocolVersionTests {
-    @Test("response topic, correlation data, expiry, content type and user properties survive a request/response round trip")
+    @Test(
+        "response topic, correlation data, expiry, content type and user properties survive a request/response round trip"
+    )
     func requestResponse() async throws {
         let broker = try await MosquittoBroker()
         let responder = try await MQTTTestClient.connect(to: broker, subscribe: ["service/request"])
@@ -15,7 +17,10 @@ struct ProtocolVersionTests {
         let properties = MQTTProperties(
             responseTopic: "service/response/42", correlationData: correlation, messageExpiryInterval: 60,
             contentType: "application/json",
-            userProperties: [.init(name: "origin", value: "test"), .init(name: "origin", value: "again"), .init(name: "k", value: "v")])
+            userProperties: [
+                .init(name: "origin", value: "test"), .init(name: "origin", value: "again"),
+                .init(name: "k", value: "v"),
+            ])
 
         try await requester.publish("service/request", #"{"get":"state"}"#, properties: properties)
         let request = try await responder.waitFor(topic: "service/request")
@@ -27,7 +32,8 @@ struct ProtocolVersionTests {
         #expect((1...60).contains(request.properties.messageExpiryInterval ?? 0))
 
         let responseTopic = try #require(request.properties.responseTopic)
-        try await responder.publish(responseTopic, "ok", properties: MQTTProperties(correlationData: request.properties.correlationData))
+        try await responder.publish(
+            responseTopic, "ok", properties: MQTTProperties(correlationData: request.properties.correlationData))
         let response = try await requester.waitFor(topic: "service/response/42")
         #expect(response.payloadString == "ok")
         #expect(response.properties.correlationData == correlation)
@@ -38,21 +44,26 @@ struct ProtocolVersionTests {
     @Test("mosquitto_rr, the shell's MQTT 5 request tool, gets its answer through the response topic")
     func mosquittoRR() async throws {
         let broker = try await MosquittoBroker()
-        let responder = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "responder"), logger: Logger(label: "mqtt"))
+        let responder = try MQTTClient(
+            configuration: MQTTConfiguration(url: broker.url, clientID: "responder"), logger: Logger(label: "mqtt"))
         try await responder.subscribe(["rr/request"])
         try await responder.connect()
         let answering = Task {
             for await request in responder.messages {
                 guard let topic = request.properties.responseTopic else { continue }
-                try? await responder.publishAndWait(MQTTMessage(
-                    topic: topic, string: "pong", qos: .atLeastOnce,
-                    properties: MQTTProperties(correlationData: request.properties.correlationData)))
+                try? await responder.publishAndWait(
+                    MQTTMessage(
+                        topic: topic, string: "pong", qos: .atLeastOnce,
+                        properties: MQTTProperties(correlationData: request.properties.correlationData)))
             }
         }
 
-        let output = try await ExternalTool.run("mosquitto_rr", [
-            "-h", "127.0.0.1", "-p", String(broker.port), "-t", "rr/request", "-e", "rr/response", "-m", "ping", "-W", "10",
-        ])
+        let output = try await ExternalTool.run(
+            "mosquitto_rr",
+            [
+                "-h", "127.0.0.1", "-p", String(broker.port), "-t", "rr/request", "-e", "rr/response", "-m", "ping",
+                "-W", "10",
+            ])
 
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "pong")
         await responder.disconnect()
@@ -66,8 +77,10 @@ struct ProtocolVersionTests {
         // Two retained messages sent the same way, one that expires in a second and one that outlives the
         // test, so the one gone is gone by its expiry alone. Reading the short one back before it expires
         // would race a busy machine.
-        try await client.publish("short/lived", "soon gone", retain: true, properties: MQTTProperties(messageExpiryInterval: 1))
-        try await client.publish("long/lived", "stays", retain: true, properties: MQTTProperties(messageExpiryInterval: 3600))
+        try await client.publish(
+            "short/lived", "soon gone", retain: true, properties: MQTTProperties(messageExpiryInterval: 1))
+        try await client.publish(
+            "long/lived", "stays", retain: true, properties: MQTTProperties(messageExpiryInterval: 3600))
         try await client.publish("no/expiry", "forever", retain: true)
 
         try await eventually("the retained message expired", timeout: .seconds(60)) {
@@ -87,8 +100,9 @@ struct ProtocolVersionTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["old/#"])
         let legacy = try await MQTTTestClient.connect(to: broker, subscribe: ["old/#"]) { $0.protocolVersion = .v311 }
 
-        try await legacy.publish("old/state", "on", retain: true,
-                                 properties: MQTTProperties(responseTopic: "old/reply", userProperties: [.init(name: "a", value: "b")]))
+        try await legacy.publish(
+            "old/state", "on", retain: true,
+            properties: MQTTProperties(responseTopic: "old/reply", userProperties: [.init(name: "a", value: "b")]))
         let seen = try await observer.waitFor(topic: "old/state")
         #expect(seen.payloadString == "on")
         #expect(seen.properties == MQTTProperties())

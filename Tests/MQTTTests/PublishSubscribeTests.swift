@@ -79,7 +79,9 @@ struct PublishSubscribeTests {
     func burst() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await MQTTTestClient.connect(to: broker, subscribe: ["burst/#"])
-        let publisher = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "burst-publisher"), logger: Logger(label: "mqtt"))
+        let publisher = try MQTTClient(
+            configuration: MQTTConfiguration(url: broker.url, clientID: "burst-publisher"),
+            logger: Logger(label: "mqtt"))
         try await publisher.connect()
 
         let messages = (0..<2000).map { MQTTMessage(topic: "burst/\($0 % 50)", string: "\($0)", qos: .atLeastOnce) }
@@ -93,11 +95,15 @@ struct PublishSubscribeTests {
         await subscriber.disconnect()
     }
 
-    @Test("eight tasks publishing at once, each writing to the socket itself: every message arrives, each task's in order")
+    @Test(
+        "eight tasks publishing at once, each writing to the socket itself: every message arrives, each task's in order"
+    )
     func concurrentPublishers() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await MQTTTestClient.connect(to: broker, subscribe: ["many/#"])
-        let publisher = try MQTTClient(configuration: MQTTConfiguration(url: broker.url, clientID: "many-publishers"), logger: Logger(label: "mqtt"))
+        let publisher = try MQTTClient(
+            configuration: MQTTConfiguration(url: broker.url, clientID: "many-publishers"),
+            logger: Logger(label: "mqtt"))
         try await publisher.connect()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -127,8 +133,10 @@ struct PublishSubscribeTests {
         let subscriber = try await MQTTTestClient.connect(to: broker, subscribe: ["home/+/temperature", "office/#"])
         let publisher = try await MQTTTestClient.connect(to: broker, subscribe: [])
 
-        for topic in ["home/kitchen/temperature", "home/kitchen/humidity", "home/a/b/temperature", "office",
-                      "office/desk/lamp", "garden/temperature", "office/end"] {
+        for topic in [
+            "home/kitchen/temperature", "home/kitchen/humidity", "home/a/b/temperature", "office",
+            "office/desk/lamp", "garden/temperature", "office/end",
+        ] {
             try await publisher.publish(topic, topic)
         }
 

@@ -6,15 +6,19 @@ import Testing
 
 @Suite("Reconnecting by itself when the broker goes away")
 struct ReconnectTests {
-    @Test("after a broker restart on the same port the client reconnects, re-subscribes and calls onConnect(reconnect: true)")
+    @Test(
+        "after a broker restart on the same port the client reconnects, re-subscribes and calls onConnect(reconnect: true)"
+    )
     func brokerRestart() async throws {
         let broker = try await MosquittoBroker()
-        let survivor = try MQTTTestClient(configuration: MQTTTestClient.configuration(url: broker.url, clientID: "survivor"))
+        let survivor = try MQTTTestClient(
+            configuration: MQTTTestClient.configuration(url: broker.url, clientID: "survivor"))
         let hookCalls = Recorder<Bool>()
         survivor.client.onConnect { [weak client = survivor.client] reconnect in
             // Published to a topic the client subscribed itself: it only comes back if the remembered
             // subscription was sent before the hook ran.
-            try? await client?.publishAndWait(MQTTMessage(topic: "survivor/hook", string: "\(reconnect)", qos: .atLeastOnce))
+            try? await client?.publishAndWait(
+                MQTTMessage(topic: "survivor/hook", string: "\(reconnect)", qos: .atLeastOnce))
             hookCalls.append(reconnect)
         }
         try await survivor.connect(subscribe: ["survivor/#"])
@@ -48,9 +52,11 @@ struct ReconnectTests {
         try await client.waitForEvent { if case .disconnected = $0 { true } else { false } }
 
         try client.client.publish(MQTTMessage(topic: "offline/kept", string: "kept", qos: .atLeastOnce, retain: true))
-        try client.client.publish(MQTTMessage(topic: "offline/dropped", string: "dropped", qos: .atMostOnce, retain: true))
+        try client.client.publish(
+            MQTTMessage(topic: "offline/dropped", string: "dropped", qos: .atMostOnce, retain: true))
         let acknowledged = Task {
-            try await client.client.publishAndWait(MQTTMessage(topic: "offline/awaited", string: "awaited", qos: .atLeastOnce, retain: true))
+            try await client.client.publishAndWait(
+                MQTTMessage(topic: "offline/awaited", string: "awaited", qos: .atLeastOnce, retain: true))
         }
         await #expect(throws: MQTTError.notConnected) {
             try await client.client.publishAndWait(MQTTMessage(topic: "offline/qos0", string: "no", qos: .atMostOnce))
@@ -71,7 +77,11 @@ struct ReconnectTests {
         configuration.reconnectDelay = (.seconds(20), .seconds(30))
         let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
         let drained = Task { for await _ in client.messages {} }
-        let events = Task { var seen: [MQTTConnectionEvent] = []; for await event in client.connectionEvents { seen.append(event) }; return seen }
+        let events = Task {
+            var seen: [MQTTConnectionEvent] = []
+            for await event in client.connectionEvents { seen.append(event) }
+            return seen
+        }
         try await client.connect()
         await broker.kill()
         try await eventually("the client notices the broker is gone") { !client.isConnected }

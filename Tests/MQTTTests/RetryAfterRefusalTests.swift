@@ -7,7 +7,9 @@ import Testing
 @Suite("connect() again after a failed first connection")
 struct RetryAfterRefusalTests {
     // A connect() that waited for its time-out (10 minutes) would run past the time limit; no clock is read.
-    @Test("a broker that starts after a refused connect() is reached by the next connect() at once", .timeLimit(.minutes(2)))
+    @Test(
+        "a broker that starts after a refused connect() is reached by the next connect() at once",
+        .timeLimit(.minutes(2)))
     func brokerStartsLater() async throws {
         let broker = try await MosquittoBroker()
         await broker.stop()

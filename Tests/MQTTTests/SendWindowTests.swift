@@ -1,8 +1,9 @@
 import Foundation
 import HAP2MQTTTesting
-@testable import MQTT
 import Logging
 import Testing
+
+@testable import MQTT
 
 /// `MQTTConfiguration.sendWindowBytes`: what libmosquitto may hold at once. Messages beyond it wait in the
 /// client; these tests make the window small so that they do, and check that nothing is lost or reordered.
@@ -17,7 +18,9 @@ struct SendWindowTests {
         return client
     }
 
-    @Test("3 MB at QoS 0 and 1 through a 16 KiB window arrive complete and in order; a message larger than the window goes too")
+    @Test(
+        "3 MB at QoS 0 and 1 through a 16 KiB window arrive complete and in order; a message larger than the window goes too"
+    )
     func burstThroughSmallWindow() async throws {
         let broker = try await MosquittoBroker()
         let subscriber = try await MQTTTestClient.connect(to: broker, subscribe: ["window/#"])
@@ -25,9 +28,13 @@ struct SendWindowTests {
 
         let filler = String(repeating: "x", count: 1000)
         var messages = (0..<3000).map { n in
-            MQTTMessage(topic: "window/\(n % 40)", string: "\(n) \(filler)", qos: n % 2 == 0 ? .atLeastOnce : .atMostOnce)
+            MQTTMessage(
+                topic: "window/\(n % 40)", string: "\(n) \(filler)", qos: n % 2 == 0 ? .atLeastOnce : .atMostOnce)
         }
-        messages.insert(MQTTMessage(topic: "window/big", string: "1500 " + String(repeating: "y", count: 100_000), qos: .atLeastOnce), at: 1500)
+        messages.insert(
+            MQTTMessage(
+                topic: "window/big", string: "1500 " + String(repeating: "y", count: 100_000), qos: .atLeastOnce),
+            at: 1500)
         try publisher.publish(messages)
         #expect(publisher.waitingCounts.backlog > 1000, "the window held most of the burst back")
         try await publisher.publishAndWait(MQTTMessage(topic: "window/end", string: "end", qos: .atLeastOnce))
@@ -41,9 +48,13 @@ struct SendWindowTests {
         qos1.insert(1500, at: 750)
         let receivedQoS1 = numbers.filter { $0 % 2 == 0 }
         let receivedQoS0 = numbers.filter { $0 % 2 == 1 }
-        #expect(receivedQoS1.count == qos1.count && receivedQoS1 == qos1, "QoS 1: first difference at \(receivedQoS1.firstDifference(from: qos1) ?? -1)")
+        #expect(
+            receivedQoS1.count == qos1.count && receivedQoS1 == qos1,
+            "QoS 1: first difference at \(receivedQoS1.firstDifference(from: qos1) ?? -1)")
         let qos0 = Array(stride(from: 1, to: 3000, by: 2))
-        #expect(receivedQoS0.count == qos0.count && receivedQoS0 == qos0, "QoS 0: first difference at \(receivedQoS0.firstDifference(from: qos0) ?? -1)")
+        #expect(
+            receivedQoS0.count == qos0.count && receivedQoS0 == qos0,
+            "QoS 0: first difference at \(receivedQoS0.firstDifference(from: qos0) ?? -1)")
         #expect(received.first { $0.topic == "window/big" }?.payload.count == 100_005)
         await publisher.disconnect()
         await subscriber.disconnect()
@@ -64,7 +75,8 @@ struct SendWindowTests {
         try await broker.restart()
 
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: [])
-        try await publisher.publishAndWait(MQTTMessage(topic: "kept/end", string: "end", qos: .atLeastOnce, retain: true))
+        try await publisher.publishAndWait(
+            MQTTMessage(topic: "kept/end", string: "end", qos: .atLeastOnce, retain: true))
         let waitingAfter = publisher.waitingCounts
         #expect(waitingAfter.backlog == 0 && waitingAfter.offline == 0)
         for n in [0, 1, 999, 1998, 1999] {
@@ -78,6 +90,7 @@ struct SendWindowTests {
 extension Array where Element: Equatable {
     /// The first index where the two arrays differ (in content or length), or nil when they are equal.
     fileprivate func firstDifference(from other: [Element]) -> Int? {
-        zip(self, other).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? (count == other.count ? nil : Swift.min(count, other.count))
+        zip(self, other).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? (count == other.count ? nil : Swift.min(count, other.count))
     }
 }

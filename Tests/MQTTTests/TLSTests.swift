@@ -16,7 +16,9 @@ struct TLSTests {
 
             let secure = try await MQTTTestClient.connect(to: tlsURL, subscribe: []) { $0.caFile = authority.caFile }
             try await secure.publish("tls/ip", "via 127.0.0.1")
-            let byName = try await MQTTTestClient.connect(to: "mqtts://localhost:\(try #require(broker.tlsPort))", subscribe: []) {
+            let byName = try await MQTTTestClient.connect(
+                to: "mqtts://localhost:\(try #require(broker.tlsPort))", subscribe: []
+            ) {
                 $0.caFile = authority.caFile
             }
             try await byName.publish("tls/name", "via localhost")
@@ -31,8 +33,10 @@ struct TLSTests {
     func wrongCA() async throws {
         try await withTemporaryDirectory { directory in
             let authority = try await TestCertificateAuthority(name: "real-ca", in: directory)
-            let stranger = try await TestCertificateAuthority(name: "other-ca", in: directory.appendingPathComponent("other"))
-            let reason = try await tlsFailure(certificate: try await authority.issueServerCertificate(), trusting: stranger)
+            let stranger = try await TestCertificateAuthority(
+                name: "other-ca", in: directory.appendingPathComponent("other"))
+            let reason = try await tlsFailure(
+                certificate: try await authority.issueServerCertificate(), trusting: stranger)
             #expect(reason.contains("certificate verify failed"))
         }
     }
@@ -48,7 +52,9 @@ struct TLSTests {
     }
 
     /// Connects to a TLS broker serving `certificate` while trusting `authority`; returns the TLS error's text.
-    private func tlsFailure(certificate: TestServerCertificate, trusting authority: TestCertificateAuthority) async throws -> String {
+    private func tlsFailure(certificate: TestServerCertificate, trusting authority: TestCertificateAuthority)
+        async throws -> String
+    {
         let broker = try await MosquittoBroker(options: .init(tls: certificate))
         var configuration = MQTTConfiguration(url: try #require(broker.tlsURL), clientID: "distrustful")
         configuration.caFile = authority.caFile

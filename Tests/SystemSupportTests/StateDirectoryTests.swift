@@ -1,7 +1,6 @@
 import Foundation
 import SystemSupport
 import Testing
-import SystemSupport
 
 @Suite("State directory")
 struct StateDirectoryTests {

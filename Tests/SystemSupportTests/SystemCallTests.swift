@@ -1,10 +1,11 @@
 import Foundation
 import SystemSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("System calls")
@@ -28,7 +29,9 @@ struct SystemCallTests {
     func failure() {
         var buffer = [UInt8](repeating: 0, count: 4)
         #expect(throws: SystemCallError(call: "read", code: EBADF)) {
-            try SystemCall.retryingInterrupts("read") { buffer.withUnsafeMutableBytes { read(-1, $0.baseAddress, $0.count) } }
+            try SystemCall.retryingInterrupts("read") {
+                buffer.withUnsafeMutableBytes { read(-1, $0.baseAddress, $0.count) }
+            }
         }
         #expect(SystemCallError(call: "read", code: EBADF).description == "read: Bad file descriptor")
     }

@@ -1,9 +1,9 @@
 import Foundation
-import Web
 import HAP2MQTTTesting
 import HomeModel
 import SystemSupport
 import Testing
+import Web
 
 /// The page's files and API over real HTTP: the list, one accessory, writes through the store as a `/set`
 /// makes them, the bridge requests, and the live event stream.
@@ -16,7 +16,8 @@ struct WebPageAPITests {
             #expect(index.status == 200)
             #expect(index.headers["content-type"] == "text/html; charset=utf-8")
             #expect(index.text.contains(#"<script src="/app.js" defer></script>"#))
-            #expect(try await page.request("GET", "/app.js").headers["content-type"] == "text/javascript; charset=utf-8")
+            #expect(
+                try await page.request("GET", "/app.js").headers["content-type"] == "text/javascript; charset=utf-8")
             #expect(try await page.request("GET", "/style.css").status == 200)
             for path in ["/index.htm", "/favicon.ico", "/api/nothing", "/web/app.js"] {
                 let missing = try await page.request("GET", path)
@@ -29,9 +30,10 @@ struct WebPageAPITests {
     @Test("paths that climb out of the page reach nothing: 404, and no file of the machine is read")
     func traversal() async throws {
         try await withWebPageHarness { page in
-            for path in ["/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/app.js/../../../etc/passwd",
-                "/..%2f..%2fetc%2fpasswd", "//etc/passwd", "/api/../../etc/passwd"]
-            {
+            for path in [
+                "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/app.js/../../../etc/passwd",
+                "/..%2f..%2fetc%2fpasswd", "//etc/passwd", "/api/../../etc/passwd",
+            ] {
                 let answer = try await page.request("GET", path)
                 #expect([400, 404].contains(answer.status), "\(path): \(answer.status)")
                 #expect(!answer.text.contains("root:"), "\(path)")
@@ -75,7 +77,8 @@ struct WebPageAPITests {
     func write() async throws {
         try await withWebPageHarness { page in
             let on = page.address(aid: 2, .Characteristic.on)
-            let answer = try await page.post("/api/accessories/kitchen_lamp/characteristics/\(on.iid)", #"{"value":true}"#)
+            let answer = try await page.post(
+                "/api/accessories/kitchen_lamp/characteristics/\(on.iid)", #"{"value":true}"#)
             #expect(answer.status == 200)
             #expect(answer.text == #"{"status":"ok","value":"true"}"#)
             #expect(page.provider.writes.last?.first?.value == .bool(true))
@@ -90,7 +93,8 @@ struct WebPageAPITests {
         try await withWebPageHarness { page in
             let brightness = page.address(aid: 2, .Characteristic.brightness)
             let writes = page.provider.writes.count
-            let answer = try await page.post("/api/accessories/kitchen_lamp/characteristics/\(brightness.iid)", #"{"value":150}"#)
+            let answer = try await page.post(
+                "/api/accessories/kitchen_lamp/characteristics/\(brightness.iid)", #"{"value":150}"#)
             #expect(answer.status == 422)
             let error = try #require(answer.json?["error"] as? String)
             #expect(error.contains("150"), "\(error)")
@@ -109,9 +113,11 @@ struct WebPageAPITests {
             #expect(malformed.json?["error"] as? String == "the body must be a JSON object")
             let noValue = try await page.post(path, #"{"velue":true}"#)
             #expect(noValue.status == 400)
-            let form = try await page.request("POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "value=true")
+            let form = try await page.request(
+                "POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "value=true")
             #expect(form.status == 415)
-            let unknownIID = try await page.post("/api/accessories/kitchen_lamp/characteristics/9999", #"{"value":true}"#)
+            let unknownIID = try await page.post(
+                "/api/accessories/kitchen_lamp/characteristics/9999", #"{"value":true}"#)
             #expect(unknownIID.status == 404)
             let wrongMethod = try await page.request("DELETE", "/")
             #expect(wrongMethod.status == 405)
@@ -129,11 +135,13 @@ struct WebPageAPITests {
             #expect(announced.status == 413)
             #expect(announced.json?["error"] as? String == "the request body is larger than 1024 bytes")
 
-            var chunked = Array("\(String(5000 + 12, radix: 16))\r\n".utf8) + Array(big.utf8) + Array("\r\n0\r\n\r\n".utf8)
+            var chunked =
+                Array("\(String(5000 + 12, radix: 16))\r\n".utf8) + Array(big.utf8) + Array("\r\n0\r\n\r\n".utf8)
             chunked = Array(chunked)
             let streamed = try await HTTPTestClient.request(
                 port: page.port, "POST", path,
-                headers: ["Content-Type": "application/json", "Transfer-Encoding": "chunked", "Content-Length": ""], body: chunked)
+                headers: ["Content-Type": "application/json", "Transfer-Encoding": "chunked", "Content-Length": ""],
+                body: chunked)
             #expect(streamed.status == 413)
             #expect(page.provider.writes.isEmpty)
         }
@@ -149,7 +157,8 @@ struct WebPageAPITests {
             let unknown = try await page.post("/api/bridge/request/reboot", "{}")
             #expect(unknown.status == 422)
             #expect((unknown.json?["error"] as? String)?.hasPrefix("unknown request 'reboot'") == true)
-            let renamed = try await page.post("/api/bridge/request/rename", #"{"accessory":"kitchen_lamp","to":"pantry_lamp"}"#)
+            let renamed = try await page.post(
+                "/api/bridge/request/rename", #"{"accessory":"kitchen_lamp","to":"pantry_lamp"}"#)
             #expect(renamed.status == 200)
             try await page.mqtt.waitFor(topic: "hap2mqtt/pantry_lamp/availability")
             #expect(try await page.request("GET", "/api/accessories/pantry_lamp").status == 200)
@@ -175,7 +184,10 @@ struct WebPageAPITests {
         try await withWebPageHarness(limits: HTTPLimits(eventStreams: 2)) { page in
             let first = try await EventStreamReader(port: page.port)
             let second = try await EventStreamReader(port: page.port)
-            defer { first.close(); second.close() }
+            defer {
+                first.close()
+                second.close()
+            }
             let third = try await page.request("GET", "/api/events")
             #expect(third.status == 503)
             #expect(try await page.request("GET", "/api/accessories").status == 200)
@@ -207,11 +219,16 @@ final class EventStreamReader: Sendable {
     let fd: Int32
 
     init(port: UInt16, headers: String = "") async throws {
-        guard let fd = await LoopbackSocket.connect(port: port) else { throw TestSupportError.timedOut("cannot connect") }
+        guard let fd = await LoopbackSocket.connect(port: port) else {
+            throw TestSupportError.timedOut("cannot connect")
+        }
         self.fd = fd
-        await LoopbackSocket.write(fd, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)\r\n".utf8))
+        await LoopbackSocket.write(
+            fd, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)\r\n".utf8))
         let status = await LoopbackSocket.readLine(fd)
-        guard status?.hasPrefix("HTTP/1.1 200") == true else { throw TestSupportError.timedOut("event stream: \(status ?? "closed")") }
+        guard status?.hasPrefix("HTTP/1.1 200") == true else {
+            throw TestSupportError.timedOut("event stream: \(status ?? "closed")")
+        }
     }
 
     /// The data of the next event called `name` (chunked framing lines are skipped).
@@ -225,7 +242,9 @@ final class EventStreamReader: Sendable {
             }
             return nil
         }
-        guard let data = data ?? nil else { throw TestSupportError.timedOut("no '\(name)' event on the stream within 30 s") }
+        guard let data = data ?? nil else {
+            throw TestSupportError.timedOut("no '\(name)' event on the stream within 30 s")
+        }
         return data
     }
 

@@ -1,9 +1,9 @@
 import Foundation
-import Web
 import Gateway
-import HomeStore
 import HAP2MQTTTesting
+import HomeStore
 import Testing
+import Web
 
 /// Who may use the page: the token on every request (a bearer header or the login form's session
 /// cookie), never shown back; without a token, loopback only and only under this machine's names.
@@ -33,13 +33,16 @@ struct WebPageAccessTests {
     @Test("the right bearer token opens the API")
     func bearer() async throws {
         try await withWebPageHarness(token: Self.token) { page in
-            let list = try await page.request("GET", "/api/accessories", headers: ["Authorization": "Bearer \(Self.token)"])
+            let list = try await page.request(
+                "GET", "/api/accessories", headers: ["Authorization": "Bearer \(Self.token)"])
             #expect(list.status == 200)
             #expect(list.jsonArray?.count == 3)
         }
     }
 
-    @Test("the login form: a wrong token is refused and logged without it; the right one gives a session cookie, not the token")
+    @Test(
+        "the login form: a wrong token is refused and logged without it; the right one gives a session cookie, not the token"
+    )
     func login() async throws {
         try await withWebPageHarness(token: Self.token) { page in
             let form = ["Content-Type": "application/x-www-form-urlencoded"]
@@ -61,7 +64,8 @@ struct WebPageAccessTests {
             #expect(index.status == 200)
             let list = try await page.request("GET", "/api/accessories", headers: ["Cookie": session])
             #expect(list.status == 200)
-            let forged = try await page.request("GET", "/api/accessories", headers: ["Cookie": "hap2mqtt_session=\(Self.token)"])
+            let forged = try await page.request(
+                "GET", "/api/accessories", headers: ["Cookie": "hap2mqtt_session=\(Self.token)"])
             #expect(forged.status == 401)
 
             for answer in [wrong, right, index, list] {
@@ -77,7 +81,8 @@ struct WebPageAccessTests {
     func hostCheck() async throws {
         try await withWebPageHarness { page in
             #expect(try await page.request("GET", "/", headers: ["Host": "localhost:\(page.port)"]).status == 200)
-            let rebound = try await page.request("GET", "/api/accessories", headers: ["Host": "attacker.example:\(page.port)"])
+            let rebound = try await page.request(
+                "GET", "/api/accessories", headers: ["Host": "attacker.example:\(page.port)"])
             #expect(rebound.status == 403)
             let other = try await page.request("GET", "/", headers: ["Host": "127.0.0.1:1"])
             #expect(other.status == 403)
@@ -88,14 +93,19 @@ struct WebPageAccessTests {
     func tokenRequired() async throws {
         let log = LogCapture()
         let store = HomeStore(logger: log.logger(label: "homestore"))
-        let gateway = Gateway(configuration: GatewayConfiguration(), store: store, mqtt: RecordingMQTTClient(), logger: log.logger(label: "gateway"))
+        let gateway = Gateway(
+            configuration: GatewayConfiguration(), store: store, mqtt: RecordingMQTTClient(),
+            logger: log.logger(label: "gateway"))
         let open = WebPage(
-            configuration: WebPageConfiguration(host: "0.0.0.0", port: 0), store: store, gateway: gateway, feed: LogFeed(),
+            configuration: WebPageConfiguration(host: "0.0.0.0", port: 0), store: store, gateway: gateway,
+            feed: LogFeed(),
             logger: log.logger(label: "frontend"))
         #expect(throws: WebPageError.tokenRequired(host: "0.0.0.0")) { try open.start() }
         #expect(open.port == nil)
-        #expect(WebPageError.tokenRequired(host: "0.0.0.0").description
-            == "0.0.0.0 can be reached from other machines, so the page needs a token: set frontend.auth_token_file (or frontend.auth_token), or use host 127.0.0.1")
+        #expect(
+            WebPageError.tokenRequired(host: "0.0.0.0").description
+                == "0.0.0.0 can be reached from other machines, so the page needs a token: set frontend.auth_token_file (or frontend.auth_token), or use host 127.0.0.1"
+        )
         #expect(WebPageConfiguration.isLoopback(host: "127.0.0.1"))
         #expect(WebPageConfiguration.isLoopback(host: "::1"))
         #expect(WebPageConfiguration.isLoopback(host: "localhost"))

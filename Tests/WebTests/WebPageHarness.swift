@@ -1,5 +1,4 @@
 import Foundation
-import Web
 import Gateway
 import HAP2MQTTTesting
 import HomeModel
@@ -7,6 +6,7 @@ import HomeStore
 import Logging
 import MQTT
 import Testing
+import Web
 
 /// The web page on port 0 of 127.0.0.1 over a real `HomeStore` and `Gateway` (a recording MQTT client, an
 /// in-memory provider with a lamp, a lock and a thermostat). Made and always stopped by
@@ -38,7 +38,8 @@ final class WebPageHarness: Stoppable {
             configuration: GatewayConfiguration(version: "test", mqttSummary: [:]), store: store, mqtt: mqtt,
             logger: log.logger(label: "gateway"))
         frontend = WebPage(
-            configuration: WebPageConfiguration(host: "127.0.0.1", port: 0, authToken: token, limits: limits), store: store,
+            configuration: WebPageConfiguration(host: "127.0.0.1", port: 0, authToken: token, limits: limits),
+            store: store,
             gateway: gateway, feed: feed, logger: log.logger(label: "frontend"))
         await store.start()
         let gateway = gateway
@@ -67,7 +68,8 @@ final class WebPageHarness: Stoppable {
 
     /// A JSON POST to the page's API.
     func post(_ path: String, _ json: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
-        try await request("POST", path, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }, body: json)
+        try await request(
+            "POST", path, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }, body: json)
     }
 
     func stop() async {

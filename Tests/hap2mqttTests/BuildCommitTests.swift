@@ -11,12 +11,17 @@ struct BuildCommitTests {
     /// Runs the script with `arguments`; `commit` sets HAP2MQTT_COMMIT.
     static func run(_ arguments: [String], commit: String? = nil) async throws -> String {
         var arguments = arguments
-        if let commit { arguments = ["HAP2MQTT_COMMIT=\(commit)", script] + arguments } else { arguments = ["-u", "HAP2MQTT_COMMIT", script] + arguments }
+        if let commit {
+            arguments = ["HAP2MQTT_COMMIT=\(commit)", script] + arguments
+        } else {
+            arguments = ["-u", "HAP2MQTT_COMMIT", script] + arguments
+        }
         return try await ExternalTool.run("env", arguments)
     }
 
     static func git(_ directory: TemporaryFiles, _ arguments: [String]) async throws -> String {
-        try await ExternalTool.run("git", ["-C", directory.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
+        try await ExternalTool.run(
+            "git", ["-C", directory.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments)
     }
 
     @Test("the HEAD of the source tree's own repository, -dirty while a tracked file differs")
@@ -35,7 +40,8 @@ struct BuildCommitTests {
         #expect(try await Self.run(["--print", files.path]) == head.dropLast() + "-dirty\n")
 
         try FileManager.default.createDirectory(atPath: files.path + "/inner", withIntermediateDirectories: true)
-        #expect(try await Self.run(["--print", files.path + "/inner"]) == "unknown\n", "a tree inside another repository")
+        #expect(
+            try await Self.run(["--print", files.path + "/inner"]) == "unknown\n", "a tree inside another repository")
     }
 
     @Test("HAP2MQTT_COMMIT wins, cut to what a Swift string holds as it is; outside git it is unknown")

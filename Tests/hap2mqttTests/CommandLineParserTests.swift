@@ -1,5 +1,6 @@
 import HomeModel
 import Testing
+
 @testable import hap2mqtt
 
 @Suite("Command line parsing")
@@ -22,21 +23,32 @@ struct CommandLineParserTests {
         #expect(try parse("run") == Invocation(action: .command(.run(RunCommand()))))
         #expect(try parse("accessories") == Invocation(action: .command(.accessories(AccessoriesCommand()))))
         #expect(try parse("discover") == Invocation(action: .command(.discover(DiscoverCommand()))))
-        #expect(try parse("unpair AA:BB:CC:DD:EE:FF/1")
-            == Invocation(action: .command(.unpair(UnpairCommand(pairing: "AA:BB:CC:DD:EE:FF/1")))))
+        #expect(
+            try parse("unpair AA:BB:CC:DD:EE:FF/1")
+                == Invocation(action: .command(.unpair(UnpairCommand(pairing: "AA:BB:CC:DD:EE:FF/1")))))
         let pair = Invocation(
             options: GlobalOptions(configPath: "c.yaml", logLevel: .debug),
-            action: .command(.pair(PairCommand(host: "127.0.0.1", port: 51826, code: Secret("031-45-154"), name: "Lamp"))))
-        #expect(try parse("--config c.yaml pair --host 127.0.0.1 --port 51826 --code 031-45-154 --name Lamp --log-level debug")
-            == pair)
-        #expect(try parse("pair --host=127.0.0.1 --port=51826 --code=031-45-154 --name=Lamp --config=c.yaml --log-level=DEBUG")
-            == pair)
-        #expect(try parse("--port 51826 --host 127.0.0.1 --log-level debug --config c.yaml --name Lamp --code 031-45-154 pair")
-            == pair)
-        #expect(try CommandLineParser.parse(["unpair", "--", "--odd-name"])
-            == Invocation(action: .command(.unpair(UnpairCommand(pairing: "--odd-name")))))
-        #expect(try CommandLineParser.parse(["pair", "--host", "h", "--port", "1", "--code", "1", "--name", "Living Room"])
-            == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: Secret("1"), name: "Living Room")))))
+            action: .command(
+                .pair(PairCommand(host: "127.0.0.1", port: 51826, code: Secret("031-45-154"), name: "Lamp"))))
+        #expect(
+            try parse(
+                "--config c.yaml pair --host 127.0.0.1 --port 51826 --code 031-45-154 --name Lamp --log-level debug")
+                == pair)
+        #expect(
+            try parse(
+                "pair --host=127.0.0.1 --port=51826 --code=031-45-154 --name=Lamp --config=c.yaml --log-level=DEBUG")
+                == pair)
+        #expect(
+            try parse(
+                "--port 51826 --host 127.0.0.1 --log-level debug --config c.yaml --name Lamp --code 031-45-154 pair")
+                == pair)
+        #expect(
+            try CommandLineParser.parse(["unpair", "--", "--odd-name"])
+                == Invocation(action: .command(.unpair(UnpairCommand(pairing: "--odd-name")))))
+        #expect(
+            try CommandLineParser.parse(["pair", "--host", "h", "--port", "1", "--code", "1", "--name", "Living Room"])
+                == Invocation(
+                    action: .command(.pair(PairCommand(host: "h", port: 1, code: Secret("1"), name: "Living Room")))))
     }
 
     @Test("--version and --help win over the command's own checks")
@@ -47,8 +59,9 @@ struct CommandLineParserTests {
         #expect(try parse("-h") == Invocation(action: .help(command: nil)))
         #expect(try parse("pair --help") == Invocation(action: .help(command: "pair")))
         #expect(try parse("-h unpair") == Invocation(action: .help(command: "unpair")))
-        #expect(try parse("--log-level info pair -h --port 0")
-            == Invocation(options: GlobalOptions(logLevel: .info), action: .help(command: "pair")))
+        #expect(
+            try parse("--log-level info pair -h --port 0")
+                == Invocation(options: GlobalOptions(logLevel: .info), action: .help(command: "pair")))
     }
 
     @Test("mistakes give one line that points at the right help")
@@ -68,8 +81,10 @@ struct CommandLineParserTests {
         #expect(failure("run --config --log-level info") == "missing value for --config; see hap2mqtt run --help")
         #expect(failure("run --config a --config b") == "--config given twice; see hap2mqtt run --help")
         #expect(failure("run --help=yes") == "--help takes no value; see hap2mqtt run --help")
-        #expect(failure("run --log-level loud")
-            == #"--log-level: expected one of trace, debug, info, notice, warning, error, got "loud"; see hap2mqtt run --help"#)
+        #expect(
+            failure("run --log-level loud")
+                == #"--log-level: expected one of trace, debug, info, notice, warning, error, got "loud"; see hap2mqtt run --help"#
+        )
         #expect(failure("run --config=") == "--config: must not be empty; see hap2mqtt run --help")
     }
 
@@ -90,26 +105,37 @@ struct CommandLineParserTests {
     func pairChecks() throws {
         #expect(failure("pair --port 1 --code 1") == "missing --host for pair; see hap2mqtt pair --help")
         #expect(failure("pair --host h --code 1") == "missing --port for pair; see hap2mqtt pair --help")
-        #expect(try parse("pair --host h --port 1") == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .prompt)))))
-        #expect(try parse("pair --host h --port 1 --code -")
-            == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .standardInput)))))
-        #expect(try parse("pair --host h --port 1 --code-file c")
-            == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .file("c"))))))
-        #expect(failure("pair --host h --port 1 --code 1 --code-file c")
-            == "--code: conflicts with --code-file: give the setup code one way; see hap2mqtt pair --help")
-        #expect(failure("pair --host h --port 1 --code-file=") == "--code-file: must not be empty; see hap2mqtt pair --help")
+        #expect(
+            try parse("pair --host h --port 1")
+                == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .prompt)))))
+        #expect(
+            try parse("pair --host h --port 1 --code -")
+                == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .standardInput)))))
+        #expect(
+            try parse("pair --host h --port 1 --code-file c")
+                == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .file("c"))))))
+        #expect(
+            failure("pair --host h --port 1 --code 1 --code-file c")
+                == "--code: conflicts with --code-file: give the setup code one way; see hap2mqtt pair --help")
+        #expect(
+            failure("pair --host h --port 1 --code-file=") == "--code-file: must not be empty; see hap2mqtt pair --help"
+        )
         #expect(failure("pair --host h --port 1 --code 1 --host i") == "--host given twice; see hap2mqtt pair --help")
-        #expect(failure("pair --host h --port 0 --code 1")
-            == "--port: expected a number from 1 to 65535, got 0; see hap2mqtt pair --help")
-        #expect(failure("pair --host h --port 65536 --code 1")
-            == "--port: expected a number from 1 to 65535, got 65536; see hap2mqtt pair --help")
-        #expect(failure("pair --host h --port http --code 1")
-            == #"--port: expected a number from 1 to 65535, got "http"; see hap2mqtt pair --help"#)
+        #expect(
+            failure("pair --host h --port 0 --code 1")
+                == "--port: expected a number from 1 to 65535, got 0; see hap2mqtt pair --help")
+        #expect(
+            failure("pair --host h --port 65536 --code 1")
+                == "--port: expected a number from 1 to 65535, got 65536; see hap2mqtt pair --help")
+        #expect(
+            failure("pair --host h --port http --code 1")
+                == #"--port: expected a number from 1 to 65535, got "http"; see hap2mqtt pair --help"#)
         #expect(failure("pair --host= --port 1 --code 1") == "--host: must not be empty; see hap2mqtt pair --help")
         #expect(failure("pair --host h --port 1 --code=") == "--code: must not be empty; see hap2mqtt pair --help")
         #expect(failure("unpair --") == "missing NAME|ID for unpair; see hap2mqtt unpair --help")
-        #expect(failure("pair --host h --port 1 --code 1 --name Desk\nLamp")
-            == "--name: must not contain line breaks or other control characters; see hap2mqtt pair --help")
+        #expect(
+            failure("pair --host h --port 1 --code 1 --name Desk\nLamp")
+                == "--name: must not contain line breaks or other control characters; see hap2mqtt pair --help")
         let invocation = try? parse("pair --host h --port 1 --code 031-45-154")
         #expect(invocation != nil)
         #expect(!String(describing: invocation).contains("031-45-154"))

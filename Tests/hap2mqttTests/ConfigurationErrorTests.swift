@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import hap2mqtt
 
 /// Loads `yaml` from a temporary file and returns the one-line error a user would see, with the
@@ -20,78 +21,111 @@ func configurationError(_ yaml: String, environment: [String: String] = [:]) thr
 struct ConfigurationErrorTests {
     @Test("an unknown key suggests the nearest known one")
     func unknownKey() throws {
-        #expect(try configurationError("mqtt:\n  protcol: 5\n") == "FILE:2:3: mqtt.protcol: unknown key; did you mean protocol?")
+        #expect(
+            try configurationError("mqtt:\n  protcol: 5\n")
+                == "FILE:2:3: mqtt.protcol: unknown key; did you mean protocol?")
         #expect(try configurationError("mqt:\n  url: mqtt://a\n") == "FILE:1:1: mqt: unknown key; did you mean mqtt?")
         #expect(try configurationError("homekit:\n  colour: red\n") == "FILE:2:3: homekit.colour: unknown key")
-        #expect(try configurationError("""
-            homekit:
-              accessories:
-                "AA:BB:CC:DD:EE:FF/2": { rooom: Hall }
-            """) == #"FILE:3:30: homekit.accessories["AA:BB:CC:DD:EE:FF/2"].rooom: unknown key; did you mean room?"#)
+        #expect(
+            try configurationError(
+                """
+                homekit:
+                  accessories:
+                    "AA:BB:CC:DD:EE:FF/2": { rooom: Hall }
+                """) == #"FILE:3:30: homekit.accessories["AA:BB:CC:DD:EE:FF/2"].rooom: unknown key; did you mean room?"#
+        )
     }
 
     @Test("a value of the wrong kind says what was expected and what was found")
     func wrongType() throws {
-        #expect(try configurationError("homekit:\n  poll_interval: soon\n")
-            == #"FILE:2:18: homekit.poll_interval: expected a number of seconds, got "soon""#)
-        #expect(try configurationError("homekit:\n  write_timeout: .inf\n")
-            == #"FILE:2:18: homekit.write_timeout: expected a number of seconds, got ".inf""#)
+        #expect(
+            try configurationError("homekit:\n  poll_interval: soon\n")
+                == #"FILE:2:18: homekit.poll_interval: expected a number of seconds, got "soon""#)
+        #expect(
+            try configurationError("homekit:\n  write_timeout: .inf\n")
+                == #"FILE:2:18: homekit.write_timeout: expected a number of seconds, got ".inf""#)
         #expect(try configurationError("mqtt:\n  url: [a, b]\n") == "FILE:2:8: mqtt.url: expected text, got a list")
         #expect(try configurationError("mqtt: 5\n") == #"FILE:1:7: mqtt: expected a mapping of settings, got "5""#)
-        #expect(try configurationError("- mqtt\n")
-            == "FILE:1:1: expected a mapping of sections (mqtt, homekit, home, homeassistant, frontend, log_level), got a list")
-        #expect(try configurationError("homeassistant:\n  discovery: maybe\n")
-            == #"FILE:2:14: homeassistant.discovery: expected true or false, got "maybe""#)
+        #expect(
+            try configurationError("- mqtt\n")
+                == "FILE:1:1: expected a mapping of sections (mqtt, homekit, home, homeassistant, frontend, log_level), got a list"
+        )
+        #expect(
+            try configurationError("homeassistant:\n  discovery: maybe\n")
+                == #"FILE:2:14: homeassistant.discovery: expected true or false, got "maybe""#)
         #expect(try configurationError("mqtt:\n  qos: 3\n") == #"FILE:2:8: mqtt.qos: expected 0, 1 or 2, got "3""#)
-        #expect(try configurationError("mqtt:\n  protocol: 3.1\n") == #"FILE:2:13: mqtt.protocol: expected 5 or 3.1.1, got "3.1""#)
-        #expect(try configurationError("home:\n  rooms: Kitchen\n") == #"FILE:2:10: home.rooms: expected a list, got "Kitchen""#)
-        #expect(try configurationError("log_level: loud\n")
-            == #"FILE:1:12: log_level: expected one of trace, debug, info, notice, warning, error, got "loud""#)
+        #expect(
+            try configurationError("mqtt:\n  protocol: 3.1\n")
+                == #"FILE:2:13: mqtt.protocol: expected 5 or 3.1.1, got "3.1""#)
+        #expect(
+            try configurationError("home:\n  rooms: Kitchen\n")
+                == #"FILE:2:10: home.rooms: expected a list, got "Kitchen""#)
+        #expect(
+            try configurationError("log_level: loud\n")
+                == #"FILE:1:12: log_level: expected one of trace, debug, info, notice, warning, error, got "loud""#)
     }
 
     @Test("a value that is not allowed says why")
     func invalidValue() throws {
-        #expect(try configurationError("homekit:\n  write_timeout: -1\n")
-            == "FILE:2:18: homekit.write_timeout: must be more than 0 seconds, got -1")
-        #expect(try configurationError("homekit:\n  poll_interval: 90000\n")
-            == "FILE:2:18: homekit.poll_interval: must be at most 86400 seconds, got 90000")
-        #expect(try configurationError("mqtt:\n  url: http://broker\n")
-            == #"FILE:2:8: mqtt.url: expected mqtt://HOST[:PORT] or mqtts://HOST[:PORT], got "http://broker""#)
-        #expect(try configurationError("mqtt:\n  url: mqtt://broker:70000\n")
-            == #"FILE:2:8: mqtt.url: port must be a number from 1 to 65535, got "70000""#)
-        #expect(try configurationError("mqtt:\n  keepalive: 2\n")
-            == "FILE:2:14: mqtt.keepalive: expected 0 (off) or a whole number of seconds from 5 to 65535, got 2")
-        #expect(try configurationError("mqtt:\n  base_topic: home/#\n")
-            == #"FILE:2:15: mqtt.base_topic: must not contain the wildcards + and # or NUL, got "home/#""#)
+        #expect(
+            try configurationError("homekit:\n  write_timeout: -1\n")
+                == "FILE:2:18: homekit.write_timeout: must be more than 0 seconds, got -1")
+        #expect(
+            try configurationError("homekit:\n  poll_interval: 90000\n")
+                == "FILE:2:18: homekit.poll_interval: must be at most 86400 seconds, got 90000")
+        #expect(
+            try configurationError("mqtt:\n  url: http://broker\n")
+                == #"FILE:2:8: mqtt.url: expected mqtt://HOST[:PORT] or mqtts://HOST[:PORT], got "http://broker""#)
+        #expect(
+            try configurationError("mqtt:\n  url: mqtt://broker:70000\n")
+                == #"FILE:2:8: mqtt.url: port must be a number from 1 to 65535, got "70000""#)
+        #expect(
+            try configurationError("mqtt:\n  keepalive: 2\n")
+                == "FILE:2:14: mqtt.keepalive: expected 0 (off) or a whole number of seconds from 5 to 65535, got 2")
+        #expect(
+            try configurationError("mqtt:\n  base_topic: home/#\n")
+                == #"FILE:2:15: mqtt.base_topic: must not contain the wildcards + and # or NUL, got "home/#""#)
         #expect(try configurationError("mqtt:\n  client_id: ''\n") == "FILE:2:14: mqtt.client_id: must not be empty")
-        #expect(try configurationError("homeassistant:\n  birth_delay_min: 7\n  birth_delay_max: 5\n")
-            == "FILE:3:20: homeassistant.birth_delay_max: homeassistant.birth_delay_min (7 seconds) is more than "
+        #expect(
+            try configurationError("homeassistant:\n  birth_delay_min: 7\n  birth_delay_max: 5\n")
+                == "FILE:3:20: homeassistant.birth_delay_max: homeassistant.birth_delay_min (7 seconds) is more than "
                 + "homeassistant.birth_delay_max (5 seconds)")
-        #expect(try configurationError("homekit:\n  accessories:\n    lamp: { room: Hall }\n")
-            == #"FILE:3:5: homekit.accessories["lamp"]: expected an accessory id "<pairing id>/<aid>" such as "AA:BB:CC:DD:EE:FF/2", got "lamp""#)
-        #expect(try configurationError("""
-            homekit:
-              accessories:
-                "aa:bb:cc:dd:ee:ff/2": { room: Hall }
-                "AA:BB:CC:DD:EE:FF/2": { room: Kitchen }
-            """) == #"FILE:4:5: homekit.accessories["AA:BB:CC:DD:EE:FF/2"]: the accessory AA:BB:CC:DD:EE:FF/2 is listed twice"#)
-        #expect(try configurationError("homeassistant:\n  exclude_accessories: [lamp, '']\n")
-            == "FILE:2:31: homeassistant.exclude_accessories[1]: must not be empty")
-        #expect(try configurationError("home:\n  rooms: [Hall, Hall]\n")
-            == #"FILE:2:17: home.rooms[1]: the room "Hall" is listed twice"#)
+        #expect(
+            try configurationError("homekit:\n  accessories:\n    lamp: { room: Hall }\n")
+                == #"FILE:3:5: homekit.accessories["lamp"]: expected an accessory id "<pairing id>/<aid>" such as "AA:BB:CC:DD:EE:FF/2", got "lamp""#
+        )
+        #expect(
+            try configurationError(
+                """
+                homekit:
+                  accessories:
+                    "aa:bb:cc:dd:ee:ff/2": { room: Hall }
+                    "AA:BB:CC:DD:EE:FF/2": { room: Kitchen }
+                """)
+                == #"FILE:4:5: homekit.accessories["AA:BB:CC:DD:EE:FF/2"]: the accessory AA:BB:CC:DD:EE:FF/2 is listed twice"#
+        )
+        #expect(
+            try configurationError("homeassistant:\n  exclude_accessories: [lamp, '']\n")
+                == "FILE:2:31: homeassistant.exclude_accessories[1]: must not be empty")
+        #expect(
+            try configurationError("home:\n  rooms: [Hall, Hall]\n")
+                == #"FILE:2:17: home.rooms[1]: the room "Hall" is listed twice"#)
     }
 
     @Test("a key written twice names both lines")
     func duplicateKey() throws {
-        #expect(try configurationError("mqtt:\n  qos: 0\n  qos: 2\n") == "FILE:3:3: mqtt.qos: set twice (first on line 2)")
-        #expect(try configurationError("homekit:\n  accessories:\n    a/1: {}\n    a/1: {}\n")
-            == #"FILE:4:5: homekit.accessories["a/1"]: set twice (first on line 3)"#)
+        #expect(
+            try configurationError("mqtt:\n  qos: 0\n  qos: 2\n") == "FILE:3:3: mqtt.qos: set twice (first on line 2)")
+        #expect(
+            try configurationError("homekit:\n  accessories:\n    a/1: {}\n    a/1: {}\n")
+                == #"FILE:4:5: homekit.accessories["a/1"]: set twice (first on line 3)"#)
     }
 
     @Test("YAML syntax errors name the file, line and column")
     func syntax() throws {
-        #expect(try configurationError("mqtt:\n  url: mqtt://a\n   qos: 1\n")
-            == "FILE:3:7: YAML syntax error: mapping values are not allowed in this context")
+        #expect(
+            try configurationError("mqtt:\n  url: mqtt://a\n   qos: 1\n")
+                == "FILE:3:7: YAML syntax error: mapping values are not allowed in this context")
     }
 
     @Test("a file named with --config must exist and be readable")

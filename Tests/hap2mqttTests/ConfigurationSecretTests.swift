@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Testing
+
 @testable import hap2mqtt
 
 @Suite("Secrets come from the file, a *_file or the environment and never show")
@@ -11,8 +12,10 @@ struct ConfigurationSecretTests {
     private func visible(_ configuration: Configuration) throws -> [String] {
         var dumped = ""
         dump(configuration, to: &dumped)
-        return [configuration.description, configuration.redactedSummary.description,
-                "\(configuration.mqtt)", String(reflecting: configuration), dumped]
+        return [
+            configuration.description, configuration.redactedSummary.description,
+            "\(configuration.mqtt)", String(reflecting: configuration), dumped,
+        ]
     }
 
     @Test("password_file is read with its trailing newline trimmed, and only *** is shown")
@@ -46,13 +49,19 @@ struct ConfigurationSecretTests {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let secretFile = try files.write(Self.secret, to: "password")
-        #expect(try configurationError("mqtt:\n  password: \(Self.secret)\n  password_file: \(secretFile)\n")
-            == "FILE:3:18: mqtt.password_file: set together with mqtt.password; use one of them")
-        #expect(try configurationError("mqtt:\n  password_file: \(files.path)/nothing\n")
-            == "FILE:2:18: mqtt.password_file: cannot read \(files.path)/nothing: No such file or directory")
-        #expect(try configurationError("mqtt:\n  url: mqtt://user:\(Self.secret)@broker\n")
-            == "FILE:2:8: mqtt.url: must not hold a user name or password; use mqtt.username and mqtt.password_file")
-        #expect(try configurationError("mqtt:\n  password: [\(Self.secret)]\n") == "FILE:2:13: mqtt.password: expected text, got a list")
+        #expect(
+            try configurationError("mqtt:\n  password: \(Self.secret)\n  password_file: \(secretFile)\n")
+                == "FILE:3:18: mqtt.password_file: set together with mqtt.password; use one of them")
+        #expect(
+            try configurationError("mqtt:\n  password_file: \(files.path)/nothing\n")
+                == "FILE:2:18: mqtt.password_file: cannot read \(files.path)/nothing: No such file or directory")
+        #expect(
+            try configurationError("mqtt:\n  url: mqtt://user:\(Self.secret)@broker\n")
+                == "FILE:2:8: mqtt.url: must not hold a user name or password; use mqtt.username and mqtt.password_file"
+        )
+        #expect(
+            try configurationError("mqtt:\n  password: [\(Self.secret)]\n")
+                == "FILE:2:13: mqtt.password: expected text, got a list")
     }
 
     @Test("TLS files must be readable, belong to mqtts:// and come as certificate and key together")
@@ -60,12 +69,15 @@ struct ConfigurationSecretTests {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let ca = try files.write("-----BEGIN CERTIFICATE-----\n", to: "ca.pem")
-        #expect(try configurationError("mqtt:\n  ca_file: \(ca)\n")
-            == "FILE:2:12: mqtt.ca_file: is set but mqtt.url uses mqtt://; use mqtts:// for TLS")
-        #expect(try configurationError("mqtt:\n  url: mqtts://broker\n  cert_file: \(ca)\n")
-            == "FILE:3:14: mqtt.cert_file: needs mqtt.key_file too")
-        #expect(try configurationError("mqtt:\n  url: mqtts://broker\n  ca_file: \(files.path)/none.pem\n")
-            == "FILE:3:12: mqtt.ca_file: cannot read \(files.path)/none.pem: No such file or directory")
+        #expect(
+            try configurationError("mqtt:\n  ca_file: \(ca)\n")
+                == "FILE:2:12: mqtt.ca_file: is set but mqtt.url uses mqtt://; use mqtts:// for TLS")
+        #expect(
+            try configurationError("mqtt:\n  url: mqtts://broker\n  cert_file: \(ca)\n")
+                == "FILE:3:14: mqtt.cert_file: needs mqtt.key_file too")
+        #expect(
+            try configurationError("mqtt:\n  url: mqtts://broker\n  ca_file: \(files.path)/none.pem\n")
+                == "FILE:3:12: mqtt.ca_file: cannot read \(files.path)/none.pem: No such file or directory")
         let c = try load("mqtt:\n  url: mqtts://broker\n  ca_file: \(ca)\n  cert_file: \(ca)\n  key_file: \(ca)\n")
         #expect(c.mqtt.caFile == ca && c.mqtt.certFile == ca && c.mqtt.keyFile == ca && c.mqtt.url.port == 8883)
     }

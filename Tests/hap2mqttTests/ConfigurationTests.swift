@@ -2,6 +2,7 @@ import Foundation
 import HomeModel
 import MQTT
 import Testing
+
 @testable import hap2mqtt
 
 @Suite("Configuration values, the example file and environment overrides")
@@ -58,9 +59,13 @@ struct ConfigurationTests {
         lines.insert("  accessories:", at: start)
         let files = try TemporaryFiles()
         defer { files.remove() }
-        let loaded = try Configuration.load(path: files.write(lines.joined(separator: "\n"), to: "c.yaml"), environment: [:])
+        let loaded = try Configuration.load(
+            path: files.write(lines.joined(separator: "\n"), to: "c.yaml"), environment: [:])
         let id = try #require(AccessoryID("AA:BB:CC:DD:EE:FF/2"))
-        #expect(loaded.configuration.homekit.accessories == [id: AccessorySettings(name: "Kitchen Lamp", room: "Kitchen", home: "Home")])
+        #expect(
+            loaded.configuration.homekit.accessories == [
+                id: AccessorySettings(name: "Kitchen Lamp", room: "Kitchen", home: "Home")
+            ])
     }
 
     @Test("the example file documents every setting and the keys of an accessory entry")
@@ -87,18 +92,23 @@ struct ConfigurationTests {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated().dropFirst() where line.hasPrefix("  ") && !line.hasPrefix("   ") {
             let key = line.drop { $0 == " " }.prefix { $0 != ":" }
-            guard !key.hasPrefix("#"), !["key_file", "birth_delay_max", "auth_token_file"].contains(key) else { continue }
+            guard !key.hasPrefix("#"), !["key_file", "birth_delay_max", "auth_token_file"].contains(key) else {
+                continue
+            }
             #expect(lines[index - 1].trimmingSpaces.hasPrefix("#"), "no comment above \(key)")
         }
     }
 
     @Test("scalars follow YAML: the protocol as number or text, booleans, times with fractions")
     func scalarRules() throws {
-        for (text, version) in [("5", MQTTSettings.ProtocolVersion.v5), ("\"5\"", .v5), ("3.1.1", .v3_1_1),
-                                ("'3.1.1'", .v3_1_1), ("311", .v3_1_1), ("4", .v3_1_1), ("mqttv5", .v5)] {
+        for (text, version) in [
+            ("5", MQTTSettings.ProtocolVersion.v5), ("\"5\"", .v5), ("3.1.1", .v3_1_1),
+            ("'3.1.1'", .v3_1_1), ("311", .v3_1_1), ("4", .v3_1_1), ("mqttv5", .v5),
+        ] {
             #expect(try load("mqtt:\n  protocol: \(text)\n").configuration.mqtt.protocolVersion == version)
         }
-        let c = try load("""
+        let c = try load(
+            """
             mqtt:
               url: mqtts://[::1]
               username: 1234
@@ -113,7 +123,8 @@ struct ConfigurationTests {
             home:
               name: ~
             log_level: WARN
-            """).configuration
+            """
+        ).configuration
         #expect(c.mqtt.url == MQTTBrokerURL(usesTLS: true, host: "::1", port: 8883))
         #expect(c.mqtt.url.description == "mqtts://[::1]:8883")
         #expect(c.mqtt.username == "1234" && c.mqtt.qos == .exactlyOnce)
@@ -126,17 +137,19 @@ struct ConfigurationTests {
 
     @Test("environment variables override the file with the same rules, and name themselves in errors")
     func environment() throws {
-        let c = try load("mqtt:\n  url: mqtt://file-broker\nhomekit:\n  write_timeout: 20\n", environment: [
-            "HAP2MQTT_MQTT_URL": "mqtt://env-broker:1884",
-            "HAP2MQTT_HOMEKIT_WRITE_TIMEOUT": "5",
-            "HAP2MQTT_LOG_LEVEL": "debug",
-            "HAP2MQTT_MQTT_PROTOCOL": "3.1.1",
-            "HAP2MQTT_HOMEASSISTANT_DISCOVERY": "false",
-            "HAP2MQTT_HOME_ROOMS": "Kitchen, Living Room",
-            "HAP2MQTT_HOMEASSISTANT_EXCLUDE_ACCESSORIES": "[\"a, b\", c]",
-            "HAP2MQTT_HOMEKIT_ACCESSORIES": "{\"AA:BB:CC:DD:EE:FF/3\": {room: Hall}}",
-            "PATH": "/usr/bin",
-        ])
+        let c = try load(
+            "mqtt:\n  url: mqtt://file-broker\nhomekit:\n  write_timeout: 20\n",
+            environment: [
+                "HAP2MQTT_MQTT_URL": "mqtt://env-broker:1884",
+                "HAP2MQTT_HOMEKIT_WRITE_TIMEOUT": "5",
+                "HAP2MQTT_LOG_LEVEL": "debug",
+                "HAP2MQTT_MQTT_PROTOCOL": "3.1.1",
+                "HAP2MQTT_HOMEASSISTANT_DISCOVERY": "false",
+                "HAP2MQTT_HOME_ROOMS": "Kitchen, Living Room",
+                "HAP2MQTT_HOMEASSISTANT_EXCLUDE_ACCESSORIES": "[\"a, b\", c]",
+                "HAP2MQTT_HOMEKIT_ACCESSORIES": "{\"AA:BB:CC:DD:EE:FF/3\": {room: Hall}}",
+                "PATH": "/usr/bin",
+            ])
         #expect(c.warnings.isEmpty)
         #expect(c.configuration.mqtt.url.description == "mqtt://env-broker:1884")
         #expect(c.configuration.homekit.writeTimeout == .seconds(5))
@@ -147,22 +160,28 @@ struct ConfigurationTests {
         let id = try #require(AccessoryID("AA:BB:CC:DD:EE:FF/3"))
         #expect(c.configuration.homekit.accessories == [id: AccessorySettings(room: "Hall")])
 
-        #expect(try configurationError("", environment: ["HAP2MQTT_HOMEKIT_WRITE_TIMEOUT": "soon"])
-            == #"environment variable HAP2MQTT_HOMEKIT_WRITE_TIMEOUT: homekit.write_timeout: expected a number of seconds, got "soon""#)
-        #expect(try configurationError("", environment: ["HAP2MQTT_HOME_ROOMS": "[Kitchen"])?
-            .hasPrefix("HAP2MQTT_HOME_ROOMS:2:1: YAML syntax error: did not find expected ',' or ']'") == true)
-        #expect(try configurationError("", environment: ["HAP2MQTT_HOMEKIT_ACCESSORIES": "{x/1: {rom: a}}"])
-            == #"environment variable HAP2MQTT_HOMEKIT_ACCESSORIES: homekit.accessories["x/1"].rom: unknown key; did you mean room?"#)
+        #expect(
+            try configurationError("", environment: ["HAP2MQTT_HOMEKIT_WRITE_TIMEOUT": "soon"])
+                == #"environment variable HAP2MQTT_HOMEKIT_WRITE_TIMEOUT: homekit.write_timeout: expected a number of seconds, got "soon""#
+        )
+        #expect(
+            try configurationError("", environment: ["HAP2MQTT_HOME_ROOMS": "[Kitchen"])?
+                .hasPrefix("HAP2MQTT_HOME_ROOMS:2:1: YAML syntax error: did not find expected ',' or ']'") == true)
+        #expect(
+            try configurationError("", environment: ["HAP2MQTT_HOMEKIT_ACCESSORIES": "{x/1: {rom: a}}"])
+                == #"environment variable HAP2MQTT_HOMEKIT_ACCESSORIES: homekit.accessories["x/1"].rom: unknown key; did you mean room?"#
+        )
     }
 
     @Test("unknown HAP2MQTT_ variables are warnings, with the nearest real name")
     func unknownVariables() throws {
         let loaded = try load("", environment: ["HAP2MQTT_MQTT_PROTCOL": "5", "HAP2MQTT_MQTT": "x", "OTHER": "1"])
-        #expect(loaded.warnings == [
-            "environment variable HAP2MQTT_MQTT is not a hap2mqtt setting and is ignored",
-            "environment variable HAP2MQTT_MQTT_PROTCOL is not a hap2mqtt setting and is ignored; "
-                + "did you mean HAP2MQTT_MQTT_PROTOCOL?",
-        ])
+        #expect(
+            loaded.warnings == [
+                "environment variable HAP2MQTT_MQTT is not a hap2mqtt setting and is ignored",
+                "environment variable HAP2MQTT_MQTT_PROTCOL is not a hap2mqtt setting and is ignored; "
+                    + "did you mean HAP2MQTT_MQTT_PROTOCOL?",
+            ])
         #expect(loaded.configuration == Configuration())
     }
 }

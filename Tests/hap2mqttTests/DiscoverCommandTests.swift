@@ -1,6 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 import Testing
+
 @testable import hap2mqtt
 
 /// `hap2mqtt discover` without a daemon to ask, and its options. Listing real announcements is in
@@ -16,11 +17,14 @@ struct DiscoverCommandTests {
         // `env -i`: none of the tests' variables, which hap2mqtt would warn about.
         let binary = try GatewayProcess.binary().path
         let result = try await AvahiNamespace.run(
-            "/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", binary, "discover"], avahi: false, directory: FileManager.default.temporaryDirectory)
+            "/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", binary, "discover"], avahi: false,
+            directory: FileManager.default.temporaryDirectory)
         #expect(result.status == 1)
-        #expect(result.output == "hap2mqtt: cannot reach the Avahi daemon (Daemon not running): start it with 'systemctl start avahi-daemon' "
-            + "(Debian package avahi-daemon); in Docker, use the host network and mount the host's /run/dbus "
-            + "(Avahi is reached over the D-Bus system bus)\n")
+        #expect(
+            result.output
+                == "hap2mqtt: cannot reach the Avahi daemon (Daemon not running): start it with 'systemctl start avahi-daemon' "
+                + "(Debian package avahi-daemon); in Docker, use the host network and mount the host's /run/dbus "
+                + "(Avahi is reached over the D-Bus system bus)\n")
     }
 
     @Test("--timeout takes seconds above 0 and up to 600; --json is a flag")
@@ -35,7 +39,9 @@ struct DiscoverCommandTests {
 
     private func parse(_ line: String) throws -> DiscoverCommand {
         let invocation = try CommandLineParser.parse(line.split(separator: " ").map(String.init))
-        guard case .command(.discover(let command)) = invocation.action else { throw CommandLineError.unknownCommand(line) }
+        guard case .command(.discover(let command)) = invocation.action else {
+            throw CommandLineError.unknownCommand(line)
+        }
         return command
     }
 }

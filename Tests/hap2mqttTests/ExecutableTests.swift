@@ -1,6 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 import Testing
+
 @testable import hap2mqtt
 
 /// Runs the built `hap2mqtt` binary, which `swift build` and `swift test` put next to the test bundle.
@@ -36,7 +37,8 @@ struct ExecutableTests {
         process.standardOutput = output
         process.standardError = error
         if let input {
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: try files.write(input, to: "stdin")))
+            process.standardInput = try FileHandle(
+                forReadingFrom: URL(fileURLWithPath: try files.write(input, to: "stdin")))
         } else {
             process.standardInput = FileHandle.nullDevice
         }
@@ -88,7 +90,9 @@ struct ExecutableTests {
         let path = try files.write("homekit:\n  poll_interval: soon\n", to: "c.yaml")
         let result = try await Self.run(["run", "--config", path])
         #expect(result.status == 2)
-        #expect(result.error == "hap2mqtt: \(path):2:18: homekit.poll_interval: expected a number of seconds, got \"soon\"\n")
+        #expect(
+            result.error
+                == "hap2mqtt: \(path):2:18: homekit.poll_interval: expected a number of seconds, got \"soon\"\n")
     }
 
     @Test("without --config and without Config/hap2mqtt.yaml the defaults apply, and one notice line says so")
@@ -103,7 +107,10 @@ struct ExecutableTests {
         #expect(lines.count == 1, "\(lines)")
         let pattern = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z notice +hap2mqtt: (.*)/#
         let match = try #require(lines.first?.wholeMatch(of: pattern), "not a notice line: \(defaults.error)")
-        #expect(match.1 == "no configuration file at Config/hap2mqtt.yaml; using the defaults (see Config/hap2mqtt.example.yaml)")
+        #expect(
+            match.1
+                == "no configuration file at Config/hap2mqtt.yaml; using the defaults (see Config/hap2mqtt.example.yaml)"
+        )
 
         try FileManager.default.createDirectory(atPath: files.path + "/Config", withIntermediateDirectories: true)
         try files.write("homekit:\n  state_dir: \(files.path)/data\n", to: "Config/hap2mqtt.yaml")

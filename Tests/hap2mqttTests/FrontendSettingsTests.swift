@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import hap2mqtt
 
 /// The `frontend` section: its defaults, the token from a file, and the one line that refuses a page
@@ -21,14 +22,21 @@ struct FrontendSettingsTests {
 
     @Test("an address other machines can reach without a token is refused with one line")
     func tokenRequired() throws {
-        #expect(try configurationError("frontend:\n  enabled: true\n  host: 0.0.0.0\n")
-            == "FILE:3:9: frontend.host: is not a loopback address, so other machines can reach the web page: set frontend.auth_token_file (or frontend.auth_token), or use 127.0.0.1")
-        let fromEnvironment = try configurationError("frontend:\n  enabled: true\n", environment: ["HAP2MQTT_FRONTEND_HOST": "::"])
-        #expect(fromEnvironment == "environment variable HAP2MQTT_FRONTEND_HOST: frontend.host: is not a loopback address, so other machines can reach the web page: set frontend.auth_token_file (or frontend.auth_token), or use 127.0.0.1")
+        #expect(
+            try configurationError("frontend:\n  enabled: true\n  host: 0.0.0.0\n")
+                == "FILE:3:9: frontend.host: is not a loopback address, so other machines can reach the web page: set frontend.auth_token_file (or frontend.auth_token), or use 127.0.0.1"
+        )
+        let fromEnvironment = try configurationError(
+            "frontend:\n  enabled: true\n", environment: ["HAP2MQTT_FRONTEND_HOST": "::"])
+        #expect(
+            fromEnvironment
+                == "environment variable HAP2MQTT_FRONTEND_HOST: frontend.host: is not a loopback address, so other machines can reach the web page: set frontend.auth_token_file (or frontend.auth_token), or use 127.0.0.1"
+        )
         #expect(try configurationError("frontend:\n  enabled: true\n  host: 0.0.0.0\n  auth_token: s3cret\n") == nil)
         #expect(try configurationError("frontend:\n  enabled: false\n  host: 0.0.0.0\n") == nil)
-        #expect(try configurationError("frontend:\n  port: 70000\n")
-            == "FILE:2:9: frontend.port: expected a TCP port from 0 (any free one) to 65535, got 70000")
+        #expect(
+            try configurationError("frontend:\n  port: 70000\n")
+                == "FILE:2:9: frontend.port: expected a TCP port from 0 (any free one) to 65535, got 70000")
     }
 
     @Test("the token comes from its file and never shows in the summary bridge/info and the log carry")
@@ -36,7 +44,8 @@ struct FrontendSettingsTests {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let token = try files.write("page-token-0815\n", to: "token")
-        let path = try files.write("frontend:\n  enabled: true\n  host: 0.0.0.0\n  auth_token_file: \(token)\n", to: "hap2mqtt.yaml")
+        let path = try files.write(
+            "frontend:\n  enabled: true\n  host: 0.0.0.0\n  auth_token_file: \(token)\n", to: "hap2mqtt.yaml")
         let loaded = try Configuration.load(path: path, environment: [:]).configuration
         #expect(loaded.frontendConfiguration?.authToken == "page-token-0815")
         #expect(!loaded.redactedSummary.description.contains("page-token-0815"))

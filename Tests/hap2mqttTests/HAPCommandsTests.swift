@@ -3,6 +3,7 @@ import HAP2MQTTTesting
 import HAPController
 import HomeModel
 import Testing
+
 @testable import hap2mqtt
 
 /// `hap2mqtt pair`, `accessories` and `unpair`, run as the built binary against a real HAP-python accessory.
@@ -26,34 +27,54 @@ struct HAPCommandsTests {
         #expect(wrong.output.isEmpty)
         #expect(wrong.error == "hap2mqtt: wrong setup code: check the 8-digit code on the accessory\n")
 
-        let paired = try await ExecutableTests.run(["pair"] + host + ["--code", accessory.setupCode, "--name", "Desk", "--config", config, "--log-level", "trace"])
+        let paired = try await ExecutableTests.run(
+            ["pair"] + host + [
+                "--code", accessory.setupCode, "--name", "Desk", "--config", config, "--log-level", "trace",
+            ])
         let id = try await accessory.status().pairingID
         #expect(paired.status == 0)
-        #expect(paired.output == "paired with \"Desk\" (accessory id \(id)) at 127.0.0.1:\(accessory.port); hap2mqtt accessories lists it\n")
+        #expect(
+            paired.output
+                == "paired with \"Desk\" (accessory id \(id)) at 127.0.0.1:\(accessory.port); hap2mqtt accessories lists it\n"
+        )
         for text in [paired.output, paired.error] {
             #expect(!text.contains(accessory.setupCode) && !text.contains(accessory.setupCode.filter(\.isNumber)))
         }
-        let again = try await ExecutableTests.run(["pair"] + host + ["--code", accessory.setupCode, "--config", config])
+        let again = try await ExecutableTests.run(
+            ["pair"] + host + ["--code", accessory.setupCode, "--config", config])
         #expect(again.status == 1)
-        #expect(again.error.hasSuffix("hap2mqtt: the accessory is already paired, and \"Desk\" is this controller's pairing at that address: it needs no new one (if it does not answer, unpair it and pair again)\n"))
+        #expect(
+            again.error.hasSuffix(
+                "hap2mqtt: the accessory is already paired, and \"Desk\" is this controller's pairing at that address: it needs no new one (if it does not answer, unpair it and pair again)\n"
+            ))
 
         try await accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(63))
-        try await accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
+        try await accessory.setValue(
+            accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
         let listed = try await ExecutableTests.run(["accessories", "--config", config])
         #expect(listed.status == 0)
         let lines = listed.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "Desk  \(id) at 127.0.0.1:\(accessory.port)")
         #expect(lines.contains("  accessory 2: Light (\(id)/2)"))
         #expect(lines.contains("    Lightbulb (iid 8)"))
-        #expect(lines.contains { $0.contains(" 10  Brightness ") && $0.contains(" 63 % ") && $0.hasSuffix(" int     pr pw ev") })
+        #expect(
+            lines.contains {
+                $0.contains(" 10  Brightness ") && $0.contains(" 63 % ") && $0.hasSuffix(" int     pr pw ev")
+            })
         #expect(lines.contains { $0.contains(" CurrentTemperature ") && $0.contains(" 19.5 °C ") })
-        #expect(lines.contains { $0.contains(" LockTargetState ") && $0.contains(" 0 (Unsecured) ") && $0.hasSuffix("pr pw ev tw") })
-        let columns = lines.filter { $0.hasPrefix("      ") }.map { $0.range(of: " pr")?.lowerBound.utf16Offset(in: $0) }
+        #expect(
+            lines.contains {
+                $0.contains(" LockTargetState ") && $0.contains(" 0 (Unsecured) ") && $0.hasSuffix("pr pw ev tw")
+            })
+        let columns = lines.filter { $0.hasPrefix("      ") }.map {
+            $0.range(of: " pr")?.lowerBound.utf16Offset(in: $0)
+        }
         #expect(Set(columns.compactMap { $0 }).count == 1, "the permission column is aligned")
 
         let unpaired = try await ExecutableTests.run(["unpair", "desk", "--config", config])
         #expect(unpaired.status == 0)
-        #expect(unpaired.output == "unpaired \"Desk\": the accessory and the state directory no longer hold the pairing\n")
+        #expect(
+            unpaired.output == "unpaired \"Desk\": the accessory and the state directory no longer hold the pairing\n")
         #expect(!(try await accessory.status().paired))
         let empty = try await ExecutableTests.run(["accessories", "--config", config])
         #expect(empty.output == "no paired accessories: pair one with hap2mqtt pair --host H --port P\n")
@@ -67,7 +88,10 @@ struct HAPCommandsTests {
         defer { files.remove() }
         let config = try configuration(files)
         let port = String(accessory.port)
-        #expect(try await ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", port, "--code", accessory.setupCode, "--config", config]).status == 0)
+        #expect(
+            try await ExecutableTests.run([
+                "pair", "--host", "127.0.0.1", "--port", port, "--code", accessory.setupCode, "--config", config,
+            ]).status == 0)
         await accessory.stop()
 
         let refused = "cannot reach 127.0.0.1:\(port): connection refused; is the accessory on and the port right?"
@@ -76,11 +100,19 @@ struct HAPCommandsTests {
         #expect(listed.error == "hap2mqtt: hap2mqtt Test Bridge: \(refused)\n")
         let kept = try await ExecutableTests.run(["unpair", "hap2mqtt Test Bridge", "--config", config])
         #expect(kept.status == 1)
-        #expect(kept.error == "hap2mqtt: cannot remove the pairing from hap2mqtt Test Bridge (\(refused)); the pairing was kept: "
-            + "switch the accessory on and try again, or unpair with --force (\"force\":true in a request) to forget it here only\n")
-        let forced = try await ExecutableTests.run(["unpair", "--force", "hap2mqtt Test Bridge", "--config", config, "--log-level", "error"])
+        #expect(
+            kept.error
+                == "hap2mqtt: cannot remove the pairing from hap2mqtt Test Bridge (\(refused)); the pairing was kept: "
+                + "switch the accessory on and try again, or unpair with --force (\"force\":true in a request) to forget it here only\n"
+        )
+        let forced = try await ExecutableTests.run([
+            "unpair", "--force", "hap2mqtt Test Bridge", "--config", config, "--log-level", "error",
+        ])
         #expect(forced.status == 0)
-        #expect(forced.output == "forgot \"hap2mqtt Test Bridge\" here only (\(refused)); reset the accessory before pairing it again\n")
+        #expect(
+            forced.output
+                == "forgot \"hap2mqtt Test Bridge\" here only (\(refused)); reset the accessory before pairing it again\n"
+        )
         let unknown = try await ExecutableTests.run(["unpair", "hap2mqtt Test Bridge", "--config", config])
         #expect(unknown.status == 1)
         #expect(unknown.error == "hap2mqtt: no pairing named \"hap2mqtt Test Bridge\": there are no pairings\n")
@@ -92,16 +124,19 @@ struct HAPCommandsTests {
         let files = try TemporaryFiles()
         defer { files.remove() }
         let config = try configuration(files)
-        let pair = ["pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code", accessory.setupCode,
-                    "--name", "Demo Bridge", "--config", config]
+        let pair = [
+            "pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code", accessory.setupCode,
+            "--name", "Demo Bridge", "--config", config,
+        ]
         #expect(try await ExecutableTests.run(pair).status == 0)
         let id = try await accessory.status().pairingID
         try await accessory.resetPairings()
 
         let again = try await ExecutableTests.run(pair)
         #expect(again.status == 0, "\(again.error)")
-        #expect(again.output == "paired with \"Demo Bridge\" again (replacing the old pairing of accessory id \(id)) at "
-            + "127.0.0.1:\(accessory.port); hap2mqtt accessories lists it\n")
+        #expect(
+            again.output == "paired with \"Demo Bridge\" again (replacing the old pairing of accessory id \(id)) at "
+                + "127.0.0.1:\(accessory.port); hap2mqtt accessories lists it\n")
         let listed = try await ExecutableTests.run(["accessories", "--config", config])
         #expect(listed.output.hasPrefix("Demo Bridge  \(id) at 127.0.0.1:\(accessory.port)\n"))
         await accessory.stop()
@@ -112,14 +147,19 @@ struct HAPCommandsTests {
         let broker = try await MosquittoBroker()
         let files = try TemporaryFiles()
         defer { files.remove() }
-        let result = try await ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", String(broker.port), "--code", "031-45-154",
-                                              "--config", try configuration(files)])
+        let result = try await ExecutableTests.run([
+            "pair", "--host", "127.0.0.1", "--port", String(broker.port), "--code", "031-45-154",
+            "--config", try configuration(files),
+        ])
         await broker.stop()
         let endpoint = "127.0.0.1:\(broker.port)"
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
         #expect(result.error.hasPrefix("hap2mqtt: pair-setup with \(endpoint) failed ("), "\(result.error)")
-        #expect(result.error.hasSuffix("): is \(endpoint) a HomeKit accessory? Check the host and port it announces (avahi-browse -rt _hap._tcp)\n"))
+        #expect(
+            result.error.hasSuffix(
+                "): is \(endpoint) a HomeKit accessory? Check the host and port it announces (avahi-browse -rt _hap._tcp)\n"
+            ))
         #expect(result.error.filter { $0 == "\n" }.count == 1)
     }
 
@@ -127,9 +167,14 @@ struct HAPCommandsTests {
     func badCode() async throws {
         let files = try TemporaryFiles()
         defer { files.remove() }
-        let result = try await ExecutableTests.run(["pair", "--host", "127.0.0.1", "--port", "1", "--code", "12-34", "--config", try configuration(files)])
+        let result = try await ExecutableTests.run([
+            "pair", "--host", "127.0.0.1", "--port", "1", "--code", "12-34", "--config", try configuration(files),
+        ])
         #expect(result.status == 2)
-        #expect(result.error == "hap2mqtt: --code: the setup code must be 8 digits written XXX-XX-XXX (for example 123-45-678); see hap2mqtt pair --help\n")
+        #expect(
+            result.error
+                == "hap2mqtt: --code: the setup code must be 8 digits written XXX-XX-XXX (for example 123-45-678); see hap2mqtt pair --help\n"
+        )
     }
 }
 
@@ -142,27 +187,38 @@ struct AccessoryTreeTests {
             let hapType = try #require(HAPType(type))
             return try #require(Characteristic.make(iid: iid, type: hapType, value: value))
         }
-        let accessory = Accessory(id: id, services: [
-            Service(iid: 1, type: .Service.accessoryInformation, characteristics: [try make(2, "14", nil), try make(5, "23", .string("Lamp \"A\""))]),
-            Service(iid: 8, type: .Service.lightbulb, characteristics: [
-                try make(9, "25", .bool(true)), try make(10, "8", .int(42)), try make(11, "1D", .int(2)), try make(12, "CE", .int(300)),
-            ]),
-        ])
-        let pairing = Pairing(accessoryPairingID: "AA:BB:CC:DD:EE:FF", accessoryLTPK: Array(repeating: 1, count: 32),
-                              controllerPairingID: "C", host: "10.0.0.2", port: 51826, name: "Hall")
-        let text = AccessoryTree.render(pairing: pairing, accessories: [accessory], failures: [.init(aid: 2, iid: 12): .serviceCommunicationFailure])
-        #expect(text == """
-            Hall  AA:BB:CC:DD:EE:FF at 10.0.0.2:51826
-              accessory 2: Lamp "A" (AA:BB:CC:DD:EE:FF/2)
-                AccessoryInformation (iid 1)
-                   2  Identify          -             bool    pw
-                   5  Name              "Lamp \\"A\\""  string  pr
-                Lightbulb (iid 8)
-                   9  On                true          bool    pr pw ev
-                  10  Brightness        42 %          int     pr pw ev
-                  11  LockCurrentState  2 (Jammed)    uint8   pr ev
-                  12  ColorTemperature  ?             uint32  pr pw ev  read failed: HAP status -70402 (unable to communicate with the accessory)
+        let accessory = Accessory(
+            id: id,
+            services: [
+                Service(
+                    iid: 1, type: .Service.accessoryInformation,
+                    characteristics: [try make(2, "14", nil), try make(5, "23", .string("Lamp \"A\""))]),
+                Service(
+                    iid: 8, type: .Service.lightbulb,
+                    characteristics: [
+                        try make(9, "25", .bool(true)), try make(10, "8", .int(42)), try make(11, "1D", .int(2)),
+                        try make(12, "CE", .int(300)),
+                    ]),
+            ])
+        let pairing = Pairing(
+            accessoryPairingID: "AA:BB:CC:DD:EE:FF", accessoryLTPK: Array(repeating: 1, count: 32),
+            controllerPairingID: "C", host: "10.0.0.2", port: 51826, name: "Hall")
+        let text = AccessoryTree.render(
+            pairing: pairing, accessories: [accessory], failures: [.init(aid: 2, iid: 12): .serviceCommunicationFailure]
+        )
+        #expect(
+            text == """
+                Hall  AA:BB:CC:DD:EE:FF at 10.0.0.2:51826
+                  accessory 2: Lamp "A" (AA:BB:CC:DD:EE:FF/2)
+                    AccessoryInformation (iid 1)
+                       2  Identify          -             bool    pw
+                       5  Name              "Lamp \\"A\\""  string  pr
+                    Lightbulb (iid 8)
+                       9  On                true          bool    pr pw ev
+                      10  Brightness        42 %          int     pr pw ev
+                      11  LockCurrentState  2 (Jammed)    uint8   pr ev
+                      12  ColorTemperature  ?             uint32  pr pw ev  read failed: HAP status -70402 (unable to communicate with the accessory)
 
-            """)
+                """)
     }
 }

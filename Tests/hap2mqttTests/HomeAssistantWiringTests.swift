@@ -3,6 +3,7 @@ import Gateway
 import HomeStore
 import SystemSupport
 import Testing
+
 @testable import hap2mqtt
 
 @Suite("The homeassistant section reaches the gateway")
@@ -37,11 +38,15 @@ struct HomeAssistantWiringTests {
         let files = try TemporaryFiles()
         defer { files.remove() }
         for (text, interval) in [("15", Duration.seconds(15)), ("0", .zero), ("2.5", .milliseconds(2500))] {
-            let loaded = try Configuration.load(path: files.write("homekit:\n  snapshot_interval: \(text)\n", to: "c.yaml"), environment: [:])
-            #expect(loaded.configuration.gatewayConfiguration(stateDirectory: StateDirectory(path: files.path)).snapshotInterval == interval)
+            let loaded = try Configuration.load(
+                path: files.write("homekit:\n  snapshot_interval: \(text)\n", to: "c.yaml"), environment: [:])
+            #expect(
+                loaded.configuration.gatewayConfiguration(stateDirectory: StateDirectory(path: files.path))
+                    .snapshotInterval == interval)
         }
         #expect(throws: ConfigurationError.self) {
-            try Configuration.load(path: files.write("homekit:\n  snapshot_interval: -1\n", to: "c.yaml"), environment: [:])
+            try Configuration.load(
+                path: files.write("homekit:\n  snapshot_interval: -1\n", to: "c.yaml"), environment: [:])
         }
     }
 }

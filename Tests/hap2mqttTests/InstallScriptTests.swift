@@ -1,8 +1,9 @@
 import Foundation
 import HAP2MQTTTesting
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `scripts/install` into a throwaway root (`--root`), so that the machine's /usr/local and /etc stay
@@ -33,16 +34,23 @@ struct InstallScriptTests {
 
     static func attributes(_ root: URL, _ path: String) throws -> (mode: Int, owner: Int, group: Int) {
         let values = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)
-        return ((values[.posixPermissions] as? Int) ?? -1, (values[.ownerAccountID] as? Int) ?? -1, (values[.groupOwnerAccountID] as? Int) ?? -1)
+        return (
+            (values[.posixPermissions] as? Int) ?? -1, (values[.ownerAccountID] as? Int) ?? -1,
+            (values[.groupOwnerAccountID] as? Int) ?? -1
+        )
     }
 
     /// The service user's passwd line in the root.
     static func user(_ root: URL) throws -> [Substring]? {
-        try text(root, "etc/passwd").split(separator: "\n").map { $0.split(separator: ":", omittingEmptySubsequences: false) }
-            .first { $0.first == "hap2mqtt" }
+        try text(root, "etc/passwd").split(separator: "\n").map {
+            $0.split(separator: ":", omittingEmptySubsequences: false)
+        }
+        .first { $0.first == "hap2mqtt" }
     }
 
-    @Test("installs the binary, a configuration it never overwrites, the unit and the user; --uninstall keeps the state directory")
+    @Test(
+        "installs the binary, a configuration it never overwrites, the unit and the user; --uninstall keeps the state directory"
+    )
     func installAndUninstall() async throws {
         let root = try Self.makeRoot()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -54,7 +62,9 @@ struct InstallScriptTests {
         #expect(user[5] == "/var/lib/hap2mqtt" && user[6] == "/usr/sbin/nologin", "\(user)")
         let uid = try #require(Int(user[2]))
         #expect(uid < 1000, "a system user")
-        #expect(!(try String(contentsOfFile: "/etc/passwd", encoding: .utf8)).contains("hap2mqtt gateway"), "the machine's users are untouched")
+        #expect(
+            !(try String(contentsOfFile: "/etc/passwd", encoding: .utf8)).contains("hap2mqtt gateway"),
+            "the machine's users are untouched")
 
         let config = try Self.text(root, "etc/hap2mqtt/hap2mqtt.yaml")
         #expect(config.contains("\n  state_dir: /var/lib/hap2mqtt\n"))
@@ -67,28 +77,38 @@ struct InstallScriptTests {
 
         // Run again over an edited configuration and a pairing in the state directory (an upgrade).
         let edited = config + "# mine\n"
-        try edited.write(to: root.appendingPathComponent("etc/hap2mqtt/hap2mqtt.yaml"), atomically: true, encoding: .utf8)
-        try "{}".write(to: root.appendingPathComponent("var/lib/hap2mqtt/pairing-AA.json"), atomically: true, encoding: .utf8)
+        try edited.write(
+            to: root.appendingPathComponent("etc/hap2mqtt/hap2mqtt.yaml"), atomically: true, encoding: .utf8)
+        try "{}".write(
+            to: root.appendingPathComponent("var/lib/hap2mqtt/pairing-AA.json"), atomically: true, encoding: .utf8)
         let again = try await Self.install(["--root", root.path, "--binary", binary])
         #expect(again.contains("kept /etc/hap2mqtt/hap2mqtt.yaml (it exists)"), "\(again)")
         #expect(try Self.text(root, "etc/hap2mqtt/hap2mqtt.yaml") == edited)
-        #expect(try Self.attributes(root, "var/lib/hap2mqtt/pairing-AA.json").owner == uid, "state files become the user's")
+        #expect(
+            try Self.attributes(root, "var/lib/hap2mqtt/pairing-AA.json").owner == uid, "state files become the user's")
 
         let removed = try await Self.install(["--uninstall", "--root", root.path])
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("usr/local/bin/hap2mqtt").path))
-        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("etc/systemd/system/hap2mqtt.service").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: root.appendingPathComponent("etc/systemd/system/hap2mqtt.service").path))
         #expect(try Self.user(root) == nil)
         #expect(!(try Self.text(root, "etc/group")).contains("\nhap2mqtt:"))
         #expect(removed.contains("kept /etc/hap2mqtt/hap2mqtt.yaml: you changed it"), "\(removed)")
-        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("var/lib/hap2mqtt/pairing-AA.json").path))
+        #expect(
+            FileManager.default.fileExists(atPath: root.appendingPathComponent("var/lib/hap2mqtt/pairing-AA.json").path)
+        )
     }
 
     @Test("an unchanged configuration goes with --uninstall; --prefix moves the binary and the unit's ExecStart")
     func prefix() async throws {
         let root = try Self.makeRoot()
         defer { try? FileManager.default.removeItem(at: root) }
-        _ = try await Self.install(["--root", root.path, "--prefix", "/opt/hap2mqtt", "--binary", try GatewayProcess.binary().path])
-        #expect(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("opt/hap2mqtt/bin/hap2mqtt").path))
+        _ = try await Self.install([
+            "--root", root.path, "--prefix", "/opt/hap2mqtt", "--binary", try GatewayProcess.binary().path,
+        ])
+        #expect(
+            FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("opt/hap2mqtt/bin/hap2mqtt").path))
         let unit = try Self.text(root, "etc/systemd/system/hap2mqtt.service")
         #expect(unit.contains("\nExecStart=/opt/hap2mqtt/bin/hap2mqtt run --config /etc/hap2mqtt/hap2mqtt.yaml\n"))
         let removed = try await Self.install(["--uninstall", "--root", root.path, "--prefix", "/opt/hap2mqtt"])

@@ -2,6 +2,7 @@ import Foundation
 import HAP2MQTTTesting
 import HAPController
 import Testing
+
 @testable import hap2mqtt
 
 /// A `pair` killed between pair-setup M5 and M6 (the accessory holds the pairing, the state directory
@@ -26,7 +27,8 @@ struct InterruptedPairingTests {
         try await eventually("the relay listens") {
             let text = (try? String(contentsOf: relayOutput, encoding: .utf8)) ?? ""
             guard let line = text.split(separator: "\n").first, let data = line.data(using: .utf8),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let port = object["port"] as? Int
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let port = object["port"] as? Int
             else { return false }
             relayPort = String(port)
             return true
@@ -42,7 +44,9 @@ struct InterruptedPairingTests {
         killed.standardError = FileHandle.nullDevice
         try killed.run()
         // The accessory accepted M5; the relay holds M6 back: the window in which a kill loses the pairing.
-        try await eventually("the accessory holds the pairing", timeout: .seconds(60)) { try await accessory.status().paired }
+        try await eventually("the accessory holds the pairing", timeout: .seconds(60)) {
+            try await accessory.status().paired
+        }
         kill(killed.processIdentifier, SIGKILL)
         while killed.isRunning { try await Task.sleep(for: .milliseconds(10)) }
 
@@ -52,16 +56,24 @@ struct InterruptedPairingTests {
 
         let again = try await ExecutableTests.run(pair)
         #expect(again.status == 1)
-        #expect(again.error.hasPrefix("hap2mqtt: the accessory is already paired: the pair-setup with 127.0.0.1:\(relayPort) that began at "))
-        #expect(again.error.hasSuffix(" UTC was interrupted before the pairing was saved, so the accessory most likely holds a "
-            + "pairing no controller can use: reset the accessory (see its manual) and pair again\n"))
+        #expect(
+            again.error.hasPrefix(
+                "hap2mqtt: the accessory is already paired: the pair-setup with 127.0.0.1:\(relayPort) that began at "))
+        #expect(
+            again.error.hasSuffix(
+                " UTC was interrupted before the pairing was saved, so the accessory most likely holds a "
+                    + "pairing no controller can use: reset the accessory (see its manual) and pair again\n"))
 
         // Paired elsewhere with no record here: the error still names an interrupted pairing as a likely cause.
         let elsewhere = try await ExecutableTests.run(
-            ["pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code-file", codeFile, "--config", config])
-        #expect(elsewhere.error == "hap2mqtt: already paired with another controller: remove that pairing first, or reset "
-            + "the accessory; if a pair with it was interrupted (stopped or cut off while pairing), that is the likely cause "
-            + "and only a reset of the accessory clears it\n")
+            [
+                "pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code-file", codeFile, "--config",
+                config,
+            ])
+        #expect(
+            elsewhere.error == "hap2mqtt: already paired with another controller: remove that pairing first, or reset "
+                + "the accessory; if a pair with it was interrupted (stopped or cut off while pairing), that is the likely cause "
+                + "and only a reset of the accessory clears it\n")
 
         try await accessory.resetPairings()
         let fresh = try await ExecutableTests.run(pair)

@@ -30,11 +30,15 @@ struct LicenceTests {
             let lines = entry.split(separator: "\n", omittingEmptySubsequences: false)
             let start = try #require(lines.firstIndex { $0.contains("Files:") })
             let column = try #require(lines[start].range(of: "Files:")).upperBound
-            let indent = lines[start][column...].prefix { $0 == " " }.count + lines[start].distance(
-                from: lines[start].startIndex, to: column)
+            let indent =
+                lines[start][column...].prefix { $0 == " " }.count
+                + lines[start].distance(
+                    from: lines[start].startIndex, to: column)
             var paths: [String] = []
             for (offset, line) in lines[start...].enumerated() {
-                guard offset == 0 || (line.count > indent && line.prefix(indent).allSatisfy { $0 == " " }) else { break }
+                guard offset == 0 || (line.count > indent && line.prefix(indent).allSatisfy { $0 == " " }) else {
+                    break
+                }
                 let field = line.dropFirst(indent).split(separator: " ").first.map(String.init) ?? ""
                 if field.contains("/") { paths.append(field) }
             }

@@ -7,6 +7,7 @@ import Logging
 import Synchronization
 import SystemSupport
 import Testing
+
 @testable import hap2mqtt
 
 /// `PairingWatcher` against a real state directory and a running home store, with in-memory providers
@@ -16,8 +17,9 @@ struct PairingWatcherTests {
     static let id = "AA:BB:CC:DD:EE:01"
 
     static func pairing(port: UInt16 = 51826) -> Pairing {
-        Pairing(accessoryPairingID: id, accessoryLTPK: Array(repeating: 7, count: 32), controllerPairingID: "CTRL",
-                host: "127.0.0.1", port: port, name: "Bridge")
+        Pairing(
+            accessoryPairingID: id, accessoryLTPK: Array(repeating: 7, count: 32), controllerPairingID: "CTRL",
+            host: "127.0.0.1", port: port, name: "Bridge")
     }
 
     /// A store with the provider for `pairing()`, its watcher, and how many providers the watcher made.
@@ -29,18 +31,23 @@ struct PairingWatcherTests {
             made.increment()
             return InMemoryAccessoryProvider(
                 id: HAPAccessoryProvider.providerID(for: pairing), serverID: pairing.accessoryPairingID,
-                accessories: [InMemoryAccessoryProvider.accessory(aid: 2, name: "Lamp", serverID: pairing.accessoryPairingID, services: [.Service.lightbulb])])
+                accessories: [
+                    InMemoryAccessoryProvider.accessory(
+                        aid: 2, name: "Lamp", serverID: pairing.accessoryPairingID, services: [.Service.lightbulb])
+                ])
         }
         let store = HomeStore(logger: Logger(label: "homestore"))
         await store.add(make(pairing()))
         await store.start()
         await store.waitUntilReady()
         let watcher = PairingWatcher(
-            store: store, stateDirectory: directory, pairings: [pairing()], logger: Logger(label: "hap2mqtt"), makeProvider: make)
+            store: store, stateDirectory: directory, pairings: [pairing()], logger: Logger(label: "hap2mqtt"),
+            makeProvider: make)
         return (store, watcher, made, directory)
     }
 
-    @Test("a damaged file, or one holding another accessory's id, changes nothing; repaired, the pairing reconnects once")
+    @Test(
+        "a damaged file, or one holding another accessory's id, changes nothing; repaired, the pairing reconnects once")
     func damagedFile() async throws {
         let files = try TemporaryFiles()
         defer { files.remove() }

@@ -8,6 +8,7 @@ import Logging
 import MQTT
 import SystemSupport
 import Testing
+
 @testable import hap2mqtt
 
 /// `run`'s own services (`RunCommandRunner.services`) against a real mosquitto, with an in-memory
@@ -25,7 +26,11 @@ struct RunServicesTests {
 
         let serverID = "AA:BB:CC:DD:EE:01"
         let provider = InMemoryAccessoryProvider(
-            serverID: serverID, accessories: [InMemoryAccessoryProvider.accessory(aid: 2, name: "Lamp", serverID: serverID, services: [.Service.lightbulb])])
+            serverID: serverID,
+            accessories: [
+                InMemoryAccessoryProvider.accessory(
+                    aid: 2, name: "Lamp", serverID: serverID, services: [.Service.lightbulb])
+            ])
         let store = HomeStore(logger: loggers.homeStore)
         let stateDirectory = StateDirectory(path: files.path)
         let watcher = PairingWatcher(
@@ -35,7 +40,8 @@ struct RunServicesTests {
         configuration.will = Gateway.lastWill(baseTopic: "hap2mqtt")
         let mqtt = try MQTTClient(configuration: configuration, logger: loggers.mqtt)
         let gateway = Gateway(
-            configuration: GatewayConfiguration(version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": broker.url]),
+            configuration: GatewayConfiguration(
+                version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": broker.url]),
             store: store, mqtt: mqtt, logger: loggers.gateway)
         let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
@@ -44,7 +50,10 @@ struct RunServicesTests {
         let services = RunCommandRunner.services(
             mqtt: mqtt, brokerURL: broker.url, store: store, providers: [provider], gateway: gateway, watcher: watcher,
             monitor: monitor, stop: stop, logger: loggers.program)
-        #expect(services.map(\.name) == ["health monitor", "MQTT client", "home store", "gateway", "pairing watcher", "memory trimmer"])
+        #expect(
+            services.map(\.name) == [
+                "health monitor", "MQTT client", "home store", "gateway", "pairing watcher", "memory trimmer",
+            ])
 
         async let running: Void = ServiceGroup(services, logger: loggers.program).run(until: stop)
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == #"{"state":"online"}"# }
@@ -57,17 +66,22 @@ struct RunServicesTests {
         #expect(offline.payloadString == #"{"state":"offline"}"#)
         #expect(try await observer.retained("hap2mqtt/bridge/state")?.payloadString == #"{"state":"offline"}"#)
         #expect(!mqtt.isConnected)
-        #expect(!log.lines.contains { $0.contains("left to the last will") }, "offline was published, not left to the will")
+        #expect(
+            !log.lines.contains { $0.contains("left to the last will") }, "offline was published, not left to the will")
 
-        let lifeCycle = log.all.filter { $0.label == "hap2mqtt" && ($0.level == .debug || $0.level >= .notice || $0.message == "stopped") }
-        #expect(lifeCycle.map(\.message) == [
-            "started health monitor", "started MQTT client", "started home store", "started gateway",
-            "started pairing watcher", "started memory trimmer",
-            "the test asked to stop; stopping",
-            "stopped memory trimmer", "stopped pairing watcher", "stopped gateway", "stopped home store", "stopped MQTT client",
-            "stopped health monitor",
-            "stopped",
-        ])
+        let lifeCycle = log.all.filter {
+            $0.label == "hap2mqtt" && ($0.level == .debug || $0.level >= .notice || $0.message == "stopped")
+        }
+        #expect(
+            lifeCycle.map(\.message) == [
+                "started health monitor", "started MQTT client", "started home store", "started gateway",
+                "started pairing watcher", "started memory trimmer",
+                "the test asked to stop; stopping",
+                "stopped memory trimmer", "stopped pairing watcher", "stopped gateway", "stopped home store",
+                "stopped MQTT client",
+                "stopped health monitor",
+                "stopped",
+            ])
         let health = try HealthStatus.decode(try #require(try stateDirectory.read(HealthStatus.fileName)))
         #expect(health.state == .stopped)
         await observer.disconnect()

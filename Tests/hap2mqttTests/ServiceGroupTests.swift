@@ -2,6 +2,7 @@ import HAP2MQTTTesting
 import Logging
 import Synchronization
 import Testing
+
 @testable import hap2mqtt
 
 /// The life cycle of `run` with services that record what is done to them.
@@ -9,7 +10,8 @@ import Testing
 struct ServiceGroupTests {
     /// A service that records its start, the end of its run, and its stop in `journal`.
     static func service(
-        _ name: String, _ journal: Recorder<String>, start: @escaping @Sendable () async throws(ServiceStartError) -> Void = {},
+        _ name: String, _ journal: Recorder<String>,
+        start: @escaping @Sendable () async throws(ServiceStartError) -> Void = {},
         runs: Bool = true
     ) -> Service {
         let run: @Sendable () async -> Void = {
@@ -17,7 +19,8 @@ struct ServiceGroupTests {
             while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             journal.append("run ended \(name)")
         }
-        let recordedStart: @Sendable () async throws(ServiceStartError) -> Void = { () async throws(ServiceStartError) in
+        let recordedStart: @Sendable () async throws(ServiceStartError) -> Void = {
+            () async throws(ServiceStartError) in
             try await start()
             journal.append("start \(name)")
         }
@@ -42,7 +45,8 @@ struct ServiceGroupTests {
         let elements = journal.elements
         for name in ["a", "c"] {
             let stopped = try #require(elements.firstIndex(of: "stop \(name)"))
-            let ended = try #require(elements.firstIndex(of: "run ended \(name)"), "every run ended before run(until:) returned")
+            let ended = try #require(
+                elements.firstIndex(of: "run ended \(name)"), "every run ended before run(until:) returned")
             #expect(stopped < ended)
         }
         #expect(log.records(.notice, containing: "stopping").map(\.message) == ["the test asked to stop; stopping"])
@@ -61,30 +65,37 @@ struct ServiceGroupTests {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
                 throw ServiceStartError(service: "MQTT client", reason: "stopped")
             })
-        let group = ServiceGroup([Self.service("a", journal), waiting, Self.service("b", journal)], logger: log.logger(label: "hap2mqtt"))
+        let group = ServiceGroup(
+            [Self.service("a", journal), waiting, Self.service("b", journal)], logger: log.logger(label: "hap2mqtt"))
         let stop = StopRequest()
         async let running: Void = group.run(until: stop)
         try await eventually("the second service waits") { journal.elements.contains("waiting") }
         stop.request(.signal(15))
         try await running
         #expect(journal.elements == ["start a", "waiting", "stop a", "run ended a"])
-        #expect(log.records(.notice, containing: "stopping").map(\.message)
-            == ["received a signal before the broker could be reached; stopping"])
+        #expect(
+            log.records(.notice, containing: "stopping").map(\.message)
+                == ["received a signal before the broker could be reached; stopping"])
     }
 
     @Test("a service that cannot start stops those before it, and the error says which and why")
     func startFailure() async throws {
         let journal = Recorder<String>()
         let broken = Service(
-            "web page", start: { () async throws(ServiceStartError) in throw ServiceStartError(service: "web page", reason: "port 8080 is in use") })
+            "web page",
+            start: { () async throws(ServiceStartError) in
+                throw ServiceStartError(service: "web page", reason: "port 8080 is in use")
+            })
         let group = ServiceGroup(
-            [Self.service("a", journal), Self.service("b", journal), broken, Self.service("c", journal)], logger: Logger(label: "hap2mqtt"))
+            [Self.service("a", journal), Self.service("b", journal), broken, Self.service("c", journal)],
+            logger: Logger(label: "hap2mqtt"))
         await #expect(throws: ServiceStartError(service: "web page", reason: "port 8080 is in use")) {
             try await group.run(until: StopRequest())
         }
         #expect(journal.elements.filter { !$0.hasPrefix("run ended") } == ["start a", "start b", "stop b", "stop a"])
-        #expect(ServiceStartError(service: "web page", reason: "port 8080 is in use").description
-            == "cannot start the web page: port 8080 is in use")
+        #expect(
+            ServiceStartError(service: "web page", reason: "port 8080 is in use").description
+                == "cannot start the web page: port 8080 is in use")
     }
 
     @Test("a stop requested before the start starts nothing; cancelling the calling task stops the services too")
@@ -98,7 +109,8 @@ struct ServiceGroupTests {
         #expect(journal.elements.isEmpty)
 
         let log = LogCapture()
-        let group = ServiceGroup([Self.service("a", journal), Self.service("b", journal)], logger: log.logger(label: "hap2mqtt"))
+        let group = ServiceGroup(
+            [Self.service("a", journal), Self.service("b", journal)], logger: log.logger(label: "hap2mqtt"))
         let task = Task { try await group.run(until: StopRequest()) }
         try await eventually("both started") { journal.elements.count == 2 }
         task.cancel()

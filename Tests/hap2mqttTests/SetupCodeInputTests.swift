@@ -1,6 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 import Testing
+
 @testable import hap2mqtt
 
 /// `hap2mqtt pair` takes the setup code from a file, from standard input, or from the terminal without
@@ -22,13 +23,21 @@ struct SetupCodeInputTests {
 
         let both = try await ExecutableTests.run(pair + ["--code", "-", "--code-file", "x"])
         #expect(both.status == 2)
-        #expect(both.error == "hap2mqtt: --code: conflicts with --code-file: give the setup code one way; see hap2mqtt pair --help\n")
+        #expect(
+            both.error
+                == "hap2mqtt: --code: conflicts with --code-file: give the setup code one way; see hap2mqtt pair --help\n"
+        )
         let none = try await ExecutableTests.run(pair)
         #expect(none.status == 2)
-        #expect(none.error == "hap2mqtt: no setup code: give --code-file PATH or --code - (standard input), or run pair in a terminal to type it\n")
+        #expect(
+            none.error
+                == "hap2mqtt: no setup code: give --code-file PATH or --code - (standard input), or run pair in a terminal to type it\n"
+        )
         let empty = try files.write("\n", to: "empty-code")
         let fromEmpty = try await ExecutableTests.run(pair + ["--code-file", empty])
-        #expect(fromEmpty.error == "hap2mqtt: no setup code in --code-file \(empty): expected XXX-XX-XXX on the first line\n")
+        #expect(
+            fromEmpty.error
+                == "hap2mqtt: no setup code in --code-file \(empty): expected XXX-XX-XXX on the first line\n")
         let wrongFormat = try await ExecutableTests.run(pair + ["--code", "-"], input: "12-34\n")
         #expect(wrongFormat.status == 2)
         #expect(wrongFormat.error.hasPrefix("hap2mqtt: --code -: the setup code must be 8 digits"))
@@ -40,7 +49,8 @@ struct SetupCodeInputTests {
         #expect(fromFile.output.hasPrefix("paired with \"Desk\""))
         #expect(try await ExecutableTests.run(["unpair", "desk", "--config", config]).status == 0)
 
-        let fromInput = try await ExecutableTests.run(pair + ["--code", "-", "--name", "Desk"], input: "  \(accessory.setupCode)\r\n")
+        let fromInput = try await ExecutableTests.run(
+            pair + ["--code", "-", "--name", "Desk"], input: "  \(accessory.setupCode)\r\n")
         #expect(fromInput.status == 0, "\(fromInput.error)")
         #expect(fromInput.output.hasPrefix("paired with \"Desk\""))
         for text in [fromFile.output, fromFile.error, fromInput.output, fromInput.error] {
@@ -60,8 +70,10 @@ struct SetupCodeInputTests {
         let script = try files.write(Self.terminal, to: "terminal.py")
         let report = try await ExternalTool.run(
             "python3",
-            [script, accessory.setupCode, try GatewayProcess.binary().path, "pair", "--host", "127.0.0.1", "--port",
-             String(accessory.port), "--name", "Desk", "--config", config])
+            [
+                script, accessory.setupCode, try GatewayProcess.binary().path, "pair", "--host", "127.0.0.1", "--port",
+                String(accessory.port), "--name", "Desk", "--config", config,
+            ])
         let lines = report.split(separator: "\n")
         #expect(lines.first == "status 0", "\(report)")
         #expect(report.contains("Setup code (XXX-XX-XXX, not shown): "))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import hap2mqtt
 
 /// Sends real signals to this test process; serialized so no two handlers overlap.
@@ -51,27 +52,27 @@ struct SignalHandlerTests {
     }
 
     #if os(Linux)
-    @Test("child processes started after a signal still start with SIGINT and SIGTERM neither blocked nor ignored")
-    func children() async throws {
-        let handler = await SignalHandler()
-        defer { handler.cancel() }
-        kill(getpid(), SIGTERM)
-        #expect(await next(handler) == SIGTERM)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "grep -E '^Sig(Blk|Ign):' /proc/self/status"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let masks = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> UInt64? in
-            line.split(separator: "\t").last.flatMap { UInt64($0, radix: 16) }
+        @Test("child processes started after a signal still start with SIGINT and SIGTERM neither blocked nor ignored")
+        func children() async throws {
+            let handler = await SignalHandler()
+            defer { handler.cancel() }
+            kill(getpid(), SIGTERM)
+            #expect(await next(handler) == SIGTERM)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "grep -E '^Sig(Blk|Ign):' /proc/self/status"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let masks = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> UInt64? in
+                line.split(separator: "\t").last.flatMap { UInt64($0, radix: 16) }
+            }
+            try #require(masks.count == 2, "cannot read the child's signal masks")
+            let interrupt: UInt64 = 1 << (UInt64(SIGINT) - 1)
+            let terminate: UInt64 = 1 << (UInt64(SIGTERM) - 1)
+            for mask in masks { #expect(mask & (interrupt | terminate) == 0) }
         }
-        try #require(masks.count == 2, "cannot read the child's signal masks")
-        let interrupt: UInt64 = 1 << (UInt64(SIGINT) - 1)
-        let terminate: UInt64 = 1 << (UInt64(SIGTERM) - 1)
-        for mask in masks { #expect(mask & (interrupt | terminate) == 0) }
-    }
     #endif
 }

@@ -14,7 +14,8 @@ struct SystemdUnitTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let text = try String(contentsOf: unit, encoding: .utf8)
-            .replacingOccurrences(of: "ExecStart=/usr/local/bin/hap2mqtt ", with: "ExecStart=\(try GatewayProcess.binary().path) ")
+            .replacingOccurrences(
+                of: "ExecStart=/usr/local/bin/hap2mqtt ", with: "ExecStart=\(try GatewayProcess.binary().path) ")
         let file = directory.appendingPathComponent("hap2mqtt.service")
         try text.write(to: file, atomically: true, encoding: .utf8)
         return (file, directory)
@@ -33,8 +34,10 @@ struct SystemdUnitTests {
         let lines = Set(try String(contentsOf: Self.unit, encoding: .utf8).split(separator: "\n").map(String.init))
         for line in [
             "Type=notify", "WatchdogSec=60s", "Restart=on-failure", "User=hap2mqtt", "StateDirectory=hap2mqtt",
-            "ConfigurationDirectory=hap2mqtt", "ExecStart=/usr/local/bin/hap2mqtt run --config /etc/hap2mqtt/hap2mqtt.yaml",
-            "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "CapabilityBoundingSet=",
+            "ConfigurationDirectory=hap2mqtt",
+            "ExecStart=/usr/local/bin/hap2mqtt run --config /etc/hap2mqtt/hap2mqtt.yaml",
+            "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
+            "CapabilityBoundingSet=",
             "SystemCallFilter=@system-service", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
         ] {
             #expect(lines.contains(line), "\(line)")
@@ -45,7 +48,8 @@ struct SystemdUnitTests {
     func exposure() async throws {
         let (file, directory) = try Self.unitForBuiltBinary()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try await ExternalTool.run("systemd-analyze", ["security", "--offline=true", "--no-pager", file.path])
+        let output = try await ExternalTool.run(
+            "systemd-analyze", ["security", "--offline=true", "--no-pager", file.path])
         let overall = try #require(output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         // "→ Overall exposure level for hap2mqtt.service: 1.3 OK 🙂"
         let score = try #require(overall.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })

@@ -16,7 +16,9 @@ struct BenchmarkCommand {
         do {
             let options = try Options(arguments)
             if options.list {
-                for scenario in ScenarioRegistry.all { print("\(scenario.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(scenario.summary)") }
+                for scenario in ScenarioRegistry.all {
+                    print("\(scenario.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(scenario.summary)")
+                }
                 return
             }
             try await run(options)
@@ -41,7 +43,8 @@ struct BenchmarkCommand {
         if let file = options.jsonFile {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             try encoder.encode(BenchmarkReport(run: info, results: results)).write(to: URL(fileURLWithPath: file))
         }
     }

@@ -9,7 +9,8 @@ extension Gateway {
     /// name or a value is wrong nothing is written and one error names every problem; otherwise all go to
     /// the accessory in one request.
     func handleAccessorySet(slug: String, _ message: MQTTMessage) async {
-        let request = Responder.Request(answerTopic: topics.accessory(slug) + "/set/result", properties: message.properties)
+        let request = Responder.Request(
+            answerTopic: topics.accessory(slug) + "/set/result", properties: message.properties)
         guard let id = index.accessory(slug: slug), let layout = index.layouts[id] else {
             respond(.failure(GatewayError.unknownTopic(topics.accessory(slug)).description), to: request)
             return
@@ -85,7 +86,10 @@ extension Gateway {
     }
 
     /// Answers a multi-write with each characteristic's outcome, in the accessory's order.
-    func finishAccessorySet(_ layout: AccessoryLayout, _ outcome: [CharacteristicAddress: HomeStore.WriteResult], _ request: Responder.Request) {
+    func finishAccessorySet(
+        _ layout: AccessoryLayout, _ outcome: [CharacteristicAddress: HomeStore.WriteResult],
+        _ request: Responder.Request
+    ) {
         let outcomes = outcome.sorted { $0.key < $1.key }.compactMap { address, result -> Responder.WriteOutcome? in
             guard let topic = layout.byIID[address.iid] else { return nil }
             return Responder.WriteOutcome(service: topic.serviceSlug, characteristic: topic.slug, result: result)

@@ -1,7 +1,7 @@
 import HomeModel
 import HomeStore
-import MQTT
 import JSON
+import MQTT
 
 extension Gateway {
     /// `<base>/bridge/request/<command>` with a JSON object; answered on `<base>/bridge/response/<command>`
@@ -21,7 +21,8 @@ extension Gateway {
                 startManagementRequest(name, request, transaction: transaction, answer: answer)
                 return
             default:
-                let known = (["identify", "rename", "health_check"] + Self.managementRequests.sorted()).joined(separator: ", ")
+                let known = (["identify", "rename", "health_check"] + Self.managementRequests.sorted()).joined(
+                    separator: ", ")
                 outcome = .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
             }
         } else {
@@ -49,7 +50,10 @@ extension Gateway {
         case "identify": return await identify(request)
         case "rename": return await rename(request)
         case "health_check": return await healthCheck()
-        default: return .failure(.invalidPayload("unknown request '\(command)'; the requests here are identify, rename and health_check"))
+        default:
+            return .failure(
+                .invalidPayload("unknown request '\(command)'; the requests here are identify, rename and health_check")
+            )
         }
     }
 
@@ -94,12 +98,15 @@ extension Gateway {
         guard let to = request["to"]?.stringValue else {
             return .failure(.invalidPayload(#"give the new name: {"accessory":"…","to":"new_slug"}"#))
         }
-        guard let entry = published[id], let oldLayout = index.layouts[id], let accessory = await store.accessory(id) else {
+        guard let entry = published[id], let oldLayout = index.layouts[id], let accessory = await store.accessory(id)
+        else {
             return .failure(.invalidPayload("accessory \(id) is gone"))
         }
         let old = oldLayout.slug
         // Nothing to move, and no rename event for subscribers to act on.
-        guard to != old else { return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}") }
+        guard to != old else {
+            return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")
+        }
         do {
             try index.rename(id, to: to)
         } catch {
@@ -110,7 +117,9 @@ extension Gateway {
         unregister(id, clear: false)
         register(accessory, reachable: entry.reachable)
         let kept = published[id]?.topics ?? []
-        for topic in entry.topics.union(retainedTopics(of: oldLayout)).sorted() where !kept.contains(topic) { outbox.clear(topic) }
+        for topic in entry.topics.union(retainedTopics(of: oldLayout)).sorted() where !kept.contains(topic) {
+            outbox.clear(topic)
+        }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
         return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")

@@ -33,9 +33,10 @@ extension Gateway {
                 flush()
                 return
             }
-            if !message.payload.isEmpty, let line = refusals.admit(
-                "ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'",
-                topic: message.topic)
+            if !message.payload.isEmpty,
+                let line = refusals.admit(
+                    "ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'",
+                    topic: message.topic)
             {
                 logger.warning(line)
             }
@@ -72,10 +73,15 @@ extension Gateway {
         logRefusal(message.topic, error.description)
         let properties = message.properties
         switch command {
-        case .set(let state): respond(.failure(error.description), to: Responder.Request(answerTopic: state + "/set/result", properties: properties))
+        case .set(let state):
+            respond(
+                .failure(error.description),
+                to: Responder.Request(answerTopic: state + "/set/result", properties: properties))
         case .get: respond(.failure(error.description), to: Responder.Request(answerTopic: nil, properties: properties))
         case .accessorySet(let slug):
-            respond(.failure(error.description), to: Responder.Request(answerTopic: topics.accessory(slug) + "/set/result", properties: properties))
+            respond(
+                .failure(error.description),
+                to: Responder.Request(answerTopic: topics.accessory(slug) + "/set/result", properties: properties))
         case .bridgeRequest(let name):
             let request = Responder.Request(answerTopic: topics.bridgeResponse(name), properties: properties)
             outbox.send(contentsOf: Responder.answer(.failure(error), transaction: nil, to: request))
@@ -90,7 +96,8 @@ extension Gateway {
     public static func collapsesCommand(baseTopic: String) -> @Sendable (MQTTMessage) -> Bool {
         let scheme = TopicScheme(base: baseTopic)
         return { message in
-            guard !message.retain, message.properties.responseTopic == nil, message.properties.correlationData == nil else {
+            guard !message.retain, message.properties.responseTopic == nil, message.properties.correlationData == nil
+            else {
                 return false
             }
             switch scheme.command(for: message.topic) {
@@ -105,13 +112,18 @@ extension Gateway {
     func checkingResponseTopic(_ message: MQTTMessage) -> MQTTMessage {
         guard let responseTopic = message.properties.responseTopic else { return message }
         var why = responseTopics.refusal(of: responseTopic)
-        if why == nil, responseTopic.hasPrefix(responseTopics.responsePrefix), index.accessory(slug: Slug.responseLevel) != nil {
+        if why == nil, responseTopic.hasPrefix(responseTopics.responsePrefix),
+            index.accessory(slug: Slug.responseLevel) != nil
+        {
             // An accessory that kept the slug from before it was reserved publishes there.
             why = "the response topic is under an accessory's topics"
         }
         guard let why else { return message }
         let shown = String(responseTopic.prefix(80)).debugDescription
-        if let line = refusals.admit("ignored the response topic \(shown) of \(message.topic): \(why); the command is carried out and answered on its result topic only", topic: "response " + message.topic) {
+        if let line = refusals.admit(
+            "ignored the response topic \(shown) of \(message.topic): \(why); the command is carried out and answered on its result topic only",
+            topic: "response " + message.topic)
+        {
             logger.info(line)
         }
         var checked = message
@@ -146,11 +158,14 @@ extension Gateway {
             respond(.failure("\(topic.slug): the payload is not UTF-8 text"), to: request)
             return
         }
-        let command = SetCommand(address: topic.address, state: state, topic: message.topic, text: text, request: request)
-        let outcome = await store.enqueueWrite(WriteCommand(topic.address, .text(text), name: topic.slug), completion: { [weak self] outcome in
-            // The store calls this on its executor, which is this actor's.
-            self?.assumeIsolated { $0.finishSet(command, outcome) }
-        })
+        let command = SetCommand(
+            address: topic.address, state: state, topic: message.topic, text: text, request: request)
+        let outcome = await store.enqueueWrite(
+            WriteCommand(topic.address, .text(text), name: topic.slug),
+            completion: { [weak self] outcome in
+                // The store calls this on its executor, which is this actor's.
+                self?.assumeIsolated { $0.finishSet(command, outcome) }
+            })
         if let outcome { finishSet(command, outcome) }
     }
 

@@ -44,10 +44,16 @@ enum Responder {
                 failures.append("\(outcome.service)/\(outcome.characteristic): \(error)")
                 result = .failure(error)
             }
-            perService[outcome.service, default: []].append("\(JSONString.quoted(outcome.characteristic)):\(result.json)")
+            perService[outcome.service, default: []].append(
+                "\(JSONString.quoted(outcome.characteristic)):\(result.json)")
         }
-        let results = perService.sorted { $0.key < $1.key }.map { "\(JSONString.quoted($0.key)):{\($0.value.joined(separator: ","))}" }
-        var json = failures.isEmpty ? "{\"status\":\"ok\"" : "{\"status\":\"error\",\"error\":\(JSONString.quoted(failures.joined(separator: "; ")))"
+        let results = perService.sorted { $0.key < $1.key }.map {
+            "\(JSONString.quoted($0.key)):{\($0.value.joined(separator: ","))}"
+        }
+        var json =
+            failures.isEmpty
+            ? "{\"status\":\"ok\""
+            : "{\"status\":\"error\",\"error\":\(JSONString.quoted(failures.joined(separator: "; ")))"
         json += ",\"results\":{\(results.joined(separator: ","))}}"
         return messages(json, to: request)
     }
@@ -55,11 +61,14 @@ enum Responder {
     /// A bridge request's answer (the zigbee2mqtt convention): `{"status":"ok","data":<data>}` or
     /// `{"status":"error","data":{},"error":"…"}`, with the request's `transaction` (its JSON text)
     /// echoed.
-    static func answer(_ outcome: Result<String, GatewayError>, transaction: String?, to request: Request) -> [MQTTMessage] {
+    static func answer(_ outcome: Result<String, GatewayError>, transaction: String?, to request: Request)
+        -> [MQTTMessage]
+    {
         var json: String
         switch outcome {
         case .success(let data): json = "{\"status\":\"ok\",\"data\":\(data)"
-        case .failure(let error): json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONString.quoted(error.description))"
+        case .failure(let error):
+            json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONString.quoted(error.description))"
         }
         if let transaction { json += ",\"transaction\":\(transaction)" }
         return messages(json + "}", to: request)
@@ -72,9 +81,10 @@ enum Responder {
             out.append(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: false))
         }
         if let responseTopic = request.properties.responseTopic {
-            out.append(MQTTMessage(
-                topic: responseTopic, string: payload, qos: .atLeastOnce, retain: false,
-                properties: MQTTProperties(correlationData: request.properties.correlationData)))
+            out.append(
+                MQTTMessage(
+                    topic: responseTopic, string: payload, qos: .atLeastOnce, retain: false,
+                    properties: MQTTProperties(correlationData: request.properties.correlationData)))
         }
         return out
     }

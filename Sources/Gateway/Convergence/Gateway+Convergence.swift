@@ -18,9 +18,12 @@ extension Gateway {
         // Outside the base topic, so that subscribers to `<base>/#` never see it.
         let marker = "\(topics.base)-scan/\(UInt64.random(in: 0...UInt64.max))"
         do throws(MQTTError) {
-            return RetainedScan(try await mqtt.retainedMessages(matching: filters, endMarker: marker, timeout: Gateway.scanTimeout))
+            return RetainedScan(
+                try await mqtt.retainedMessages(matching: filters, endMarker: marker, timeout: Gateway.scanTimeout))
         } catch {
-            logger.warning("cannot read the retained topics on the broker: \(error); stale topics are looked for again at the next connection")
+            logger.warning(
+                "cannot read the retained topics on the broker: \(error); stale topics are looked for again at the next connection"
+            )
             return nil
         }
     }
@@ -34,7 +37,8 @@ extension Gateway {
         let expected = expectedRetainedTopics()
         let nodes = Set(index.knownAccessories.map(HomeAssistantDiscovery.nodeID(of:)) + [discovery.bridgeIdentifier])
         var cleared = 0
-        for topic in scan.payloads.keys.sorted() where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) {
+        for topic in scan.payloads.keys.sorted() where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes)
+        {
             outbox.clear(topic)
             cleared += 1
         }
@@ -46,14 +50,18 @@ extension Gateway {
     func reportRemoved(_ scan: RetainedScan) {
         for listed in scan.listedAccessories(on: topics.bridgeAccessories) where index.layouts[listed.id] == nil {
             emit(.accessoryRemoved(id: listed.id, slug: listed.slug, name: listed.name))
-            logger.info("accessory \(listed.name) is gone since the last run; its topics are cleared", ["accessory": listed.id.description])
+            logger.info(
+                "accessory \(listed.name) is gone since the last run; its topics are cleared",
+                ["accessory": listed.id.description])
         }
     }
 
     /// Puts the values retained on the broker into the JSON of `accessory` where the store has none (its
     /// server could not be reached at start): the JSON then shows what its state topics still show.
     func fillJSON(of accessory: Accessory, from scan: RetainedScan) {
-        guard let entry = published.index(forKey: accessory.id), let layout = index.layouts[accessory.id] else { return }
+        guard let entry = published.index(forKey: accessory.id), let layout = index.layouts[accessory.id] else {
+            return
+        }
         for (service, laid) in zip(accessory.services, layout.services) {
             for (c, topic) in zip(service.characteristics, laid.characteristics)
             where c.value == nil && topic.isReadable && !topic.isStateless {

@@ -24,9 +24,12 @@ struct RetainedScan {
     /// The accessories of the `bridge/accessories` list on `topic` (id, slug and name of each), or none
     /// when it is missing or not such a list.
     func listedAccessories(on topic: String) -> [ListedAccessory] {
-        guard let payload = payloads[topic], let list = (try? JSONValue(parsing: payload))?.arrayValue else { return [] }
+        guard let payload = payloads[topic], let list = (try? JSONValue(parsing: payload))?.arrayValue else {
+            return []
+        }
         return list.compactMap { entry in
-            guard let id = entry["id"]?.stringValue.flatMap(AccessoryID.init), let slug = entry["slug"]?.stringValue else { return nil }
+            guard let id = entry["id"]?.stringValue.flatMap(AccessoryID.init), let slug = entry["slug"]?.stringValue
+            else { return nil }
             return ListedAccessory(id: id, slug: slug, name: entry["name"]?.stringValue ?? slug)
         }
     }
@@ -60,7 +63,9 @@ struct RetainedScan {
             value = .data(bytes)
         case .array, .dictionary:
             // An array or an object, as HAP carries these formats; any other JSON is not such a value.
-            guard let json = try? JSONValue(parsing: payload), json.arrayValue != nil || json.objectValue != nil else { return nil }
+            guard let json = try? JSONValue(parsing: payload), json.arrayValue != nil || json.objectValue != nil else {
+                return nil
+            }
             value = .json(text)
         }
         return value.jsonText

@@ -23,7 +23,9 @@ extension Gateway {
                 }
             case .accessoryAdded(let accessory):
                 register(accessory, reachable: true)
-                emit(.accessoryAdded(id: accessory.id, slug: index.layouts[accessory.id]?.slug ?? "", name: accessory.name))
+                emit(
+                    .accessoryAdded(
+                        id: accessory.id, slug: index.layouts[accessory.id]?.slug ?? "", name: accessory.name))
                 listChanged = true
             case .accessoryRemoved(let accessory):
                 if let slug = unregister(accessory.id) {
@@ -39,7 +41,9 @@ extension Gateway {
                 published[id]?.reachable = reachable
                 retain(topics.availability(slug), reachable ? "online" : "offline", qos: .atLeastOnce, for: id)
                 emit(.availability(id: id, slug: slug, online: reachable, reason: reason))
-                logger.info("accessory \(name) is \(reachable ? "online" : "offline")\(reason.map { ": \($0)" } ?? "")", ["accessory": id.description])
+                logger.info(
+                    "accessory \(name) is \(reachable ? "online" : "offline")\(reason.map { ": \($0)" } ?? "")",
+                    ["accessory": id.description])
                 listChanged = true
             }
         }
@@ -87,7 +91,9 @@ extension Gateway {
     /// characteristic's topics when its state topic was published, and so the accessory's JSON needs
     /// republishing.
     @discardableResult
-    func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource) -> CharacteristicTopic? {
+    func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource)
+        -> CharacteristicTopic?
+    {
         guard let value, let topic = index.topic(at: address), topic.isReadable else { return nil }
         let payload = value.mqttPayload
         if topic.isStateless {
@@ -121,7 +127,9 @@ extension Gateway {
         if let scan { fillJSON(of: accessory, from: scan) }
         publishAccessoryJSON(accessory.id)
         publishDiscovery(accessory, layout)
-        logger.debug("accessory \(accessory.name) is at \(topics.accessory(layout.slug))", ["accessory": accessory.id.description])
+        logger.debug(
+            "accessory \(accessory.name) is at \(topics.accessory(layout.slug))",
+            ["accessory": accessory.id.description])
     }
 
     /// Forgets an accessory; with `clear`, every retained topic it ever had is cleared with an empty
@@ -149,7 +157,8 @@ extension Gateway {
         if var after = published[new.id], let layout = index.layouts[new.id] {
             let newStateTopics = Set(layout.characteristics.map(\.stateTopic))
             for topic in before.topics.sorted() where !after.topics.contains(topic) {
-                if newStateTopics.contains(topic) || topic == topics.availability(layout.slug) || topic == topics.accessory(layout.slug)
+                if newStateTopics.contains(topic) || topic == topics.availability(layout.slug)
+                    || topic == topics.accessory(layout.slug)
                     || topic == layout.snapshotTopic
                 {
                     after.topics.insert(topic)

@@ -1,5 +1,5 @@
-import JSON
 import HomeModel
+import JSON
 
 /// The entity a single characteristic gets when no service mapping used it: a binary sensor for
 /// detections, faults and on/off states, a sensor for numbers, text and enumerations. Known types carry
@@ -78,7 +78,9 @@ enum CharacteristicEntities {
     /// down). One that can only be read is a `sensor` or a `binary_sensor`.
     static func entities(_ slot: ServiceContext.Slot, in c: ServiceContext, isMain: Bool) -> [DiscoveryEntity] {
         let characteristic = slot.characteristic
-        guard !DiscoveryTypes.Characteristic.labels.contains(characteristic.type), !HAPCatalog.isStateless(characteristic.type) else {
+        guard !DiscoveryTypes.Characteristic.labels.contains(characteristic.type),
+            !HAPCatalog.isStateless(characteristic.type)
+        else {
             return []
         }
         switch characteristic.format {
@@ -117,7 +119,9 @@ enum CharacteristicEntities {
     }
 
     /// A readable and writable characteristic as a control: `switch`, `select`, `number` or `text`.
-    private static func control(_ slot: ServiceContext.Slot, command: String, in c: ServiceContext, isMain: Bool) -> DiscoveryEntity? {
+    private static func control(_ slot: ServiceContext.Slot, command: String, in c: ServiceContext, isMain: Bool)
+        -> DiscoveryEntity?
+    {
         let characteristic = slot.characteristic
         guard let state = slot.state else { return nil }
         var o: JSONObject = ["state_topic": .string(state), "command_topic": .string(command)]
@@ -146,7 +150,8 @@ enum CharacteristicEntities {
             let range = characteristic.format.integerRange
             let low = Swift.max(characteristic.minValue ?? range?.lowerBound ?? 0, -1e15)
             let high = Swift.min(characteristic.maxValue ?? range?.upperBound ?? 100, 1e15)
-            let step = characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? (characteristic.format.isInteger ? 1 : 0.1)
+            let step =
+                characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? (characteristic.format.isInteger ? 1 : 0.1)
             o["min"] = .double(low)
             o["max"] = .double(high)
             o["step"] = .double(step)
@@ -154,30 +159,42 @@ enum CharacteristicEntities {
             // A slider of more than 256 positions cannot be set to one of them.
             if (high - low) / step > 256 { o["mode"] = "box" }
         }
-        return DiscoveryEntity(component: component, objectID: "s\(c.service.iid)_c\(characteristic.iid)",
-                               name: name(characteristic, in: c, isMain: isMain), options: o)
+        return DiscoveryEntity(
+            component: component, objectID: "s\(c.service.iid)_c\(characteristic.iid)",
+            name: name(characteristic, in: c, isMain: isMain), options: o)
     }
 
     /// A write-only characteristic as buttons: one for a bool or a single-valued number (HoldPosition,
     /// ResetFilterIndication), one per valid value for an enumeration (RemoteKey, VolumeSelector).
-    static func buttons(_ slot: ServiceContext.Slot, command: String, in c: ServiceContext, names: [Int: String] = [:]) -> [DiscoveryEntity] {
+    static func buttons(_ slot: ServiceContext.Slot, command: String, in c: ServiceContext, names: [Int: String] = [:])
+        -> [DiscoveryEntity]
+    {
         let characteristic = slot.characteristic
         let word = word(characteristic)
         let objectID = "s\(c.service.iid)_c\(characteristic.iid)"
         if characteristic.format == .bool {
-            return [DiscoveryEntity(component: "button", objectID: objectID, name: .string(c.entityName(word)),
-                                    options: ["command_topic": .string(command), "payload_press": "true"])]
+            return [
+                DiscoveryEntity(
+                    component: "button", objectID: objectID, name: .string(c.entityName(word)),
+                    options: ["command_topic": .string(command), "payload_press": "true"])
+            ]
         }
         let values = namedValues(characteristic)
         if values.isEmpty {
             guard let min = characteristic.minValue, min == characteristic.maxValue else { return [] }
-            return [DiscoveryEntity(component: "button", objectID: objectID, name: .string(c.entityName(word)),
-                                    options: ["command_topic": .string(command), "payload_press": .string(CharacteristicValue.format(min))])]
+            return [
+                DiscoveryEntity(
+                    component: "button", objectID: objectID, name: .string(c.entityName(word)),
+                    options: [
+                        "command_topic": .string(command), "payload_press": .string(CharacteristicValue.format(min)),
+                    ])
+            ]
         }
         return values.map { value, valueName in
             let label = names[value] ?? "\(word) \(words(valueName).lowercased())"
-            return DiscoveryEntity(component: "button", objectID: "\(objectID)_v\(value)", name: .string(c.entityName(label)),
-                                   options: ["command_topic": .string(command), "payload_press": .string(String(value))])
+            return DiscoveryEntity(
+                component: "button", objectID: "\(objectID)_v\(value)", name: .string(c.entityName(label)),
+                options: ["command_topic": .string(command), "payload_press": .string(String(value))])
         }
     }
 
@@ -216,7 +233,8 @@ enum CharacteristicEntities {
             if characteristic.format.isNumeric { o["state_class"] = "measurement" }
         }
         return DiscoveryEntity(
-            component: kind.component, objectID: "s\(c.service.iid)_c\(characteristic.iid)", name: name(characteristic, in: c, isMain: isMain),
+            component: kind.component, objectID: "s\(c.service.iid)_c\(characteristic.iid)",
+            name: name(characteristic, in: c, isMain: isMain),
             options: o)
     }
 
@@ -262,7 +280,8 @@ enum CharacteristicEntities {
             }
             if c.isUppercase, let previous = current.last {
                 let nextIsLower = i + 1 < chars.count && chars[i + 1].isLowercase
-                if previous.isLowercase || previous.isNumber && previous != "." || (previous.isUppercase && nextIsLower) {
+                if previous.isLowercase || previous.isNumber && previous != "." || (previous.isUppercase && nextIsLower)
+                {
                     words.append(current)
                     current = ""
                 }

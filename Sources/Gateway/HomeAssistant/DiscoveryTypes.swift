@@ -92,6 +92,8 @@ enum DiscoveryTypes {
         static let volumeSelector = t("EA")
         static let serviceLabelIndex = t("CB")
         /// Characteristics that only label a service; never an entity of their own.
-        static let labels: Set<HAPType> = [HAPType.Characteristic.name, HAPType.Characteristic.configuredName, t("CB"), t("CD")]
+        static let labels: Set<HAPType> = [
+            HAPType.Characteristic.name, HAPType.Characteristic.configuredName, t("CB"), t("CD"),
+        ]
     }
 }

@@ -10,7 +10,9 @@ extension Gateway {
     /// store's change stream.
     func handleHSSet(_ colour: HSTopic, _ message: MQTTMessage) async {
         let request = Responder.Request(answerTopic: colour.commandTopic + "/result", properties: message.properties)
-        let parts = (message.payloadString ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = (message.payloadString ?? "").split(separator: ",").map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
         guard parts.count == 2, let h = parts[0], let s = parts[1], h.isFinite, s.isFinite else {
             respond(.failure("hs: send hue and saturation as 'h,s', e.g. 240,100"), to: request)
             return
@@ -35,15 +37,20 @@ extension Gateway {
     }
 
     /// Answers an `hs/set`: `ok` with the confirmed `h,s`, or the first failure.
-    func finishHSSet(_ colour: HSTopic, _ outcome: [CharacteristicAddress: HomeStore.WriteResult], _ request: Responder.Request) {
+    func finishHSSet(
+        _ colour: HSTopic, _ outcome: [CharacteristicAddress: HomeStore.WriteResult], _ request: Responder.Request
+    ) {
         let failure = [colour.hue, colour.saturation].compactMap { address -> HomeStoreError? in
             if case .failure(let error)? = outcome[address] { return error }
             return outcome[address] == nil ? .failed("no answer") : nil
         }.first
         if let failure {
-            logger.warning("hs write to \(colour.stateTopic) failed: \(failure)", ["accessory": colour.hue.accessory.description])
+            logger.warning(
+                "hs write to \(colour.stateTopic) failed: \(failure)", ["accessory": colour.hue.accessory.description])
             respond(.failure(failure), to: request)
-        } else if case .success(let hue)? = outcome[colour.hue], case .success(let saturation)? = outcome[colour.saturation] {
+        } else if case .success(let hue)? = outcome[colour.hue],
+            case .success(let saturation)? = outcome[colour.saturation]
+        {
             respond(.success(.string("\(hue),\(saturation)")), to: request)
         }
         flush()

@@ -42,11 +42,14 @@ extension Gateway {
         guard configuration.homeAssistant.discovery, births.received(message.payloadString) else { return }
         let range = configuration.homeAssistant.birthDelay
         let seconds = Double.random(in: range.lowerBound.inSeconds...range.upperBound.inSeconds)
-        logger.info("Home Assistant is online; publishing discovery and state again in \(CharacteristicValue.format((seconds * 10).rounded() / 10)) s")
-        tasks.append(Task { [weak self] in
-            try? await Task.sleep(for: .seconds(seconds))
-            await self?.answerHomeAssistantBirth()
-        })
+        logger.info(
+            "Home Assistant is online; publishing discovery and state again in \(CharacteristicValue.format((seconds * 10).rounded() / 10)) s"
+        )
+        tasks.append(
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(seconds))
+                await self?.answerHomeAssistantBirth()
+            })
     }
 
     private func answerHomeAssistantBirth() async {
@@ -65,7 +68,8 @@ extension Gateway {
             for accessory in accessories {
                 guard let layout = index.layouts[accessory.id] else { continue }
                 for config in discovery.plan(for: accessory, layout: layout).publish {
-                    configs.append(MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
+                    configs.append(
+                        MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
                 }
             }
         }

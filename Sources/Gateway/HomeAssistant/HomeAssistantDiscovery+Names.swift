@@ -29,7 +29,8 @@ extension HomeAssistantDiscovery {
             seen[service.type, default: 0] += 1
             var number: Int?
             if counts[service.type, default: 0] > 1 {
-                let index = service.characteristic(ofType: DiscoveryTypes.Characteristic.serviceLabelIndex)?.value?.int64Value
+                let index = service.characteristic(ofType: DiscoveryTypes.Characteristic.serviceLabelIndex)?.value?
+                    .int64Value
                 number = index.map { Int($0) } ?? seen[service.type]
             }
             var text: String?

@@ -1,5 +1,5 @@
-import JSON
 public import HomeModel
+import JSON
 
 /// Builds Home Assistant's MQTT discovery configs (per-component form,
 /// `<prefix>/<component>/<node_id>/<object_id>/config`) for accessories as the gateway lays them out.
@@ -40,7 +40,8 @@ public struct HomeAssistantDiscovery: Sendable {
         let payload: JSONObject = [
             "name": "Connection state", "device_class": "connectivity", "entity_category": "diagnostic",
             "state_topic": .string(topics.bridgeState), "value_template": "{{ value_json.state }}",
-            "payload_on": "online", "payload_off": "offline", "unique_id": .string(bridgeIdentifier + "_connection_state"),
+            "payload_on": "online", "payload_off": "offline",
+            "unique_id": .string(bridgeIdentifier + "_connection_state"),
             "device": [
                 "identifiers": [.string(bridgeIdentifier)], "name": .string(name), "manufacturer": "hap2mqtt",
                 "model": "HomeKit to MQTT gateway", "sw_version": .string(version),
@@ -48,7 +49,8 @@ public struct HomeAssistantDiscovery: Sendable {
             "origin": origin,
         ]
         return DiscoveryConfig(
-            component: "binary_sensor", topic: "\(configuration.prefix)/binary_sensor/\(bridgeIdentifier)/connection_state/config",
+            component: "binary_sensor",
+            topic: "\(configuration.prefix)/binary_sensor/\(bridgeIdentifier)/connection_state/config",
             uniqueID: bridgeIdentifier + "_connection_state", payload: .object(payload))
     }
 
@@ -56,30 +58,40 @@ public struct HomeAssistantDiscovery: Sendable {
     /// discovery is off or the accessory is excluded, and the entities of excluded characteristics are.
     public func plan(for accessory: Accessory, layout: AccessoryLayout) -> Plan {
         let everything = configs(for: accessory, layout: layout, applyingExclusions: false)
-        let kept = configuration.discovery && !configuration.excludes(accessory.id, slug: layout.slug)
+        let kept =
+            configuration.discovery && !configuration.excludes(accessory.id, slug: layout.slug)
             ? configs(for: accessory, layout: layout, applyingExclusions: true) : []
         let keptTopics = Set(kept.map(\.topic))
         return Plan(publish: kept, clear: everything.map(\.topic).filter { !keptTopics.contains($0) })
     }
 
     /// Every config of an accessory, with or without the configured characteristic exclusions.
-    public func configs(for accessory: Accessory, layout: AccessoryLayout, applyingExclusions: Bool) -> [DiscoveryConfig] {
+    public func configs(for accessory: Accessory, layout: AccessoryLayout, applyingExclusions: Bool)
+        -> [DiscoveryConfig]
+    {
         let node = HomeAssistantDiscovery.nodeID(of: accessory.id)
         let labels = Self.labels(of: accessory)
         // The primary service, else the first with a mapping of its own (a camera's stream, not its
         // microphone), else the first that gets entities.
-        let mainIID = (accessory.services.first { $0.isPrimary && ServiceMappings.isMappable($0) }
+        let mainIID =
+            (accessory.services.first { $0.isPrimary && ServiceMappings.isMappable($0) }
             ?? accessory.services.first { ServiceMappings.isMappable($0) && ServiceMappings.byType[$0.type] != nil }
             ?? accessory.services.first(where: ServiceMappings.isMappable))?.iid
         var entities: [DiscoveryEntity] = []
         for (service, laid) in zip(accessory.services, layout.services) {
             var slots: [HAPType: ServiceContext.Slot] = [:]
             for (c, topic) in zip(service.characteristics, laid.characteristics) where slots[c.type] == nil {
-                if applyingExclusions, configuration.excludes(accessory: layout.slug, service: laid.slug, characteristic: topic.slug) { continue }
+                if applyingExclusions,
+                    configuration.excludes(accessory: layout.slug, service: laid.slug, characteristic: topic.slug)
+                {
+                    continue
+                }
                 slots[c.type] = ServiceContext.Slot(topic: topic, characteristic: c)
             }
             if service.type == .Service.accessoryInformation {
-                if let identify = ServiceMappings.identifyButton(slots[.Characteristic.identify], serviceIID: service.iid) {
+                if let identify = ServiceMappings.identifyButton(
+                    slots[.Characteristic.identify], serviceIID: service.iid)
+                {
                     entities.append(identify)
                 }
                 continue
@@ -87,7 +99,8 @@ public struct HomeAssistantDiscovery: Sendable {
             guard ServiceMappings.isMappable(service), let label = labels[service.iid] else { continue }
             // A service whose type repeats is numbered like its siblings, so none takes the device name.
             var context = ServiceContext(
-                service: service, accessory: accessory, serviceSlug: laid.slug, accessorySlug: layout.slug, topics: topics,
+                service: service, accessory: accessory, serviceSlug: laid.slug, accessorySlug: layout.slug,
+                topics: topics,
                 isMain: service.iid == mainIID && !label.isNumbered, label: label.text, slots: slots)
             ServiceMappings.byType[service.type]?(&context)
             let hasMain = !context.entities.isEmpty
@@ -116,7 +129,8 @@ public struct HomeAssistantDiscovery: Sendable {
                 payload["availability_mode"] = "all"
             }
             return DiscoveryConfig(
-                component: entity.component, topic: "\(configuration.prefix)/\(entity.component)/\(node)/\(entity.objectID)/config",
+                component: entity.component,
+                topic: "\(configuration.prefix)/\(entity.component)/\(node)/\(entity.objectID)/config",
                 uniqueID: "\(node)_\(entity.objectID)", payload: .object(payload))
         }
     }
@@ -131,11 +145,14 @@ public struct HomeAssistantDiscovery: Sendable {
     /// `device`: the accessory as Home Assistant's device registry shows it; the room is the suggested area.
     private func deviceBlock(_ accessory: Accessory, node: String) -> JSONValue {
         var d: JSONObject = [
-            "identifiers": [.string(node)], "name": .string(Self.displayName(accessory.name)), "via_device": .string(bridgeIdentifier),
+            "identifiers": [.string(node)], "name": .string(Self.displayName(accessory.name)),
+            "via_device": .string(bridgeIdentifier),
         ]
         let fields: [(String, String?)] = [
-            ("manufacturer", accessory.manufacturer), ("model", accessory.model), ("serial_number", accessory.serialNumber),
-            ("sw_version", accessory.firmwareRevision), ("hw_version", accessory.hardwareRevision), ("suggested_area", accessory.room),
+            ("manufacturer", accessory.manufacturer), ("model", accessory.model),
+            ("serial_number", accessory.serialNumber),
+            ("sw_version", accessory.firmwareRevision), ("hw_version", accessory.hardwareRevision),
+            ("suggested_area", accessory.room),
         ]
         for (key, value) in fields { if let value, !value.isEmpty { d[key] = .string(value) } }
         return .object(d)

@@ -1,5 +1,5 @@
-import JSON
 import HomeModel
+import JSON
 
 /// What a service mapping sees of one service: its characteristics by type (without the excluded ones),
 /// their topics, and the entities made so far. A mapping takes the characteristics it uses (`take`), so
@@ -33,7 +33,8 @@ struct ServiceContext {
     var entities: [DiscoveryEntity] = []
 
     init(
-        service: Service, accessory: Accessory, serviceSlug: String, accessorySlug: String, topics: TopicScheme, isMain: Bool, label: String,
+        service: Service, accessory: Accessory, serviceSlug: String, accessorySlug: String, topics: TopicScheme,
+        isMain: Bool, label: String,
         slots: [HAPType: Slot]
     ) {
         self.service = service
@@ -65,7 +66,9 @@ struct ServiceContext {
 
     /// The characteristics no entity has used yet, in the service's order.
     var untaken: [Slot] {
-        service.characteristics.compactMap { c in taken.contains(c.iid) ? nil : slots[c.type].flatMap { $0.characteristic.iid == c.iid ? $0 : nil } }
+        service.characteristics.compactMap { c in
+            taken.contains(c.iid) ? nil : slots[c.type].flatMap { $0.characteristic.iid == c.iid ? $0 : nil }
+        }
     }
 
     /// `<base>/<accessory>`: the accessory's JSON, for templates that need two values at once.
@@ -86,13 +89,16 @@ struct ServiceContext {
 
     /// Adds the service's main entity.
     mutating func addMain(_ component: String, _ options: JSONObject) {
-        entities.append(DiscoveryEntity(component: component, objectID: "s\(service.iid)", name: mainName, options: options))
+        entities.append(
+            DiscoveryEntity(component: component, objectID: "s\(service.iid)", name: mainName, options: options))
     }
 
     /// Adds an entity of the service besides its main one, `s<service iid>_<suffix>`: `suffix` is
     /// `c<characteristic iid>` for a characteristic's own entity, with `_v<value>` for one value of it.
     mutating func add(_ component: String, suffix: String, name: String, _ options: JSONObject) {
         entities.append(
-            DiscoveryEntity(component: component, objectID: "s\(service.iid)_\(suffix)", name: .string(entityName(name)), options: options))
+            DiscoveryEntity(
+                component: component, objectID: "s\(service.iid)_\(suffix)", name: .string(entityName(name)),
+                options: options))
     }
 }

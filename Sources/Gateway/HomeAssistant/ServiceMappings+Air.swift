@@ -9,10 +9,14 @@ extension ServiceMappings {
     /// is left for its own sensor (percent).
     static func filterMaintenance(_ c: inout ServiceContext) {
         guard let change = c.take(C.filterChangeIndication), let state = change.state else { return }
-        c.addMain("binary_sensor", ["state_topic": .string(state), "device_class": "problem", "payload_on": "1", "payload_off": "0"])
+        c.addMain(
+            "binary_sensor",
+            ["state_topic": .string(state), "device_class": "problem", "payload_on": "1", "payload_off": "0"])
         if let reset = c.take(C.resetFilterIndication), let command = reset.command {
             let value = reset.characteristic.minValue.map(CharacteristicValue.format) ?? "1"
-            c.add("button", suffix: "c\(reset.characteristic.iid)", name: "Reset", ["command_topic": .string(command), "payload_press": .string(value)])
+            c.add(
+                "button", suffix: "c\(reset.characteristic.iid)", name: "Reset",
+                ["command_topic": .string(command), "payload_press": .string(value)])
         }
     }
 
@@ -27,15 +31,22 @@ extension ServiceMappings {
     /// Without a threshold the service is a `switch` on Active.
     static func humidifier(_ c: inout ServiceContext) {
         guard let active = c.takeReadWrite(C.active) else { return }
-        let thresholds = [(C.humidifierThreshold, "humidifier"), (C.dehumidifierThreshold, "dehumidifier")].compactMap { type, deviceClass in
+        let thresholds = [(C.humidifierThreshold, "humidifier"), (C.dehumidifierThreshold, "dehumidifier")].compactMap {
+            type, deviceClass in
             c.takeReadWrite(type).map { (threshold: $0, deviceClass: deviceClass) }
         }
         guard !thresholds.isEmpty else {
-            c.addMain("switch", ["state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1", "payload_off": "0"])
+            c.addMain(
+                "switch",
+                [
+                    "state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1",
+                    "payload_off": "0",
+                ])
             return
         }
         var o: JSONObject = [
-            "state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1", "payload_off": "0",
+            "state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1",
+            "payload_off": "0",
         ]
         if let target = c.takeReadWrite(C.targetHumidifierDehumidifierState) {
             let allowed = target.slot.characteristic.validValues ?? [0, 1, 2]
@@ -46,13 +57,15 @@ extension ServiceMappings {
                 o["mode_state_template"] = .string(Template.words(modes))
                 o["mode_command_topic"] = .string(c.accessorySetTopic)
                 o["mode_command_template"] = .string(
-                    "{\"\(c.serviceSlug)\":{\"\(active.slot.topic.slug)\":1,\"\(target.slot.topic.slug)\":{{ \(integers)[value] }}}}")
+                    "{\"\(c.serviceSlug)\":{\"\(active.slot.topic.slug)\":1,\"\(target.slot.topic.slug)\":{{ \(integers)[value] }}}}"
+                )
                 o["modes"] = .array(modes.map { .string($0.1) })
             }
         }
         if let action = c.take(C.currentHumidifierDehumidifierState)?.state {
             o["action_topic"] = .string(action)
-            o["action_template"] = .string(Template.words([(0, "off"), (1, "idle"), (2, "humidifying"), (3, "drying")], fallback: "idle"))
+            o["action_template"] = .string(
+                Template.words([(0, "off"), (1, "idle"), (2, "humidifying"), (3, "drying")], fallback: "idle"))
         }
         if let current = c.take(C.currentRelativeHumidity)?.state { o["current_humidity_topic"] = .string(current) }
         for (index, entry) in thresholds.enumerated() {

@@ -1,5 +1,5 @@
-import JSON
 import HomeModel
+import JSON
 
 extension ServiceMappings {
     private typealias C = DiscoveryTypes.Characteristic
@@ -27,7 +27,8 @@ extension ServiceMappings {
         if let current = c.take(C.currentTemperature)?.state { o["current_temperature_topic"] = .string(current) }
         if let action = c.take(C.currentHeatingCoolingState)?.state {
             o["action_topic"] = .string(action)
-            o["action_template"] = .string(Template.words([(0, "idle"), (1, "heating"), (2, "cooling")], fallback: "idle"))
+            o["action_template"] = .string(
+                Template.words([(0, "idle"), (1, "heating"), (2, "cooling")], fallback: "idle"))
         }
         thresholds(&c, into: &o)
         if let humidity = c.take(C.currentRelativeHumidity)?.state { o["current_humidity_topic"] = .string(humidity) }
@@ -48,7 +49,9 @@ extension ServiceMappings {
     /// heating or the cooling threshold) and auto mode shows both as the low and high target. The fan
     /// speed (RotationSpeed) is offered as the fan modes off/low/medium/high, SwingMode as swing on/off.
     static func heaterCooler(_ c: inout ServiceContext) {
-        guard let active = c.takeReadWrite(C.active), let target = c.takeReadWrite(C.targetHeaterCoolerState) else { return }
+        guard let active = c.takeReadWrite(C.active), let target = c.takeReadWrite(C.targetHeaterCoolerState) else {
+            return
+        }
         let modes = [(0, "auto"), (1, "heat"), (2, "cool")]
         let allowed = target.slot.characteristic.validValues ?? [0, 1, 2]
         let activeValue = Template.json(c.serviceSlug, active.slot.topic.slug)
@@ -60,7 +63,8 @@ extension ServiceMappings {
         let targetKey = "\"\(target.slot.topic.slug)\""
         var o: JSONObject = [
             "mode_state_topic": .string(c.accessoryJSONTopic),
-            "mode_state_template": .string("{{ 'off' if \(activeValue) == 0 else \(words).get(\(targetValue), 'auto') }}"),
+            "mode_state_template": .string(
+                "{{ 'off' if \(activeValue) == 0 else \(words).get(\(targetValue), 'auto') }}"),
             "mode_command_topic": .string(c.accessorySetTopic),
             "mode_command_template": .string(
                 "{% if value == 'off' %}{\(service):{\(activeKey):0}}"
@@ -71,7 +75,8 @@ extension ServiceMappings {
         if let current = c.take(C.currentTemperature)?.state { o["current_temperature_topic"] = .string(current) }
         if let action = c.take(C.currentHeaterCoolerState)?.state {
             o["action_topic"] = .string(action)
-            o["action_template"] = .string(Template.words([(0, "off"), (1, "idle"), (2, "heating"), (3, "cooling")], fallback: "idle"))
+            o["action_template"] = .string(
+                Template.words([(0, "off"), (1, "idle"), (2, "heating"), (3, "cooling")], fallback: "idle"))
         }
         heaterCoolerTargets(&c, target: targetValue, into: &o)
         if let speed = c.takeReadWrite(C.rotationSpeed) { fanModes(speed, into: &o) }
@@ -90,7 +95,8 @@ extension ServiceMappings {
     /// the mode Home Assistant shows (`this.state` in the command template); and the low and high target
     /// in auto mode. Outside its mode a target is `None`, which Home Assistant shows as no value.
     private static func heaterCoolerTargets(_ c: inout ServiceContext, target: String, into o: inout JSONObject) {
-        let heating = c.takeReadWrite(C.heatingThreshold), cooling = c.takeReadWrite(C.coolingThreshold)
+        let heating = c.takeReadWrite(C.heatingThreshold)
+        let cooling = c.takeReadWrite(C.coolingThreshold)
         guard heating != nil || cooling != nil else { return }
         let service = "\"\(c.serviceSlug)\""
         func value(_ t: (state: String, command: String, slot: ServiceContext.Slot)?) -> String {
@@ -105,7 +111,8 @@ extension ServiceMappings {
         o["temperature_command_topic"] = .string(c.accessorySetTopic)
         switch (heating, cooling) {
         case (let heat?, let cool?):
-            o["temperature_command_template"] = .string("{% if this.state == 'cool' %}\(write(cool)){% else %}\(write(heat)){% endif %}")
+            o["temperature_command_template"] = .string(
+                "{% if this.state == 'cool' %}\(write(cool)){% else %}\(write(heat)){% endif %}")
         case (let only?, nil), (nil, let only?):
             o["temperature_command_template"] = .string(write(only))
         case (nil, nil):
@@ -129,9 +136,12 @@ extension ServiceMappings {
     /// RotationSpeed as the fan modes off, low, medium and high (0, a third, two thirds and all of its
     /// range, each on the characteristic's step; a level that falls on the one before is left out), as
     /// Home Assistant's HomeKit Controller offers them. A speed shows as the level nearest to it.
-    private static func fanModes(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout JSONObject) {
+    private static func fanModes(
+        _ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout JSONObject
+    ) {
         let characteristic = speed.slot.characteristic
-        let low = characteristic.minValue ?? 0, high = characteristic.maxValue ?? 100
+        let low = characteristic.minValue ?? 0
+        let high = characteristic.maxValue ?? 100
         guard high > low else { return }
         let f = CharacteristicValue.format
         var levels: [(name: String, value: Double)] = []
@@ -148,7 +158,8 @@ extension ServiceMappings {
             choice = "'\(level.name)' if v < \(f((level.value + next.value) / 2)) else \(choice)"
         }
         o["fan_mode_state_template"] = .string("{% set v = value | float %}{{ \(choice) }}")
-        o["fan_mode_command_template"] = .string("{{ \(Template.table(levels.map { (Template.quoted($0.name), f($0.value)) }))[value] }}")
+        o["fan_mode_command_template"] = .string(
+            "{{ \(Template.table(levels.map { (Template.quoted($0.name), f($0.value)) }))[value] }}")
     }
 
     /// HeatingThresholdTemperature and CoolingThresholdTemperature as the low and high target.

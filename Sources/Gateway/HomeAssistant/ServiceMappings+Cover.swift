@@ -1,5 +1,5 @@
-import JSON
 import HomeModel
+import JSON
 
 extension ServiceMappings {
     private typealias C = DiscoveryTypes.Characteristic
@@ -12,7 +12,8 @@ extension ServiceMappings {
     /// topic, which carries both values at once. The tilt is the horizontal tilt (else the vertical one),
     /// see `tilt`.
     static func positionCover(_ c: inout ServiceContext, deviceClass: String) {
-        guard let target = c.takeReadWrite(C.targetPosition), let current = c.take(C.currentPosition), let position = current.state
+        guard let target = c.takeReadWrite(C.targetPosition), let current = c.take(C.currentPosition),
+            let position = current.state
         else { return }
         let closed = target.slot.characteristic.minValue ?? 0
         let open = target.slot.characteristic.maxValue ?? 100
@@ -53,7 +54,8 @@ extension ServiceMappings {
             let target = c.takeReadWrite(targetType)
         else { return }
         let characteristic = target.slot.characteristic
-        let low = characteristic.minValue ?? -90, high = characteristic.maxValue ?? 90
+        let low = characteristic.minValue ?? -90
+        let high = characteristic.maxValue ?? 90
         o["tilt_command_topic"] = .string(target.command)
         o["tilt_status_topic"] = .string(c.take(currentType)?.state ?? target.state)
         o["tilt_min"] = JSONValue(Int(low.rounded(.up)))
@@ -72,7 +74,8 @@ extension ServiceMappings {
         ]
         if let current = c.take(C.currentDoorState), let state = current.state {
             o["state_topic"] = .string(state)
-            o["value_template"] = .string(Template.words([(0, "open"), (1, "closed"), (2, "opening"), (3, "closing"), (4, "stopped")]))
+            o["value_template"] = .string(
+                Template.words([(0, "open"), (1, "closed"), (2, "opening"), (3, "closing"), (4, "stopped")]))
         }
         c.addMain("cover", o)
     }

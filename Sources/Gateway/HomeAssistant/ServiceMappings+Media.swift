@@ -10,20 +10,32 @@ extension ServiceMappings {
     /// Brightness) get their own entities.
     static func television(_ c: inout ServiceContext) {
         guard let active = c.takeReadWrite(C.active) else { return }
-        c.addMain("switch", ["state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1", "payload_off": "0"])
+        c.addMain(
+            "switch",
+            [
+                "state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1",
+                "payload_off": "0",
+            ])
         if let input = c.slots[C.activeIdentifier], input.state != nil, input.command != nil {
             let sources = inputSources(c)
             if let state = input.state, let command = input.command, !sources.isEmpty {
                 _ = c.take(C.activeIdentifier)
-                c.add("select", suffix: "c\(input.characteristic.iid)", name: "Input source", [
-                    "state_topic": .string(state), "command_topic": .string(command),
-                    "options": .array(sources.map { .string($0.1) }),
-                    "value_template": .string(Template.words(sources)), "command_template": .string(Template.integers(sources)),
-                ])
+                c.add(
+                    "select", suffix: "c\(input.characteristic.iid)", name: "Input source",
+                    [
+                        "state_topic": .string(state), "command_topic": .string(command),
+                        "options": .array(sources.map { .string($0.1) }),
+                        "value_template": .string(Template.words(sources)),
+                        "command_template": .string(Template.integers(sources)),
+                    ])
             }
         }
         if let keys = c.take(C.remoteKey), let command = keys.command {
-            let names = Dictionary(CharacteristicEntities.namedValues(keys.characteristic).map { ($0.0, CharacteristicEntities.words($0.1)) }) { a, _ in a }
+            let names = Dictionary(
+                CharacteristicEntities.namedValues(keys.characteristic).map {
+                    ($0.0, CharacteristicEntities.words($0.1))
+                }
+            ) { a, _ in a }
             c.entities += CharacteristicEntities.buttons(keys, command: command, in: c, names: names)
         }
     }
@@ -39,10 +51,16 @@ extension ServiceMappings {
         for source in linked.isEmpty ? all : linked {
             guard let identifier = source.characteristic(ofType: C.identifier)?.value?.int64Value else { continue }
             if source.characteristic(ofType: C.isConfigured)?.value?.int64Value == 0 { continue }
-            if let visibility = source.characteristic(ofType: C.currentVisibilityState)?.value?.int64Value, visibility != 0 { continue }
+            if let visibility = source.characteristic(ofType: C.currentVisibilityState)?.value?.int64Value,
+                visibility != 0
+            {
+                continue
+            }
             var name = "Input \(identifier)"
             for type in [HAPType.Characteristic.configuredName, .Characteristic.name] {
-                if case .string(let s)? = source.characteristic(ofType: type)?.value, !HomeAssistantDiscovery.displayName(s).isEmpty {
+                if case .string(let s)? = source.characteristic(ofType: type)?.value,
+                    !HomeAssistantDiscovery.displayName(s).isEmpty
+                {
                     name = HomeAssistantDiscovery.displayName(s)
                     break
                 }
@@ -57,20 +75,27 @@ extension ServiceMappings {
     /// the `button`s *Volume up* and *Volume down* on VolumeSelector.
     static func speaker(_ c: inout ServiceContext) {
         if let mute = c.takeReadWrite(C.mute) {
-            c.add("switch", suffix: "c\(mute.slot.characteristic.iid)", name: "Mute", [
-                "state_topic": .string(mute.state), "command_topic": .string(mute.command), "payload_on": "true", "payload_off": "false",
-            ])
+            c.add(
+                "switch", suffix: "c\(mute.slot.characteristic.iid)", name: "Mute",
+                [
+                    "state_topic": .string(mute.state), "command_topic": .string(mute.command), "payload_on": "true",
+                    "payload_off": "false",
+                ])
         }
         if let volume = c.takeReadWrite(C.volume) {
             let characteristic = volume.slot.characteristic
-            c.add("number", suffix: "c\(characteristic.iid)", name: "Volume", [
-                "state_topic": .string(volume.state), "command_topic": .string(volume.command),
-                "min": .double(characteristic.minValue ?? 0), "max": .double(characteristic.maxValue ?? 100),
-                "step": .double(characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1), "unit_of_measurement": "%",
-            ])
+            c.add(
+                "number", suffix: "c\(characteristic.iid)", name: "Volume",
+                [
+                    "state_topic": .string(volume.state), "command_topic": .string(volume.command),
+                    "min": .double(characteristic.minValue ?? 0), "max": .double(characteristic.maxValue ?? 100),
+                    "step": .double(characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1),
+                    "unit_of_measurement": "%",
+                ])
         }
         if let selector = c.take(C.volumeSelector), let command = selector.command {
-            c.entities += CharacteristicEntities.buttons(selector, command: command, in: c, names: [0: "Volume up", 1: "Volume down"])
+            c.entities += CharacteristicEntities.buttons(
+                selector, command: command, in: c, names: [0: "Volume up", 1: "Volume down"])
         }
     }
 
@@ -78,10 +103,14 @@ extension ServiceMappings {
     /// (`<base>/<accessory>/<service>/snapshot`, a JPEG the gateway fetches with HAP's `POST /resource`),
     /// and a `button` *Refresh snapshot* that asks for a new one. Streaming is not offered.
     static func camera(_ c: inout ServiceContext) {
-        guard c.accessory.services.first(where: { $0.type == DiscoveryTypes.Service.cameraRTPStreamManagement })?.iid == c.service.iid
+        guard
+            c.accessory.services.first(where: { $0.type == DiscoveryTypes.Service.cameraRTPStreamManagement })?.iid
+                == c.service.iid
         else { return }
         let snapshot = c.topics.snapshot(c.accessorySlug, c.serviceSlug)
         c.addMain("image", ["image_topic": .string(snapshot), "content_type": "image/jpeg"])
-        c.add("button", suffix: "snapshot", name: "Refresh snapshot", ["command_topic": .string(snapshot + "/get"), "payload_press": "refresh"])
+        c.add(
+            "button", suffix: "snapshot", name: "Refresh snapshot",
+            ["command_topic": .string(snapshot + "/get"), "payload_press": "refresh"])
     }
 }

@@ -18,12 +18,15 @@ extension ServiceMappings {
         else { return [] }
         let subtype = doorbell ? "doorbell" : "button_\(number ?? 1)"
         let allowed = event.characteristic.validValues ?? [0, 1, 2]
-        let presses = [(0, "button_short_press", "single"), (1, "button_double_press", "double"), (2, "button_long_press", "long")]
+        let presses = [
+            (0, "button_short_press", "single"), (1, "button_double_press", "double"), (2, "button_long_press", "long"),
+        ]
         return presses.filter { allowed.contains($0.0) }.map { value, type, suffix in
             DiscoveryEntity(
                 component: deviceAutomation, objectID: "s\(c.service.iid)_\(suffix)", name: .null,
                 options: [
-                    "automation_type": "trigger", "topic": .string(topic), "type": .string(type), "subtype": .string(subtype),
+                    "automation_type": "trigger", "topic": .string(topic), "type": .string(type),
+                    "subtype": .string(subtype),
                     "payload": .string(String(value)), "qos": 1,
                 ])
         }

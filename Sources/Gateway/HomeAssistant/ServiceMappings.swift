@@ -1,5 +1,5 @@
-import JSON
 import HomeModel
+import JSON
 
 /// How each HomeKit service type becomes Home Assistant entities: one small function per kind of service.
 /// A service type without a mapping, and every characteristic a mapping leaves, gets one entity per
@@ -81,10 +81,12 @@ enum ServiceMappings {
     /// Valve and Faucet → switch on Active (1 active, 0 inactive).
     static func activeSwitch(_ c: inout ServiceContext) {
         guard let active = c.takeReadWrite(C.active) else { return }
-        c.addMain("switch", [
-            "state_topic": .string(active.state), "command_topic": .string(active.command),
-            "payload_on": "1", "payload_off": "0",
-        ])
+        c.addMain(
+            "switch",
+            [
+                "state_topic": .string(active.state), "command_topic": .string(active.command),
+                "payload_on": "1", "payload_off": "0",
+            ])
     }
 
     /// LockMechanism → lock: LockTargetState takes 1 (secured) and 0 (unsecured); LockCurrentState says
@@ -152,7 +154,8 @@ enum ServiceMappings {
     /// step (docs/DESIGN.md "Values").
     static func speed(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout JSONObject) {
         let characteristic = speed.slot.characteristic
-        let low = characteristic.minValue ?? 0, high = characteristic.maxValue ?? 100
+        let low = characteristic.minValue ?? 0
+        let high = characteristic.maxValue ?? 100
         guard high > low else { return }
         let step = characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1
         let steps = Int(((high - low) / step + 1e-9).rounded(.down))
@@ -176,12 +179,19 @@ enum ServiceMappings {
         guard let current = c.take(C.securitySystemCurrentState), let state = current.state,
             let target = c.take(C.securitySystemTargetState), let command = target.command
         else { return }
-        let arming: [(Int, String, String)] = [(0, "arm_home", "payload_arm_home"), (1, "arm_away", "payload_arm_away"), (2, "arm_night", "payload_arm_night")]
+        let arming: [(Int, String, String)] = [
+            (0, "arm_home", "payload_arm_home"), (1, "arm_away", "payload_arm_away"),
+            (2, "arm_night", "payload_arm_night"),
+        ]
         let allowed = target.characteristic.validValues ?? [0, 1, 2, 3]
         var o: JSONObject = [
             "state_topic": .string(state), "command_topic": .string(command),
-            "value_template": .string(Template.words([(0, "armed_home"), (1, "armed_away"), (2, "armed_night"), (3, "disarmed"), (4, "triggered")])),
-            "payload_disarm": "3", "code_arm_required": false, "code_disarm_required": false, "code_trigger_required": false,
+            "value_template": .string(
+                Template.words([
+                    (0, "armed_home"), (1, "armed_away"), (2, "armed_night"), (3, "disarmed"), (4, "triggered"),
+                ])),
+            "payload_disarm": "3", "code_arm_required": false, "code_disarm_required": false,
+            "code_trigger_required": false,
         ]
         o["supported_features"] = .array(arming.filter { allowed.contains($0.0) }.map { .string($0.1) })
         for (value, _, key) in arming { o[key] = .string(String(value)) }
@@ -196,11 +206,14 @@ enum ServiceMappings {
         let allowed = event.characteristic.validValues ?? [0, 1, 2]
         let present = names.filter { allowed.contains($0.0) }
         let table = Template.table(present.map { (Template.quoted(String($0.0)), Template.quoted($0.1)) })
-        c.addMain("event", [
-            "state_topic": .string(state), "device_class": .string(deviceClass),
-            "event_types": .array(present.map { .string($0.1) }),
-            "value_template": .string("{% set t = \(table) %}{{ {'event_type': t[value]} | tojson if value in t else '' }}"),
-        ])
+        c.addMain(
+            "event",
+            [
+                "state_topic": .string(state), "device_class": .string(deviceClass),
+                "event_types": .array(present.map { .string($0.1) }),
+                "value_template": .string(
+                    "{% set t = \(table) %}{{ {'event_type': t[value]} | tojson if value in t else '' }}"),
+            ])
     }
 }
 
@@ -208,7 +221,8 @@ extension ServiceMappings {
     /// Whether a service gets entities: not AccessoryInformation (its Identify becomes a button), not a
     /// HAP protocol or labelling service, not hidden.
     static func isMappable(_ service: Service) -> Bool {
-        service.type != .Service.accessoryInformation && !DiscoveryTypes.Service.skipped.contains(service.type) && !service.isHidden
+        service.type != .Service.accessoryInformation && !DiscoveryTypes.Service.skipped.contains(service.type)
+            && !service.isHidden
     }
 
     /// AccessoryInformation's Identify → a button that writes `true` to it (the accessory blinks or beeps).
@@ -216,6 +230,9 @@ extension ServiceMappings {
         guard let slot, let command = slot.command else { return nil }
         return DiscoveryEntity(
             component: "button", objectID: "s\(serviceIID)_c\(slot.characteristic.iid)", name: "Identify",
-            options: ["command_topic": .string(command), "payload_press": "true", "device_class": "identify", "entity_category": "config"])
+            options: [
+                "command_topic": .string(command), "payload_press": "true", "device_class": "identify",
+                "entity_category": "config",
+            ])
     }
 }

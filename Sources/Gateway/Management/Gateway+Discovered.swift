@@ -20,8 +20,10 @@ extension Gateway {
     static func discoveredJSON(_ list: [DiscoveredAccessory]) -> String {
         let entries = list.map { accessory -> JSONValue in
             .object([
-                "id": .string(accessory.id), "name": .string(accessory.name), "model": accessory.model.map(JSONValue.string) ?? .null,
-                "category": .string(accessory.category.name), "address": accessory.addresses.first.map(JSONValue.string) ?? .null,
+                "id": .string(accessory.id), "name": .string(accessory.name),
+                "model": accessory.model.map(JSONValue.string) ?? .null,
+                "category": .string(accessory.category.name),
+                "address": accessory.addresses.first.map(JSONValue.string) ?? .null,
                 "addresses": .array(accessory.addresses.map(JSONValue.string)), "port": .int(Int64(accessory.port)),
                 "paired_elsewhere": .bool(accessory.pairedElsewhere),
             ])

@@ -16,7 +16,8 @@ extension Gateway {
         _ command: String, _ request: JSONObject, transaction: String?, answer: Responder.Request
     ) {
         guard let management else {
-            let error = GatewayError.invalidPayload("'\(command)' is not available: this gateway was started without pairing")
+            let error = GatewayError.invalidPayload(
+                "'\(command)' is not available: this gateway was started without pairing")
             outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
             return
         }
@@ -26,14 +27,17 @@ extension Gateway {
             let parsed: PairRequest
             switch Self.pairRequest(request) {
             case .failure(let error):
-                outbox.send(contentsOf: Responder.answer(.failure(.invalidPayload(error.description)), transaction: transaction, to: answer))
+                outbox.send(
+                    contentsOf: Responder.answer(
+                        .failure(.invalidPayload(error.description)), transaction: transaction, to: answer))
                 return
             case .success(let value): parsed = value
             }
             operation = { await Self.pair(parsed, with: management) }
         case "refresh":
             guard request["accessory"] == nil || request["accessory"]?.stringValue != nil else {
-                let error = GatewayError.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}, or {} for every one"#)
+                let error = GatewayError.invalidPayload(
+                    #"name the accessory: {"accessory":"<slug or id>"}, or {} for every one"#)
                 outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
                 return
             }
@@ -41,7 +45,8 @@ extension Gateway {
             operation = { await Self.refresh(accessory, with: management) }
         default:
             guard let accessory = request["accessory"]?.stringValue else {
-                let error = GatewayError.invalidPayload(#"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
+                let error = GatewayError.invalidPayload(
+                    #"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
                 outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
                 return
             }
@@ -81,7 +86,9 @@ extension Gateway {
         }
         var port: Int?
         if let value = request["port"] {
-            guard let number = value.intValue else { return .failure(.invalidRequest("\"port\" must be a number from 1 to 65535")) }
+            guard let number = value.intValue else {
+                return .failure(.invalidRequest("\"port\" must be a number from 1 to 65535"))
+            }
             port = number
         }
         let pair = PairRequest(
@@ -96,11 +103,14 @@ extension Gateway {
     }
 
     /// Runs `pair` and gives the answer's `data`: `{"id","name","host","port","replaced"}`, never the code.
-    private static func pair(_ request: PairRequest, with management: Management) async -> Result<String, ManagementError> {
+    private static func pair(_ request: PairRequest, with management: Management) async -> Result<
+        String, ManagementError
+    > {
         do {
             let paired = try await management.pair(request)
             var data: JSONObject = [
-                "id": .string(paired.id), "name": .string(paired.name), "host": .string(paired.host), "port": .int(Int64(paired.port)),
+                "id": .string(paired.id), "name": .string(paired.name), "host": .string(paired.host),
+                "port": .int(Int64(paired.port)),
                 "replaced": .bool(paired.replaced),
             ]
             if let old = paired.replacedName { data.append("replaced_name", .string(old)) }
@@ -111,7 +121,9 @@ extension Gateway {
     }
 
     /// Runs `refresh` and gives the answer's `data`: `{"accessory_servers":["hap:AA:…",…]}`.
-    private static func refresh(_ accessory: String?, with management: Management) async -> Result<String, ManagementError> {
+    private static func refresh(_ accessory: String?, with management: Management) async -> Result<
+        String, ManagementError
+    > {
         do {
             let servers = try await management.refresh(accessory)
             return .success(JSONValue.object(["accessory_servers": .array(servers.map(JSONValue.string))]).description)
@@ -122,7 +134,9 @@ extension Gateway {
 
     /// Runs `unpair` and gives the answer's `data`: `{"id","name","outcome"}`, with `"reason"` when the
     /// accessory could not be told (`force`).
-    private static func unpair(_ accessory: String, force: Bool, with management: Management) async -> Result<String, ManagementError> {
+    private static func unpair(_ accessory: String, force: Bool, with management: Management) async -> Result<
+        String, ManagementError
+    > {
         do {
             let result = try await management.unpair(accessory, force: force)
             var data: JSONObject = ["id": .string(result.id), "name": .string(result.name)]

@@ -1,8 +1,8 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 // Why: valid_values is the accessory JSON's field name.
 
-import JSON
 import HomeModel
+import JSON
 
 extension AccessoryDescription {
     /// `bridge/accessories`: the JSON array of every accessory, keys sorted (for stable diffs), slashes
@@ -60,7 +60,8 @@ extension AccessoryDescription {
         out += "}"
     }
 
-    fileprivate static func writeArray<T>(_ items: [T], to out: inout JSONBytes, _ write: (T, inout JSONBytes) -> Void) {
+    fileprivate static func writeArray<T>(_ items: [T], to out: inout JSONBytes, _ write: (T, inout JSONBytes) -> Void)
+    {
         out += "["
         for (index, item) in items.enumerated() {
             if index > 0 { out += "," }
@@ -103,7 +104,9 @@ extension AccessoryDescription.CharacteristicEntry {
         if let valid_values {
             members.key("valid_values", to: &out)
             var values = JSONMembers(&out)
-            for (name, value) in valid_values.sorted(by: { $0.key < $1.key }) { values.add(name, String(value), to: &out) }
+            for (name, value) in valid_values.sorted(by: { $0.key < $1.key }) {
+                values.add(name, String(value), to: &out)
+            }
             out += "}"
         }
         out += "}"

@@ -1,8 +1,8 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 // Why: max_length and valid_values are the accessory JSON's field names.
 
-public import HomeModel
 internal import Foundation
+public import HomeModel
 
 /// One entry of `<base>/bridge/accessories` (docs/DESIGN.md "Topics"): what a user or a tool needs to find an
 /// accessory's topics and know what each characteristic takes.
@@ -71,14 +71,16 @@ public struct AccessoryDescription: Encodable, Sendable {
                     }
                     valid = named
                 }
-                entries.append(CharacteristicEntry(
-                    iid: c.iid, type: c.type.shortForm, name: info?.name, slug: t.slug, topic: t.stateTopic,
-                    format: c.format.rawValue, unit: c.unit, min: c.minValue, max: c.maxValue, step: c.minStep,
-                    max_length: c.maxLength, valid_values: valid, perms: c.permissions.hapNames))
+                entries.append(
+                    CharacteristicEntry(
+                        iid: c.iid, type: c.type.shortForm, name: info?.name, slug: t.slug, topic: t.stateTopic,
+                        format: c.format.rawValue, unit: c.unit, min: c.minValue, max: c.maxValue, step: c.minStep,
+                        max_length: c.maxLength, valid_values: valid, perms: c.permissions.hapNames))
             }
-            services.append(ServiceEntry(
-                iid: service.iid, type: service.type.shortForm, name: HAPCatalog.service(service.type)?.name,
-                slug: laid.slug, primary: service.isPrimary, characteristics: entries))
+            services.append(
+                ServiceEntry(
+                    iid: service.iid, type: service.type.shortForm, name: HAPCatalog.service(service.type)?.name,
+                    slug: laid.slug, primary: service.isPrimary, characteristics: entries))
         }
         self.services = services
     }

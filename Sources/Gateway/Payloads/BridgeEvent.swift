@@ -1,5 +1,5 @@
-import JSON
 public import HomeModel
+import JSON
 
 /// A message on `<base>/bridge/event` (not retained): `{"type":"…","data":{…}}` (docs/DESIGN.md "Topics").
 public enum BridgeEvent: Sendable, Hashable {
@@ -21,9 +21,13 @@ public enum BridgeEvent: Sendable, Hashable {
         case .accessoryRemoved(let id, let slug, let name):
             return object("accessory_removed", [("id", s(id.description)), ("accessory", s(slug)), ("name", s(name))])
         case .accessoryRenamed(let id, let slug, let from, let to):
-            return object("accessory_renamed", [("id", s(id.description)), ("accessory", s(slug)), ("from", s(from)), ("to", s(to))])
+            return object(
+                "accessory_renamed",
+                [("id", s(id.description)), ("accessory", s(slug)), ("from", s(from)), ("to", s(to))])
         case .availability(let id, let slug, let online, let reason):
-            var fields = [("id", s(id.description)), ("accessory", s(slug)), ("state", s(online ? "online" : "offline"))]
+            var fields = [
+                ("id", s(id.description)), ("accessory", s(slug)), ("state", s(online ? "online" : "offline")),
+            ]
             if let reason { fields.append(("reason", s(reason))) }
             return object("availability", fields)
         }

@@ -1,6 +1,6 @@
-import JSON
 public import HomeModel
 public import HomeStore
+import JSON
 
 /// The answer to a `/set`, published on `…/set/result` and, for MQTT 5 requests, on the response topic
 /// (docs/DESIGN.md "Topics"): `{"status":"ok","value":…}` or

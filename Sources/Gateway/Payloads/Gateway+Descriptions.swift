@@ -8,7 +8,8 @@ extension Gateway {
         let accessories = await store.accessories()
         return accessories.compactMap { accessory in
             guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { return nil }
-            return AccessoryDescription(accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics)
+            return AccessoryDescription(
+                accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics)
         }
     }
 }

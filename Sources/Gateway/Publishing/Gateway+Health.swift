@@ -1,8 +1,8 @@
+internal import Foundation
 import HomeStore
 import JSON
 import MQTT
 import SystemSupport
-internal import Foundation
 
 /// `bridge/health` and the log lines about commands the MQTT client collapsed, shed or cut short
 /// (docs/DESIGN.md "Hostile input"): a flood of commands is bounded in the client's queue, and this is
@@ -25,9 +25,13 @@ extension Gateway {
         let shed = now.shed - last.shed
         let collapsed = now.collapsed - last.collapsed
         if shed > 0 {
-            logger.warning("dropped \(shed) commands and replaced \(collapsed) by newer ones on the same topic since the last report (\(now.shed) dropped in all): commands arrived faster than they could be carried out")
+            logger.warning(
+                "dropped \(shed) commands and replaced \(collapsed) by newer ones on the same topic since the last report (\(now.shed) dropped in all): commands arrived faster than they could be carried out"
+            )
         } else {
-            logger.info("replaced \(collapsed) commands by newer ones on the same topic before they were carried out (\(now.collapsed) in all)")
+            logger.info(
+                "replaced \(collapsed) commands by newer ones on the same topic before they were carried out (\(now.collapsed) in all)"
+            )
         }
     }
 
@@ -47,7 +51,8 @@ extension Gateway {
         let health: JSONObject = [
             "uptime": .int(uptime), "memory": .object(["rss": rss]),
             "mqtt": .object([
-                "received": .int(Int64(counts.received)), "sent": .int(Int64(outbox.sent)), "collapsed": .int(Int64(counts.collapsed)),
+                "received": .int(Int64(counts.received)), "sent": .int(Int64(outbox.sent)),
+                "collapsed": .int(Int64(counts.collapsed)),
                 "shed": .int(Int64(counts.shed)), "oversized": .int(Int64(counts.oversized)),
             ]),
             "accessory_servers": .array(servers.map(Self.serverJSON)),
@@ -63,7 +68,8 @@ extension Gateway {
             "accessories": .int(Int64(server.accessories)),
             "last_event": server.lastEvent.map { JSONValue.string($0.formatted(.iso8601)) } ?? .null,
             "reconnects": .int(Int64(server.diagnostics.reconnects)), "reads": .int(Int64(server.reads)),
-            "writes": .int(Int64(server.writes)), "failed_writes": .int(Int64(server.failedWrites)), "events": .int(Int64(server.events)),
+            "writes": .int(Int64(server.writes)), "failed_writes": .int(Int64(server.failedWrites)),
+            "events": .int(Int64(server.events)),
         ])
     }
 

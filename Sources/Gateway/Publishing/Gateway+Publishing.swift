@@ -17,12 +17,14 @@ extension Gateway {
         let accessories = await store.accessories()
         // Room for the whole document at once, so that it is not copied while it grows and keeps no slack:
         // the last one's size and a little, or about 250 bytes a characteristic the first time.
-        let estimate = outbox.retained[topics.bridgeAccessories].map { $0.payload.count + $0.payload.count / 8 }
+        let estimate =
+            outbox.retained[topics.bridgeAccessories].map { $0.payload.count + $0.payload.count / 8 }
             ?? index.layouts.values.reduce(1024) { $0 + 250 * $1.byIID.count }
         var writer = AccessoryDescription.ListWriter(reservingCapacity: estimate)
         for accessory in accessories {
             guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { continue }
-            writer.append(AccessoryDescription(accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics))
+            writer.append(
+                AccessoryDescription(accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics))
         }
         outbox.retain(topics.bridgeAccessories, payload: writer.finish(), qos: .atLeastOnce)
     }

@@ -48,7 +48,8 @@ struct Outbox {
 
     /// Queues a message that is not retained (events, results), at QoS 1.
     mutating func send(_ topic: String, _ text: String, properties: MQTTProperties = MQTTProperties()) {
-        messages.append(MQTTMessage(topic: topic, string: text, qos: .atLeastOnce, retain: false, properties: properties))
+        messages.append(
+            MQTTMessage(topic: topic, string: text, qos: .atLeastOnce, retain: false, properties: properties))
     }
 
     /// Queues messages built elsewhere (the responder's), as they are.
@@ -58,7 +59,9 @@ struct Outbox {
 
     /// Every retained message kept, sorted by topic, for a republish.
     func retainedMessages() -> [MQTTMessage] {
-        retained.sorted { $0.key < $1.key }.map { MQTTMessage(topic: $0.key, payload: $0.value.payload, qos: $0.value.qos, retain: true) }
+        retained.sorted { $0.key < $1.key }.map {
+            MQTTMessage(topic: $0.key, payload: $0.value.payload, qos: $0.value.qos, retain: true)
+        }
     }
 
     /// Hands everything queued to `client` in one call and empties the queue, also when the client

@@ -68,7 +68,9 @@ public struct AccessoryLayout: Sendable {
         }
         self.services = services
         self.byIID = byIID
-        snapshotTopic = services.first { $0.type == AccessoryLayout.cameraRTPStreamManagement }.map { topics.snapshot(slug, $0.slug) }
+        snapshotTopic = services.first { $0.type == AccessoryLayout.cameraRTPStreamManagement }.map {
+            topics.snapshot(slug, $0.slug)
+        }
     }
 
     /// The service of a camera's video streams (HAP type 110), which names its snapshot topic.

@@ -22,7 +22,9 @@ public struct HSTopic: Sendable, Hashable {
             hue.address.accessory == saturation.address.accessory, hue.serviceSlug == saturation.serviceSlug,
             hue.stateTopic.hasSuffix("/" + hue.slug)
         else { return nil }
-        return HSTopic(stateTopic: String(hue.stateTopic.dropLast(hue.slug.count)) + "hs", hue: hue.address, saturation: saturation.address)
+        return HSTopic(
+            stateTopic: String(hue.stateTopic.dropLast(hue.slug.count)) + "hs", hue: hue.address,
+            saturation: saturation.address)
     }
 }
 

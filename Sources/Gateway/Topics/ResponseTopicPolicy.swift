@@ -35,7 +35,8 @@ struct ResponseTopicPolicy: Sendable {
             return "the response topic is under Home Assistant's discovery prefix \(discoveryPrefix)/"
         }
         if Self.isUnder(topic, topics.base), !topic.hasPrefix(responsePrefix) {
-            return "the response topic is under the gateway's base topic \(topics.base)/; use one under \(responsePrefix) or outside \(topics.base)/"
+            return
+                "the response topic is under the gateway's base topic \(topics.base)/; use one under \(responsePrefix) or outside \(topics.base)/"
         }
         return nil
     }

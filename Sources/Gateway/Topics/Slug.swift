@@ -25,7 +25,8 @@ public enum Slug {
         var out = ""
         var pendingSeparator = false
         for scalar in folded.unicodeScalars {
-            let isAllowed = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
+            let isAllowed =
+                (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
                 || scalar == "-" || scalar == "_"
             if isAllowed {
                 if pendingSeparator, !out.isEmpty { out.append("_") }
@@ -50,9 +51,10 @@ public enum Slug {
 
     /// Whether `text` is already a valid slug: non-empty `[a-z0-9_-]`, at most `maximumLength` long.
     public static func isValid(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= maximumLength && text.unicodeScalars.allSatisfy {
-            ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "_"
-        }
+        !text.isEmpty && text.utf8.count <= maximumLength
+            && text.unicodeScalars.allSatisfy {
+                ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "_"
+            }
     }
 
     /// `base` made unique against `taken` by appending `_2`, `_3`, …, shortening `base` where the

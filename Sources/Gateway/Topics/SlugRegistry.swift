@@ -1,6 +1,6 @@
-import JSON
-public import HomeModel
 internal import Foundation
+public import HomeModel
+import JSON
 public import Logging
 public import SystemSupport
 
@@ -27,7 +27,9 @@ public struct SlugRegistry: Sendable {
         do {
             guard let data = try directory.read(SlugRegistry.fileName) else { return }
             guard let map = try? JSONDecoder().decode([String: String].self, from: data) else {
-                logger.error("\(directory.url(SlugRegistry.fileName).path) is not valid JSON; moved aside to slugs.json.corrupt and starting a new slug map")
+                logger.error(
+                    "\(directory.url(SlugRegistry.fileName).path) is not valid JSON; moved aside to slugs.json.corrupt and starting a new slug map"
+                )
                 try? directory.write(data, to: SlugRegistry.fileName + ".corrupt")
                 try? directory.remove(SlugRegistry.fileName)
                 return
@@ -36,15 +38,20 @@ public struct SlugRegistry: Sendable {
             // limit) is reported and skipped: its accessory gets a new slug, and the gateway starts.
             for (key, slug) in map.sorted(by: { $0.key < $1.key }) {
                 guard let id = AccessoryID(key) else {
-                    logger.warning("\(SlugRegistry.fileName): skipped the entry \(JSONString.quoted(Self.shown(key))): not an accessory id")
+                    logger.warning(
+                        "\(SlugRegistry.fileName): skipped the entry \(JSONString.quoted(Self.shown(key))): not an accessory id"
+                    )
                     continue
                 }
                 if let problem = Self.problem(with: slug) {
-                    logger.warning("\(SlugRegistry.fileName): skipped the slug of accessory \(id): \(problem); it gets a new one")
+                    logger.warning(
+                        "\(SlugRegistry.fileName): skipped the slug of accessory \(id): \(problem); it gets a new one")
                     continue
                 }
                 if let owner = idBySlug[slug] {
-                    logger.warning("\(SlugRegistry.fileName): skipped the slug of accessory \(id): '\(slug)' belongs to accessory \(owner) too; it gets a new one")
+                    logger.warning(
+                        "\(SlugRegistry.fileName): skipped the slug of accessory \(id): '\(slug)' belongs to accessory \(owner) too; it gets a new one"
+                    )
                     continue
                 }
                 slugByID[id] = slug

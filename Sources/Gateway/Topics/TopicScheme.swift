@@ -33,7 +33,9 @@ public struct TopicScheme: Sendable, Hashable {
 
     /// `<base>/<accessory>/<service>/snapshot`: a camera's latest snapshot, a JPEG (retained); a message to
     /// `…/snapshot/get` asks for a new one.
-    public func snapshot(_ accessory: String, _ service: String) -> String { "\(base)/\(accessory)/\(service)/snapshot" }
+    public func snapshot(_ accessory: String, _ service: String) -> String {
+        "\(base)/\(accessory)/\(service)/snapshot"
+    }
 
     /// The topic filters the gateway subscribes to for commands.
     public var commandFilters: [String] {
@@ -60,7 +62,9 @@ public struct TopicScheme: Sendable, Hashable {
         if parts.count == 3, parts[0] == "bridge", parts[1] == "request", !parts[2].isEmpty {
             return .bridgeRequest(String(parts[2]))
         }
-        if parts.count == 2, parts[1] == "set", parts[0] != "bridge" { return .accessorySet(accessory: String(parts[0])) }
+        if parts.count == 2, parts[1] == "set", parts[0] != "bridge" {
+            return .accessorySet(accessory: String(parts[0]))
+        }
         if parts.count == 4, parts[0] != "bridge", !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty {
             let state = String(topic.dropLast(4))
             if parts[3] == "set" { return .set(state: state) }

@@ -17,7 +17,8 @@ extension HAPClient {
     /// (Add Pairing, HAP spec §5.10); `admin` lets it manage pairings too.
     /// - Throws: as `listPairings`, and `.pairing(.maxPeers)` when the accessory is full.
     public func addPairing(pairingID: String, publicKey: [UInt8], admin: Bool) async throws(HAPConnectionError) {
-        try await checkedPairings(PairingManagement.addRequest(pairingID: pairingID, publicKey: publicKey, admin: admin))
+        try await checkedPairings(
+            PairingManagement.addRequest(pairingID: pairingID, publicKey: publicKey, admin: admin))
     }
 
     /// Removes the controller with pairing id `pairingID` (Remove Pairing, HAP spec §5.11). Removing this

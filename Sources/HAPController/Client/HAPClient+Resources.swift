@@ -25,7 +25,8 @@ extension HAPClient {
             throw .refused(status, request: name)
         }
         guard response.body.count > 2, response.body[0] == 0xFF, response.body[1] == 0xD8 else {
-            throw .invalidResponse(.unexpectedBody("expected a JPEG image, got \(response.body.count) bytes"), request: name)
+            throw .invalidResponse(
+                .unexpectedBody("expected a JPEG image, got \(response.body.count) bytes"), request: name)
         }
         return response.body
     }

@@ -22,7 +22,8 @@ extension HAPClient {
             let id = UInt64.random(in: 1...UInt64.max)
             let status = try await prepare(pid: id, ttl: ttl)
             guard status.isSuccess else {
-                return Dictionary(ids.map { ($0, HAPCharacteristicResult(id: $0, status: status)) }) { first, _ in first }
+                return Dictionary(ids.map { ($0, HAPCharacteristicResult(id: $0, status: status)) }) { first, _ in first
+                }
             }
             pid = id
         }

@@ -82,7 +82,9 @@ public struct HAPClient: Sendable {
     /// - Returns: one result per id; `-70406` for a characteristic without events.
     /// - Throws: `.invalidResponse`, or why the connection closed.
     @discardableResult
-    public func subscribe(_ ids: [HAPCharacteristicID], enable: Bool = true) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
+    public func subscribe(_ ids: [HAPCharacteristicID], enable: Bool = true) async throws(HAPConnectionError)
+        -> [HAPCharacteristicID: HAPCharacteristicResult]
+    {
         var results: [HAPCharacteristicID: HAPCharacteristicResult] = [:]
         for (_, group) in Dictionary(grouping: ids, by: \.aid).sorted(by: { $0.key < $1.key }) {
             for request in HAPRequests.subscribe(group, enable: enable) {
@@ -98,14 +100,16 @@ public struct HAPClient: Sendable {
     ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
         let response = try await encryptedSend(request, timeout: timeout)
         do {
-            return try HAPCharacteristicResult.parse(httpStatus: response.status, body: response.body, requested: requested)
+            return try HAPCharacteristicResult.parse(
+                httpStatus: response.status, body: response.body, requested: requested)
         } catch {
             throw .invalidResponse(error, request: "\(request.method.rawValue) \(request.path)")
         }
     }
 
     /// `connection.send`, refused before anything is sent when the connection is not encrypted.
-    func encryptedSend(_ request: HTTPRequest, timeout: Duration? = nil) async throws(HAPConnectionError) -> HTTPMessage {
+    func encryptedSend(_ request: HTTPRequest, timeout: Duration? = nil) async throws(HAPConnectionError) -> HTTPMessage
+    {
         guard await connection.isEncrypted else { throw .notVerified }
         return try await connection.send(request, timeout: timeout)
     }

@@ -23,7 +23,8 @@ extension HAPConnection {
         timeout: Duration = HAPConnection.pairSetupStepTimeout
     ) async throws(HAPConnectionError) -> PairSetupResult {
         do {
-            return try await pairSetupSteps(setupCode: setupCode, controller: controller, featureFlags: featureFlags, timeout: timeout)
+            return try await pairSetupSteps(
+                setupCode: setupCode, controller: controller, featureFlags: featureFlags, timeout: timeout)
         } catch {
             throw error.error
         }
@@ -36,7 +37,8 @@ extension HAPConnection {
     ) async throws(PairSetupFailure) -> PairSetupResult {
         guard !isEncrypted else { throw PairSetupFailure(error: .alreadyVerified, answered: false) }
         if setupCode.isForbiddenBySpecification {
-            logger.warning("the setup code is one the HAP specification forbids (trivial or sequential); pairing anyway")
+            logger.warning(
+                "the setup code is one the HAP specification forbids (trivial or sequential); pairing anyway")
         }
         var setup = PairSetup(setupCode: setupCode, controller: controller, featureFlags: featureFlags)
         var body = setup.start()
@@ -77,14 +79,18 @@ extension HAPConnection {
             let m2 = try await postPairing("/pair-verify", m1)
             let m3: [UInt8]
             do throws(PairingError) {
-                guard case .send(let next) = try machine.receive(m2) else { throw .outOfOrder("pair-verify ended at M2") }
+                guard case .send(let next) = try machine.receive(m2) else {
+                    throw .outOfOrder("pair-verify ended at M2")
+                }
                 m3 = next
             } catch {
                 throw .pairing(error)
             }
             let m4 = try await postPairing("/pair-verify", m3, switchesToEncryption: true)
             do throws(PairingError) {
-                guard case .verified(let keys) = try machine.receive(m4) else { throw .outOfOrder("pair-verify did not end at M4") }
+                guard case .verified(let keys) = try machine.receive(m4) else {
+                    throw .outOfOrder("pair-verify did not end at M4")
+                }
                 startEncryption(keys)
             } catch {
                 throw .pairing(error)
@@ -110,7 +116,8 @@ extension HAPConnection {
     func postPairing(
         _ path: String, _ body: [UInt8], timeout: Duration? = nil, switchesToEncryption: Bool = false
     ) async throws(HAPConnectionError) -> [UInt8] {
-        let response = try await send(.post(path, tlv8: body), timeout: timeout, switchesToEncryption: switchesToEncryption)
+        let response = try await send(
+            .post(path, tlv8: body), timeout: timeout, switchesToEncryption: switchesToEncryption)
         guard response.isSuccess || (try? TLV8(decoding: response.body))?[.error] != nil else {
             throw Self.refusal(response, request: "POST \(path)")
         }
@@ -122,7 +129,8 @@ extension HAPConnection {
     static func refusal(_ response: HTTPMessage, request: String) -> HAPConnectionError {
         do {
             let status = try HAPCharacteristicResult.status(httpStatus: response.status, body: response.body)
-            return status.isSuccess ? .invalidResponse(.httpStatus(response.status), request: request) : .refused(status, request: request)
+            return status.isSuccess
+                ? .invalidResponse(.httpStatus(response.status), request: request) : .refused(status, request: request)
         } catch {
             return .invalidResponse(error, request: request)
         }

@@ -87,8 +87,9 @@ public actor HAPConnection {
         self.port = tcp.port
         self.requestTimeout = requestTimeout
         self.logger = logger.with(["hap.host": TCPError.endpoint(tcp.host, tcp.port)])
-        (events, eventContinuation) = AsyncStream.makeStream(of: [HAPEventValue].self,
-                                                             bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        (events, eventContinuation) = AsyncStream.makeStream(
+            of: [HAPEventValue].self,
+            bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
     }
 
     deinit {
@@ -153,7 +154,9 @@ public actor HAPConnection {
 
     /// `send`, where the response to this request is the last cleartext message (pair-verify M4): bytes
     /// after it are held until `startEncryption` or the connection closes.
-    func send(_ request: HTTPRequest, timeout: Duration?, switchesToEncryption: Bool) async throws(HAPConnectionError) -> HTTPMessage {
+    func send(_ request: HTTPRequest, timeout: Duration?, switchesToEncryption: Bool) async throws(HAPConnectionError)
+        -> HTTPMessage
+    {
         try await acquireTurn()
         defer { releaseTurn() }
         if let reason { throw reason }
@@ -171,7 +174,8 @@ public actor HAPConnection {
         let summary = "\(request.method.rawValue) \(request.path)"
         let limit = timeout ?? requestTimeout
         let deadline = ContinuousClock.now.advanced(by: limit)
-        inFlight = InFlight(id: id, summary: summary, switchesToEncryption: switchesToEncryption, limit: limit, deadline: deadline)
+        inFlight = InFlight(
+            id: id, summary: summary, switchesToEncryption: switchesToEncryption, limit: limit, deadline: deadline)
         watch(until: deadline)
         do {
             try await tcp.send(bytes)

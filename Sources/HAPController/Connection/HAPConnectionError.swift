@@ -47,7 +47,8 @@ public enum HAPConnectionError: Error, Sendable, Hashable, CustomStringConvertib
         case .closed:
             return "the connection to the accessory was closed"
         case .requestTimedOut(let request, let seconds):
-            return "the accessory did not answer \(request) within \(CharacteristicValue.format(seconds)) s; the connection was closed"
+            return
+                "the accessory did not answer \(request) within \(CharacteristicValue.format(seconds)) s; the connection was closed"
         case .sessionBroken(let error):
             return "the encrypted session failed (\(error))"
         case .malformedHTTP(let error):
@@ -71,9 +72,11 @@ public enum HAPConnectionError: Error, Sendable, Hashable, CustomStringConvertib
     private static func connectFailureText(_ error: TCPError) -> String {
         switch error {
         case .connectionRefused(let host, let port):
-            return "cannot reach \(TCPError.endpoint(host, port)): connection refused; is the accessory on and the port right?"
+            return
+                "cannot reach \(TCPError.endpoint(host, port)): connection refused; is the accessory on and the port right?"
         case .connectTimedOut(let host, let port, let seconds):
-            return "cannot reach \(TCPError.endpoint(host, port)): no answer within \(CharacteristicValue.format(seconds)) s; is the accessory on and the address right?"
+            return
+                "cannot reach \(TCPError.endpoint(host, port)): no answer within \(CharacteristicValue.format(seconds)) s; is the accessory on and the address right?"
         case .unreachable(let host, let port, let reason):
             return "cannot reach \(TCPError.endpoint(host, port)): \(reason); check the address and the network"
         case .resolutionFailed(let host, let reason):

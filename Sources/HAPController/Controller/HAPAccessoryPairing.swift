@@ -49,20 +49,25 @@ public struct HAPAccessoryPairing: AccessoryPairing {
         var featureFlags = 0
         if let id = request.id, let announced = try await announcement(of: id, required: host == nil || port == nil) {
             if announced.isPaired {
-                if let mine = await controller.pairings().first(where: { $0.accessoryPairingID.uppercased() == announced.id }) {
+                if let mine = await controller.pairings().first(where: {
+                    $0.accessoryPairingID.uppercased() == announced.id
+                }) {
                     throw ManagementError(HAPControllerError.alreadyPairedHere(name: mine.displayName))
                 }
                 throw ManagementError(HAPControllerError.connection(.pairing(.alreadyPaired)))
             }
             guard let address = announced.addresses.first ?? host else {
-                throw .unreachable("\"\(announced.name)\" (\(announced.id)) announces no address hap2mqtt can use "
-                    + "(only link-local ones): give its address as the host")
+                throw .unreachable(
+                    "\"\(announced.name)\" (\(announced.id)) announces no address hap2mqtt can use "
+                        + "(only link-local ones): give its address as the host")
             }
             host = host ?? address
             port = port ?? Int(announced.port)
             featureFlags = announced.featureFlags
         }
-        guard let host, let port else { throw .invalidRequest("name the accessory by its id (as discovered), or by its host and port") }
+        guard let host, let port else {
+            throw .invalidRequest("name the accessory by its id (as discovered), or by its host and port")
+        }
         do {
             let outcome = try await controller.pairSetup(
                 host: host, port: UInt16(port), setupCode: setupCode, name: request.name, featureFlags: featureFlags)
@@ -123,9 +128,10 @@ public struct HAPAccessoryPairing: AccessoryPairing {
         }
         await own?.stop()
         if found == nil, required {
-            throw .unreachable("no accessory with id \(id.uppercased()) announced itself within "
-                + "\(Int(Self.announcementTimeout.inSeconds)) seconds: check that it is on and on this network "
-                + "(hap2mqtt discover and bridge/discovered list the accessories announced), or \(unavailable)")
+            throw .unreachable(
+                "no accessory with id \(id.uppercased()) announced itself within "
+                    + "\(Int(Self.announcementTimeout.inSeconds)) seconds: check that it is on and on this network "
+                    + "(hap2mqtt discover and bridge/discovered list the accessories announced), or \(unavailable)")
         }
         return found
     }

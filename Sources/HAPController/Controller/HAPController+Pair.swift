@@ -7,7 +7,8 @@ extension HAPController {
     public func pair(
         host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
     ) async throws(HAPControllerError) -> Pairing {
-        try await pairSetup(host: host, port: port, setupCode: setupCode, name: name, featureFlags: featureFlags).pairing
+        try await pairSetup(host: host, port: port, setupCode: setupCode, name: name, featureFlags: featureFlags)
+            .pairing
     }
 
     /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
@@ -49,16 +50,20 @@ extension HAPController {
         var pairing: Pairing
         do {
             let result = try await connection.pairSetupSteps(
-                setupCode: setupCode, controller: identity, featureFlags: featureFlags, timeout: HAPConnection.pairSetupStepTimeout)
+                setupCode: setupCode, controller: identity, featureFlags: featureFlags,
+                timeout: HAPConnection.pairSetupStepTimeout)
             pairing = Pairing(controller: identity, accessory: result, host: host, port: port, name: name)
         } catch {
             await connection.close()
-            throw Self.pairSetupFailure(error, host: host, port: port, others: others, interrupted: interrupted, store: store)
+            throw Self.pairSetupFailure(
+                error, host: host, port: port, others: others, interrupted: interrupted, store: store)
         }
         // Saved before anything else is done with M6's result (docs/hap-notes.md §7.16): the accessory has
         // held the pairing since it accepted M5, and a controller stopped before saving loses it for good.
         let replaced = others.first { $0.accessoryPairingID.lowercased() == pairing.accessoryPairingID.lowercased() }
-        let nameOwner = owner.flatMap { $0.accessoryPairingID.lowercased() == pairing.accessoryPairingID.lowercased() ? nil : $0 }
+        let nameOwner = owner.flatMap {
+            $0.accessoryPairingID.lowercased() == pairing.accessoryPairingID.lowercased() ? nil : $0
+        }
         if let nameOwner {
             // Kept under a numbered name unless the accessory lets it go again (refuseName).
             pairing.name = Self.unique(nameOwner.displayName, among: others)
@@ -84,7 +89,8 @@ extension HAPController {
                 do {
                     try store.save(pairing)
                 } catch {
-                    logger.warning("could not save the pairing's name: \(error)", ["hap.accessory": pairing.accessoryPairingID])
+                    logger.warning(
+                        "could not save the pairing's name: \(error)", ["hap.accessory": pairing.accessoryPairingID])
                     pairing.name = nil
                 }
             }
@@ -114,15 +120,21 @@ extension HAPController {
         guard let failure else {
             await connection.close()
             do {
-                if let replaced { try store.save(replaced) } else { try store.remove(accessoryPairingID: pairing.accessoryPairingID) }
+                if let replaced {
+                    try store.save(replaced)
+                } else {
+                    try store.remove(accessoryPairingID: pairing.accessoryPairingID)
+                }
             } catch {
                 logger.warning("could not undo the saved pairing: \(error)", metadata)
             }
             logger.notice("removed the new pairing again: its name belongs to another accessory's pairing", metadata)
             throw .nameInUse(ownerName)
         }
-        logger.warning("\"\(ownerName)\" names the pairing of another accessory (\(owner.accessoryPairingID)), and the new "
-            + "pairing could not be removed from the accessory (\(failure)): it is kept as \"\(pairing.name ?? "")\"", metadata)
+        logger.warning(
+            "\"\(ownerName)\" names the pairing of another accessory (\(owner.accessoryPairingID)), and the new "
+                + "pairing could not be removed from the accessory (\(failure)): it is kept as \"\(pairing.name ?? "")\"",
+            metadata)
     }
 
     /// The error for a pair-setup that failed, after the record of it was forgotten: an accessory that is
@@ -134,10 +146,16 @@ extension HAPController {
     ) -> HAPControllerError {
         store.endPairSetup()
         if failure.error == .pairing(.alreadyPaired) {
-            if let mine = others.first(where: { $0.host == host && $0.port == port }) { return .alreadyPairedHere(name: mine.displayName) }
-            if let interrupted, interrupted.host == host, interrupted.port == port { return .interruptedPairing(interrupted) }
+            if let mine = others.first(where: { $0.host == host && $0.port == port }) {
+                return .alreadyPairedHere(name: mine.displayName)
+            }
+            if let interrupted, interrupted.host == host, interrupted.port == port {
+                return .interruptedPairing(interrupted)
+            }
         }
-        if !failure.answered, isNotHAP(failure.error) { return .notAnAccessory(host: host, port: port, reason: failure.error) }
+        if !failure.answered, isNotHAP(failure.error) {
+            return .notAnAccessory(host: host, port: port, reason: failure.error)
+        }
         return .connection(failure.error)
     }
 
@@ -152,16 +170,21 @@ extension HAPController {
 
     /// The accessory server's Name (of aid 1, else of its first accessory), read over `connection` after
     /// pair-verify; nil (with a warning) when that fails.
-    private func accessoryName(over connection: HAPConnection, pairing: Pairing, identity: ControllerIdentity) async -> String? {
+    private func accessoryName(over connection: HAPConnection, pairing: Pairing, identity: ControllerIdentity) async
+        -> String?
+    {
         do {
             try await connection.verify(controller: identity, pairing: pairing)
             let list = try await HAPClient(connection: connection, pairing: pairing).accessories()
             let primary = list.accessories.first { $0.aid == 1 } ?? list.accessories.first
-            guard let name = primary?.information(.Characteristic.name)?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+            guard let name = primary?.information(.Characteristic.name)?.trimmingCharacters(in: .whitespaces),
+                !name.isEmpty
+            else { return nil }
             return name
         } catch {
-            logger.warning("paired, but could not read the accessory's name (\(error)); the pairing goes by its id",
-                           ["hap.accessory": pairing.accessoryPairingID])
+            logger.warning(
+                "paired, but could not read the accessory's name (\(error)); the pairing goes by its id",
+                ["hap.accessory": pairing.accessoryPairingID])
             return nil
         }
     }

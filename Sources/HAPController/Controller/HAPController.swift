@@ -80,8 +80,9 @@ public actor HAPController {
     public func connect(to pairing: Pairing) async throws(HAPControllerError) -> HAPClient {
         let identity = try identity()
         if pairing.controllerPairingID != identity.pairingID {
-            logger.warning("the pairing was made by another controller identity; pair-verify will likely fail",
-                           ["hap.accessory": pairing.accessoryPairingID])
+            logger.warning(
+                "the pairing was made by another controller identity; pair-verify will likely fail",
+                ["hap.accessory": pairing.accessoryPairingID])
         }
         let connection = try await open(host: pairing.host, port: pairing.port)
         do {
@@ -99,7 +100,9 @@ public actor HAPController {
     /// - Returns: the saved pairing; nil when the file is gone or holds another pairing now.
     /// - Throws: `.storage` when the file cannot be read or written.
     @discardableResult
-    public nonisolated func saveAddress(_ endpoint: HAPEndpoint, of pairing: Pairing) throws(HAPControllerError) -> Pairing? {
+    public nonisolated func saveAddress(_ endpoint: HAPEndpoint, of pairing: Pairing) throws(HAPControllerError)
+        -> Pairing?
+    {
         do {
             guard var stored = try store.pairing(accessoryPairingID: pairing.accessoryPairingID),
                 stored.accessoryLTPK == pairing.accessoryLTPK
@@ -118,14 +121,16 @@ public actor HAPController {
     /// Whether the host and port of `pairing` are those `saveAddress` saved for its accessory server: a
     /// change of the pairing file that a provider made itself, which needs no new provider.
     public nonisolated func isFollowedAddress(of pairing: Pairing) -> Bool {
-        followed.withLock { $0[pairing.accessoryPairingID.uppercased()] } == HAPEndpoint(host: pairing.host, port: pairing.port)
+        followed.withLock { $0[pairing.accessoryPairingID.uppercased()] }
+            == HAPEndpoint(host: pairing.host, port: pairing.port)
     }
 
     /// A cleartext connection with this controller's limits and logger.
     func open(host: String, port: UInt16) async throws(HAPControllerError) -> HAPConnection {
         do {
-            return try await HAPConnection.connect(host: host, port: port, connectTimeout: connectTimeout,
-                                                   requestTimeout: requestTimeout, logger: logger)
+            return try await HAPConnection.connect(
+                host: host, port: port, connectTimeout: connectTimeout,
+                requestTimeout: requestTimeout, logger: logger)
         } catch {
             throw .connection(error)
         }

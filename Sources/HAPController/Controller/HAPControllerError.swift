@@ -44,9 +44,12 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
         case .storage(let error):
             return error.description
         case .pairingNotSaved(let id, let error):
-            return "the accessory \(id) is now paired, but the pairing could not be saved (\(error)): fix the state directory, then reset the accessory and pair again"
+            return
+                "the accessory \(id) is now paired, but the pairing could not be saved (\(error)): fix the state directory, then reset the accessory and pair again"
         case .unknownPairing(let name, let known):
-            let list = known.isEmpty ? "there are no pairings" : "the pairings are " + known.map { "\"\($0)\"" }.joined(separator: ", ")
+            let list =
+                known.isEmpty
+                ? "there are no pairings" : "the pairings are " + known.map { "\"\($0)\"" }.joined(separator: ", ")
             return "no pairing named \"\(name)\": \(list)"
         case .ambiguousPairing(let name, let matches):
             return "\"\(name)\" names several pairings (\(matches.joined(separator: ", "))): use the accessory id"
@@ -66,7 +69,8 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
             return "the accessory is already paired, and \"\(name)\" is this controller's pairing at that address: "
                 + "it needs no new one (if it does not answer, unpair it and pair again)"
         case .interruptedPairing(let pending):
-            return "the accessory is already paired: the pair-setup with \(TCPError.endpoint(pending.host, pending.port)) "
+            return
+                "the accessory is already paired: the pair-setup with \(TCPError.endpoint(pending.host, pending.port)) "
                 + "that began at \(pending.startedDescription) was interrupted before the pairing was saved, so the "
                 + "accessory most likely holds a pairing no controller can use: reset the accessory (see its manual) and pair again"
         case .unpairFailed(let name, let reason):

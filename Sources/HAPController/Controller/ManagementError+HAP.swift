@@ -19,8 +19,10 @@ extension ManagementError {
         case .connection(.connectFailed), .notAnAccessory:
             self = .unreachable(prefix + error.description)
         case .unpairFailed(let name, let reason):
-            self = .unreachable("cannot remove the pairing from \(name) (\(reason)); the pairing was kept: "
-                + "switch the accessory on and try again, or unpair with --force (\"force\":true in a request) to forget it here only")
+            self = .unreachable(
+                "cannot remove the pairing from \(name) (\(reason)); the pairing was kept: "
+                    + "switch the accessory on and try again, or unpair with --force (\"force\":true in a request) to forget it here only"
+            )
         case .unknownPairing, .ambiguousPairing:
             self = .unknownAccessory(error.description)
         default:

@@ -53,7 +53,8 @@ final class BigNumberContext {
     /// (base ^ exponent) mod modulus.
     func modExp(_ base: BigNumber, _ exponent: BigNumber, _ modulus: BigNumber) throws(CryptoError) -> BigNumber {
         let result = try BigNumber()
-        try OpenSSL.check(BN_mod_exp(result.pointer, base.pointer, exponent.pointer, modulus.pointer, pointer), "BN_mod_exp")
+        try OpenSSL.check(
+            BN_mod_exp(result.pointer, base.pointer, exponent.pointer, modulus.pointer, pointer), "BN_mod_exp")
         return result
     }
 

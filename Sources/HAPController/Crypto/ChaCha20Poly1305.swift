@@ -13,7 +13,9 @@ public enum ChaCha20Poly1305 {
     /// Encrypts `plaintext` and authenticates it together with `aad`. Returns ciphertext ‖ tag
     /// (`plaintext.count + 16` bytes). Throws `CryptoError.invalidLength` for a key that is not 32 bytes or a
     /// nonce that is not 12, `CryptoError.openSSL` if libcrypto fails.
-    public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+    public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError)
+        -> [UInt8]
+    {
         let cipher = try Context(key: key, nonce: nonce, encrypt: true)
         try cipher.addAAD(aad)
         var output = try cipher.update(plaintext)
@@ -28,7 +30,9 @@ public enum ChaCha20Poly1305 {
     /// Checks the tag at the end of `sealed` (ciphertext ‖ tag) against `aad` and returns the plaintext.
     /// Throws `CryptoError.authenticationFailed` when the tag does not match (altered data, wrong key, nonce or
     /// AAD) or `sealed` is shorter than a tag; `CryptoError.invalidLength` for a bad key or nonce size.
-    public static func open(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+    public static func open(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError)
+        -> [UInt8]
+    {
         guard sealed.count >= tagLength else { throw .authenticationFailed }
         let cipher = try Context(key: key, nonce: nonce, encrypt: false)
         try cipher.addAAD(aad)
@@ -65,7 +69,8 @@ public enum ChaCha20Poly1305 {
             self.encrypt = encrypt
             let status = key.withUnsafeBufferPointer { k in
                 nonce.withUnsafeBufferPointer { n in
-                    EVP_CipherInit_ex(pointer, EVP_chacha20_poly1305(), nil, k.baseAddress, n.baseAddress, encrypt ? 1 : 0)
+                    EVP_CipherInit_ex(
+                        pointer, EVP_chacha20_poly1305(), nil, k.baseAddress, n.baseAddress, encrypt ? 1 : 0)
                 }
             }
             try OpenSSL.check(status, "EVP_CipherInit_ex(chacha20-poly1305)")

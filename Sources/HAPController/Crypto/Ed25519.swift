@@ -64,8 +64,9 @@ public struct Ed25519PublicKey: Sendable, Hashable, CustomStringConvertible {
     /// malformed signature, an invalid key or a libcrypto failure all count as "not valid".
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         guard signature.count == Ed25519PrivateKey.signatureLength,
-              let key = try? PKey.publicKey("ED25519", raw: rawRepresentation),
-              let context = EVP_MD_CTX_new() else {
+            let key = try? PKey.publicKey("ED25519", raw: rawRepresentation),
+            let context = EVP_MD_CTX_new()
+        else {
             ERR_clear_error()
             return false
         }

@@ -11,7 +11,8 @@ public enum HKDF {
         guard (1...255 * SHA512.digestLength).contains(length) else {
             throw .invalidOutputLength(length)
         }
-        let context = try OpenSSL.check(EVP_PKEY_CTX_new_from_name(nil, "HKDF", nil), "EVP_PKEY_CTX_new_from_name(HKDF)")
+        let context = try OpenSSL.check(
+            EVP_PKEY_CTX_new_from_name(nil, "HKDF", nil), "EVP_PKEY_CTX_new_from_name(HKDF)")
         defer { EVP_PKEY_CTX_free(context) }
         try OpenSSL.check(EVP_PKEY_derive_init(context), "EVP_PKEY_derive_init")
         try OpenSSL.check(EVP_PKEY_CTX_set_hkdf_md(context, EVP_sha512()), "EVP_PKEY_CTX_set_hkdf_md")
@@ -39,7 +40,8 @@ public enum HKDF {
 
     /// HKDF-SHA512 with ASCII `salt` and `info` strings, as HAP names them ("Control-Salt",
     /// "Control-Write-Encryption-Key"), giving a 32-byte key by default.
-    public static func sha512(key: [UInt8], salt: String, info: String, length: Int = 32) throws(CryptoError) -> [UInt8] {
+    public static func sha512(key: [UInt8], salt: String, info: String, length: Int = 32) throws(CryptoError) -> [UInt8]
+    {
         try sha512(key: key, salt: Array(salt.utf8), info: Array(info.utf8), length: length)
     }
 }

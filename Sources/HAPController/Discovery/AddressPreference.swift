@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which announced addresses of an accessory to try, in which order (docs/hap-notes.md §5; aiohomekit skips

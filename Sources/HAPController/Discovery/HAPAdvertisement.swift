@@ -79,13 +79,17 @@ public struct HAPAdvertisement: Sendable, Hashable {
     /// nil for anything else.
     public static func deviceID(_ text: String) -> String? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        guard parts.count == 6, parts.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+            return nil
+        }
         return text.uppercased()
     }
 
     /// `text` without control characters, at most `limit` characters.
     private static func printable(_ text: String, limit: Int) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }).prefix(limit))
+        String(
+            String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }).prefix(
+                limit))
     }
 }
 

@@ -15,14 +15,16 @@ extension HAPDiscovery: AccessoryDiscovery {
         }
         return newest.values.map { advertisement in
             DiscoveredAccessory(
-                id: advertisement.id, name: advertisement.name, model: advertisement.model, category: advertisement.category,
+                id: advertisement.id, name: advertisement.name, model: advertisement.model,
+                category: advertisement.category,
                 addresses: advertisement.addresses, port: advertisement.port, pairedElsewhere: advertisement.isPaired)
         }
         .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
 
     public func discoveredAccessoryChanges() -> AsyncStream<[DiscoveredAccessory]> {
-        let (stream, continuation) = AsyncStream.makeStream(of: [DiscoveredAccessory].self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: [DiscoveredAccessory].self, bufferingPolicy: .bufferingNewest(1))
         guard !stopped else {
             continuation.finish()
             return stream

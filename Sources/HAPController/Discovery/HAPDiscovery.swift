@@ -34,7 +34,9 @@ public actor HAPDiscovery {
         /// How often `run` tries again to reach a daemon that could not be reached at all.
         public var retryInterval: Duration
 
-        public init(maximumServices: Int = 512, listDelay: Duration = .milliseconds(100), retryInterval: Duration = .seconds(30)) {
+        public init(
+            maximumServices: Int = 512, listDelay: Duration = .milliseconds(100), retryInterval: Duration = .seconds(30)
+        ) {
             self.maximumServices = maximumServices
             self.listDelay = listDelay
             self.retryInterval = retryInterval
@@ -84,7 +86,8 @@ public actor HAPDiscovery {
     ///     (` --config FILE`, or empty), instead of the debug line every accessory gets. `run` gives one;
     ///     the commands, which print what they find, do not.
     public init(
-        browser: any ServiceBrowser, pairedIDs: @escaping @Sendable () -> Set<String> = { [] }, pairingHint: String? = nil,
+        browser: any ServiceBrowser, pairedIDs: @escaping @Sendable () -> Set<String> = { [] },
+        pairingHint: String? = nil,
         logger: Logger, limits: Limits = Limits()
     ) {
         self.browser = browser
@@ -140,7 +143,8 @@ public actor HAPDiscovery {
     /// Each announcement with device id `id` (any case) that is new or changed, from now on, until
     /// `stop()` (or the caller stops reading).
     public func announcements(for id: String) -> AsyncStream<HAPAdvertisement> {
-        let (stream, continuation) = AsyncStream.makeStream(of: HAPAdvertisement.self, bufferingPolicy: .bufferingNewest(8))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: HAPAdvertisement.self, bufferingPolicy: .bufferingNewest(8))
         guard !stopped else {
             continuation.finish()
             return stream
@@ -172,7 +176,9 @@ public actor HAPDiscovery {
                 await read(events)
             } catch {
                 if !told {
-                    logger.warning("DNS-SD discovery is off while \(error); paired accessories are reached at their stored addresses")
+                    logger.warning(
+                        "DNS-SD discovery is off while \(error); paired accessories are reached at their stored addresses"
+                    )
                     told = true
                 }
             }
@@ -195,10 +201,11 @@ public actor HAPDiscovery {
         case .removed(let name): removed(name)
         case .unavailable(let reason):
             if !daemonWasUnavailable {
-                logger.warning(hasBrowsed
-                    ? "lost the Avahi daemon (\(reason)); discovery resumes when it is back"
-                    : "cannot reach the Avahi daemon (\(reason)); discovery begins when it can be reached, "
-                        + "paired accessories are reached at their stored addresses meanwhile")
+                logger.warning(
+                    hasBrowsed
+                        ? "lost the Avahi daemon (\(reason)); discovery resumes when it is back"
+                        : "cannot reach the Avahi daemon (\(reason)); discovery begins when it can be reached, "
+                            + "paired accessories are reached at their stored addresses meanwhile")
             }
             daemonWasUnavailable = true
             if !entries.isEmpty {
@@ -228,12 +235,16 @@ public actor HAPDiscovery {
         }
         if existing == nil, entries.count >= limits.maximumServices {
             if limiter.allows("limit") {
-                logger.warning("more than \(limits.maximumServices) HomeKit services are announced; the others are ignored until some go")
+                logger.warning(
+                    "more than \(limits.maximumServices) HomeKit services are announced; the others are ignored until some go"
+                )
             }
             // A paired accessory (someone listens for its id) takes the place of the least recent of the
             // others, so that a flood cannot hide it.
             guard subscribers[advertisement.id] != nil,
-                let oldest = entries.filter({ subscribers[$0.value.advertisement.id] == nil }).min(by: { $0.value.sequence < $1.value.sequence })
+                let oldest = entries.filter({ subscribers[$0.value.advertisement.id] == nil }).min(by: {
+                    $0.value.sequence < $1.value.sequence
+                })
             else { return }
             entries[oldest.key] = nil
         }
@@ -249,7 +260,9 @@ public actor HAPDiscovery {
     /// The one line an accessory gets a minute: what it announces, or, for one ready to pair when there
     /// is a `pairingHint`, the command that pairs it.
     private func log(_ advertisement: HAPAdvertisement, new: Bool) {
-        let endpoints = advertisement.addresses.isEmpty ? "no usable address" : advertisement.endpoints.map(\.description).joined(separator: ", ")
+        let endpoints =
+            advertisement.addresses.isEmpty
+            ? "no usable address" : advertisement.endpoints.map(\.description).joined(separator: ", ")
         let what = "\(Self.quoted(advertisement.name)) (\(advertisement.id), \(advertisement.category)) at \(endpoints)"
         if let pairingHint, !advertisement.isPaired, !currentPairedIDs().contains(advertisement.id) {
             logger.info("found \(what), not paired: pair it with hap2mqtt pair --id \(advertisement.id)\(pairingHint)")
@@ -276,9 +289,9 @@ extension HAPDiscovery {
     /// The `ServiceBrowser` of this system: Avahi's on Linux; nil where there is none.
     public static func systemBrowser() -> (any ServiceBrowser)? {
         #if canImport(CAvahi)
-        return AvahiServiceBrowser()
+            return AvahiServiceBrowser()
         #else
-        return nil
+            return nil
         #endif
     }
 }

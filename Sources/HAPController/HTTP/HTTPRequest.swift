@@ -29,7 +29,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The body, sent right after the head in the same buffer.
     public var body: [UInt8]
 
-    public init(method: HTTPMethod, path: String, contentType: String? = nil, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    public init(
+        method: HTTPMethod, path: String, contentType: String? = nil, headers: HTTPHeaders = [:], body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.contentType = contentType
@@ -74,11 +76,13 @@ public struct HTTPRequest: Sendable, Hashable {
     public static func hostHeaderValue(for host: String) -> String {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         guard bare.contains(":") else { return oneLine(bare) }
-        let withoutZone = bare.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? bare
+        let withoutZone =
+            bare.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? bare
         return "[\(oneLine(withoutZone))]"
     }
 
     private static func oneLine(_ s: String) -> String {
-        s.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) ? String(s.filter { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }) : s
+        s.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" })
+            ? String(s.filter { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }) : s
     }
 }

@@ -22,7 +22,9 @@ public struct HTTPResponseParser: Sendable {
 
         /// 16 KiB of headers, 100 fields, 8 MiB of body: far above what HAP accessories send (a
         /// 150-accessory bridge's `/accessories` is a few hundred kB).
-        public init(maximumHeaderBytes: Int = 16 * 1024, maximumHeaderCount: Int = 100, maximumBodyBytes: Int = 8 * 1024 * 1024) {
+        public init(
+            maximumHeaderBytes: Int = 16 * 1024, maximumHeaderCount: Int = 100, maximumBodyBytes: Int = 8 * 1024 * 1024
+        ) {
             self.maximumHeaderBytes = maximumHeaderBytes
             self.maximumHeaderCount = maximumHeaderCount
             self.maximumBodyBytes = maximumBodyBytes
@@ -103,7 +105,11 @@ public struct HTTPResponseParser: Sendable {
         case .failed(let error):
             throw error
         case .head:
-            guard let line = try nextLine(limit: limits.maximumHeaderBytes - headBytes, tooLong: .headersTooLarge(limit: limits.maximumHeaderBytes)) else { return false }
+            guard
+                let line = try nextLine(
+                    limit: limits.maximumHeaderBytes - headBytes,
+                    tooLong: .headersTooLarge(limit: limits.maximumHeaderBytes))
+            else { return false }
             headBytes += line.consumed
             if message == nil {
                 if !line.bytes.isEmpty { message = try Self.statusLine(line.bytes) }
@@ -119,12 +125,17 @@ public struct HTTPResponseParser: Sendable {
             if n == remaining { finishMessage(into: &complete) } else { state = .body(remaining: remaining - n) }
             return true
         case .chunkSize:
-            guard let line = try nextLine(limit: Self.maximumChunkLineBytes, tooLong: .invalidChunk("chunk-size line too long")) else { return false }
+            guard
+                let line = try nextLine(
+                    limit: Self.maximumChunkLineBytes, tooLong: .invalidChunk("chunk-size line too long"))
+            else { return false }
             let size = try Self.chunkSize(line.bytes)
             if size == 0 {
                 state = .trailers
             } else {
-                guard (message?.body.count ?? 0) + size <= limits.maximumBodyBytes else { throw .bodyTooLarge(limit: limits.maximumBodyBytes) }
+                guard (message?.body.count ?? 0) + size <= limits.maximumBodyBytes else {
+                    throw .bodyTooLarge(limit: limits.maximumBodyBytes)
+                }
                 state = .chunkData(remaining: size)
             }
             return true
@@ -134,12 +145,18 @@ public struct HTTPResponseParser: Sendable {
             state = n == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - n)
             return true
         case .chunkDataEnd:
-            guard let line = try nextLine(limit: 2, tooLong: .invalidChunk("chunk data longer than its size")) else { return false }
+            guard let line = try nextLine(limit: 2, tooLong: .invalidChunk("chunk data longer than its size")) else {
+                return false
+            }
             guard line.bytes.isEmpty else { throw .invalidChunk("chunk data longer than its size") }
             state = .chunkSize
             return true
         case .trailers:
-            guard let line = try nextLine(limit: limits.maximumHeaderBytes - headBytes, tooLong: .headersTooLarge(limit: limits.maximumHeaderBytes)) else { return false }
+            guard
+                let line = try nextLine(
+                    limit: limits.maximumHeaderBytes - headBytes,
+                    tooLong: .headersTooLarge(limit: limits.maximumHeaderBytes))
+            else { return false }
             headBytes += line.consumed
             if line.bytes.isEmpty { finishMessage(into: &complete) } else { try addHeader(line.bytes) }
             return true
@@ -157,7 +174,9 @@ public struct HTTPResponseParser: Sendable {
     /// The next line without its CRLF or LF, and how many bytes it used; nil when no line end has
     /// arrived yet.
     /// - Throws: `tooLong` when the line would use more than `limit` bytes.
-    private mutating func nextLine(limit: Int, tooLong: HTTPParseError) throws(HTTPParseError) -> (bytes: ArraySlice<UInt8>, consumed: Int)? {
+    private mutating func nextLine(limit: Int, tooLong: HTTPParseError) throws(HTTPParseError) -> (
+        bytes: ArraySlice<UInt8>, consumed: Int
+    )? {
         let start = position
         var i = max(scanPosition, start)
         while i < buffer.count, buffer[i] != 0x0A { i += 1 }
@@ -204,7 +223,8 @@ public struct HTTPResponseParser: Sendable {
     /// `1.1`, `1.0`: digits, a dot, digits.
     private static func isVersion(_ v: ArraySlice<UInt8>) -> Bool {
         guard let dot = v.firstIndex(of: UInt8(ascii: ".")) else { return false }
-        let major = v[v.startIndex..<dot], minor = v[(dot + 1)...]
+        let major = v[v.startIndex..<dot]
+        let minor = v[(dot + 1)...]
         let digit: (UInt8) -> Bool = { (0x30...0x39).contains($0) }
         return !major.isEmpty && !minor.isEmpty && major.allSatisfy(digit) && minor.allSatisfy(digit)
     }
@@ -218,10 +238,16 @@ public struct HTTPResponseParser: Sendable {
             message = m
             return
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .invalidHeader(String(decoding: line, as: UTF8.self)) }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+            throw .invalidHeader(String(decoding: line, as: UTF8.self))
+        }
         let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).trimmingSpaces()
-        guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else { throw .invalidHeader(String(decoding: line, as: UTF8.self)) }
-        guard m.headers.count < limits.maximumHeaderCount else { throw .tooManyHeaders(limit: limits.maximumHeaderCount) }
+        guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+            throw .invalidHeader(String(decoding: line, as: UTF8.self))
+        }
+        guard m.headers.count < limits.maximumHeaderCount else {
+            throw .tooManyHeaders(limit: limits.maximumHeaderCount)
+        }
         m.headers.add(name, String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces())
         message = m
     }
@@ -255,8 +281,10 @@ public struct HTTPResponseParser: Sendable {
             state = .chunkSize
             return
         }
-        let lengths = m.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingSpaces() }
+        let lengths = m.headers.values(for: "Content-Length").flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        .map { $0.trimmingSpaces() }
         guard let first = lengths.first else {
             finishMessage(into: &complete)
             return
@@ -290,7 +318,9 @@ extension StringProtocol {
     /// The text without leading and trailing spaces and tabs (HTTP's optional white space).
     func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

@@ -1,5 +1,5 @@
-import JSON
 import HomeModel
+import JSON
 
 extension Characteristic {
     /// Reads one characteristic object of `GET /accessories` (HAP spec §6.3.3; docs/hap-notes.md §4.1).
@@ -10,7 +10,10 @@ extension Characteristic {
     /// metadata of the wrong JSON type is ignored.
     static func fromHAP(_ json: JSONValue, location: String, problems: inout [HAPModelProblem]) -> Characteristic? {
         guard json.objectValue != nil else {
-            problems.append(HAPModelProblem(location: location, action: .skipped, reason: "a characteristic must be an object, not \(json.kindName)"))
+            problems.append(
+                HAPModelProblem(
+                    location: location, action: .skipped,
+                    reason: "a characteristic must be an object, not \(json.kindName)"))
             return nil
         }
         guard let iid = json["iid"]?.intValue, iid >= 0 else {
@@ -19,10 +22,15 @@ extension Characteristic {
         }
         let here = "\(location) iid \(iid)"
         guard let typeText = json["type"]?.stringValue, let type = HAPType(typeText) else {
-            problems.append(HAPModelProblem(location: here, action: .skipped, reason: "\"type\" is not a HAP type UUID: \(json["type"]?.description ?? "missing")"))
+            problems.append(
+                HAPModelProblem(
+                    location: here, action: .skipped,
+                    reason: "\"type\" is not a HAP type UUID: \(json["type"]?.description ?? "missing")"))
             return nil
         }
-        func note(_ reason: String) { problems.append(HAPModelProblem(location: here, action: .adjusted, reason: reason)) }
+        func note(_ reason: String) {
+            problems.append(HAPModelProblem(location: here, action: .adjusted, reason: reason))
+        }
 
         let rawValue = json["value"]
         let format: CharacteristicFormat
@@ -30,7 +38,9 @@ extension Characteristic {
             format = known
         } else {
             format = CharacteristicFormat.inferred(from: rawValue)
-            note("format \(json["format"]?.description ?? "missing") is not a HAP format; read as \(format.rawValue) from the value")
+            note(
+                "format \(json["format"]?.description ?? "missing") is not a HAP format; read as \(format.rawValue) from the value"
+            )
         }
 
         var permissions: Permissions = []

@@ -1,5 +1,5 @@
-public import JSON
 public import HomeModel
+public import JSON
 
 extension CharacteristicValue {
     /// Reads a characteristic value from HAP JSON according to the characteristic's format (HAP spec
@@ -11,7 +11,9 @@ extension CharacteristicValue {
     /// - Returns: nil for JSON `null` (no value, e.g. a stateless ProgrammableSwitchEvent).
     /// - Throws: `HAPModelError.valueMismatch` when the JSON cannot be read as the format (e.g. `"abc"` for
     ///   `uint8`, `2` for `bool`, text that is not base64 for `data`).
-    public static func decoded(fromHAP json: JSONValue, format: CharacteristicFormat) throws(HAPModelError) -> CharacteristicValue? {
+    public static func decoded(fromHAP json: JSONValue, format: CharacteristicFormat) throws(HAPModelError)
+        -> CharacteristicValue?
+    {
         if json.isNull { return nil }
         let mismatch = HAPModelError.valueMismatch(format: format, value: json.description)
         switch format {

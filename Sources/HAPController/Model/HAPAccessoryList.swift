@@ -1,5 +1,5 @@
-public import JSON
 public import HomeModel
+public import JSON
 
 /// The accessories of one accessory server, read from its `GET /accessories` body (HAP spec §6.7.3;
 /// docs/hap-notes.md §4.1):
@@ -36,15 +36,19 @@ public struct HAPAccessoryList: Sendable, Hashable {
         var seenAIDs = Set<Int>()
         for (index, item) in list.enumerated() {
             guard let aid = item["aid"]?.intValue, aid >= 1 else {
-                problems.append(HAPModelProblem(location: "accessory #\(index + 1)", action: .skipped, reason: "no valid \"aid\""))
+                problems.append(
+                    HAPModelProblem(location: "accessory #\(index + 1)", action: .skipped, reason: "no valid \"aid\""))
                 continue
             }
             guard seenAIDs.insert(aid).inserted else {
-                problems.append(HAPModelProblem(location: "aid \(aid)", action: .skipped, reason: "a second accessory with the same aid"))
+                problems.append(
+                    HAPModelProblem(
+                        location: "aid \(aid)", action: .skipped, reason: "a second accessory with the same aid"))
                 continue
             }
             guard let services = item["services"]?.arrayValue else {
-                problems.append(HAPModelProblem(location: "aid \(aid)", action: .skipped, reason: "no \"services\" array"))
+                problems.append(
+                    HAPModelProblem(location: "aid \(aid)", action: .skipped, reason: "no \"services\" array"))
                 continue
             }
             let read = Self.services(services, aid: aid, problems: &problems)
@@ -60,34 +64,48 @@ public struct HAPAccessoryList: Sendable, Hashable {
         var seenCharacteristicIIDs = Set<Int>()
         for json in list {
             guard let iid = json["iid"]?.intValue, iid >= 0 else {
-                problems.append(HAPModelProblem(location: "aid \(aid) service", action: .skipped, reason: "no valid \"iid\""))
+                problems.append(
+                    HAPModelProblem(location: "aid \(aid) service", action: .skipped, reason: "no valid \"iid\""))
                 continue
             }
             let here = "aid \(aid) service iid \(iid)"
             guard let typeText = json["type"]?.stringValue, let type = HAPType(typeText) else {
-                problems.append(HAPModelProblem(location: here, action: .skipped, reason: "\"type\" is not a HAP type UUID: \(json["type"]?.description ?? "missing")"))
+                problems.append(
+                    HAPModelProblem(
+                        location: here, action: .skipped,
+                        reason: "\"type\" is not a HAP type UUID: \(json["type"]?.description ?? "missing")"))
                 continue
             }
             guard seenServiceIIDs.insert(iid).inserted else {
-                problems.append(HAPModelProblem(location: here, action: .skipped, reason: "a second service with the same iid"))
+                problems.append(
+                    HAPModelProblem(location: here, action: .skipped, reason: "a second service with the same iid"))
                 continue
             }
             var characteristics: [Characteristic] = []
             if let list = json["characteristics"]?.arrayValue {
                 for c in list {
-                    guard let characteristic = Characteristic.fromHAP(c, location: "aid \(aid) characteristic", problems: &problems) else { continue }
+                    guard
+                        let characteristic = Characteristic.fromHAP(
+                            c, location: "aid \(aid) characteristic", problems: &problems)
+                    else { continue }
                     guard seenCharacteristicIIDs.insert(characteristic.iid).inserted else {
-                        problems.append(HAPModelProblem(location: "aid \(aid) characteristic iid \(characteristic.iid)", action: .skipped, reason: "a second characteristic with the same iid"))
+                        problems.append(
+                            HAPModelProblem(
+                                location: "aid \(aid) characteristic iid \(characteristic.iid)", action: .skipped,
+                                reason: "a second characteristic with the same iid"))
                         continue
                     }
                     characteristics.append(characteristic)
                 }
             } else {
-                problems.append(HAPModelProblem(location: here, action: .adjusted, reason: "no \"characteristics\" array; read as empty"))
+                problems.append(
+                    HAPModelProblem(
+                        location: here, action: .adjusted, reason: "no \"characteristics\" array; read as empty"))
             }
-            services.append(Service(
-                iid: iid, type: type, isPrimary: flag(json["primary"]), isHidden: flag(json["hidden"]),
-                linked: json["linked"]?.arrayValue?.compactMap(\.intValue) ?? [], characteristics: characteristics))
+            services.append(
+                Service(
+                    iid: iid, type: type, isPrimary: flag(json["primary"]), isHidden: flag(json["hidden"]),
+                    linked: json["linked"]?.arrayValue?.compactMap(\.intValue) ?? [], characteristics: characteristics))
         }
         return services
     }

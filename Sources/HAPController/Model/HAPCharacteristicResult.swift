@@ -1,5 +1,5 @@
-public import JSON
 public import HomeModel
+public import JSON
 
 /// The outcome for one characteristic of a `GET` or `PUT /characteristics` (HAP spec §6.7.2, §6.7.4;
 /// docs/hap-notes.md §4.2–§4.4): a HAP status, and the value when the accessory sent one (a read, or a
@@ -41,11 +41,15 @@ public struct HAPCharacteristicResult: Sendable, Hashable {
     /// A requested characteristic the accessory did not list gets `-70409` (resource does not exist).
     /// - Throws: `HAPModelError.invalidJSON` or `.unexpectedBody` for a 2xx body that is not a HAP result;
     ///   `.httpStatus` for an error status (4xx, 5xx) without a HAP status in the body.
-    public static func parse(httpStatus: Int, body: [UInt8], requested: [HAPCharacteristicID]) throws(HAPModelError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
+    public static func parse(httpStatus: Int, body: [UInt8], requested: [HAPCharacteristicID]) throws(HAPModelError)
+        -> [HAPCharacteristicID: HAPCharacteristicResult]
+    {
         let success = (200..<300).contains(httpStatus)
         var results: [HAPCharacteristicID: HAPCharacteristicResult] = [:]
         func fill(_ status: HAPStatus) {
-            for id in requested where results[id] == nil { results[id] = HAPCharacteristicResult(id: id, status: status) }
+            for id in requested where results[id] == nil {
+                results[id] = HAPCharacteristicResult(id: id, status: status)
+            }
         }
         guard httpStatus != 204, let json = try parseBody(body, httpStatus: httpStatus) else {
             fill(.success)

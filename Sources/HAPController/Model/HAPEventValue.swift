@@ -30,7 +30,9 @@ public struct HAPEventValue: Sendable, Hashable {
         var seen = Set<HAPCharacteristicID>()
         var values: [HAPEventValue] = []
         for item in items {
-            guard let id = HAPCharacteristicID(item: item), let value = item["value"], seen.insert(id).inserted else { continue }
+            guard let id = HAPCharacteristicID(item: item), let value = item["value"], seen.insert(id).inserted else {
+                continue
+            }
             values.append(HAPEventValue(id: id, value: value.isNull ? nil : value))
         }
         return values.reversed()

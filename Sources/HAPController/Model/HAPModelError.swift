@@ -1,5 +1,5 @@
-public import JSON
 public import HomeModel
+public import JSON
 
 /// Why a HAP JSON body could not be turned into accessories, results or events, or a value into HAP
 /// JSON. Prints as one line.
@@ -22,7 +22,8 @@ public enum HAPModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidJSON(let e): return e.description
         case .unexpectedBody(let what): return "unexpected HAP body: \(what)"
         case .status(let s, let http): return "the accessory answered HTTP \(http) with \(s)"
-        case .httpStatus(let code): return "the accessory answered HTTP \(code)\(Self.meaning(code).map { " (\($0))" } ?? "")"
+        case .httpStatus(let code):
+            return "the accessory answered HTTP \(code)\(Self.meaning(code).map { " (\($0))" } ?? "")"
         case .valueMismatch(let f, let v):
             let shown = v.count > 64 ? String(v.prefix(61)) + "..." : v
             return "\(shown) is not a valid \(f.rawValue) value"

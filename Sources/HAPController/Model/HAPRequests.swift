@@ -1,5 +1,5 @@
-public import JSON
 public import HomeModel
+public import JSON
 
 /// One value to write with `PUT /characteristics` (HAP spec §6.7.2.2): the characteristic, its value as
 /// HAP JSON, and whether to ask for a write response (`"r":true`, for characteristics with `wr`).
@@ -19,7 +19,9 @@ public struct HAPCharacteristicWriteItem: Sendable, Hashable {
 
     /// A write of `value` to a characteristic of `format`, converted as `JSONValue(encoding:format:)` does.
     /// - Throws: `HAPModelError.valueMismatch` when the format cannot carry the value.
-    public init(id: HAPCharacteristicID, value: CharacteristicValue, format: CharacteristicFormat, wantsResponse: Bool = false) throws(HAPModelError) {
+    public init(
+        id: HAPCharacteristicID, value: CharacteristicValue, format: CharacteristicFormat, wantsResponse: Bool = false
+    ) throws(HAPModelError) {
         self.init(id: id, value: try JSONValue(encoding: value, format: format), wantsResponse: wantsResponse)
     }
 }
@@ -37,7 +39,9 @@ public enum HAPRequests {
         _ ids: [HAPCharacteristicID], meta: Bool = false, perms: Bool = false, type: Bool = false, events: Bool = false
     ) -> HTTPRequest {
         var path = "/characteristics?id=" + ids.map(\.description).joined(separator: ",")
-        for (flag, on) in [("meta", meta), ("perms", perms), ("type", type), ("ev", events)] where on { path += "&\(flag)=1" }
+        for (flag, on) in [("meta", meta), ("perms", perms), ("type", type), ("ev", events)] where on {
+            path += "&\(flag)=1"
+        }
         return .get(path)
     }
 
@@ -62,7 +66,9 @@ public enum HAPRequests {
         var byAID: [Int: [HAPCharacteristicID]] = [:]
         for id in ids { byAID[id.aid, default: []].append(id) }
         return byAID.keys.sorted().map { aid in
-            let items: [JSONValue] = (byAID[aid] ?? []).map { ["aid": JSONValue($0.aid), "iid": JSONValue($0.iid), "ev": .bool(enable)] }
+            let items: [JSONValue] = (byAID[aid] ?? []).map {
+                ["aid": JSONValue($0.aid), "iid": JSONValue($0.iid), "ev": .bool(enable)]
+            }
             return .put("/characteristics", json: JSONValue.object(["characteristics": .array(items)]).encoded())
         }
     }
@@ -79,9 +85,11 @@ public enum HAPRequests {
     /// bridge; the accessory answers 200 with the JPEG as the body (`Content-Type: image/jpeg`).
     public static func snapshot(aid: Int, width: Int, height: Int) -> HTTPRequest {
         let body: JSONObject = [
-            "aid": JSONValue(aid), "resource-type": "image", "image-width": JSONValue(width), "image-height": JSONValue(height),
+            "aid": JSONValue(aid), "resource-type": "image", "image-width": JSONValue(width),
+            "image-height": JSONValue(height),
         ]
-        return HTTPRequest(method: .post, path: "/resource", contentType: HAPContentType.json, body: JSONValue.object(body).encoded())
+        return HTTPRequest(
+            method: .post, path: "/resource", contentType: HAPContentType.json, body: JSONValue.object(body).encoded())
     }
 
     /// `POST /identify` without a body, for an accessory that is not paired yet (docs/hap-notes.md §4.7):

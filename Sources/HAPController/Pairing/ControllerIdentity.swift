@@ -1,11 +1,12 @@
-import HomeModel
 import Foundation
+import HomeModel
 
 /// This controller's long-term identity (HAP spec §5.6.6.1): its pairing id, a UUID string the accessory
 /// stores, and its Ed25519 long-term key pair (LTSK as a 32-byte seed, LTPK). Created once and persisted by
 /// the pairing store; `Codable` with the seed and public key as base64. `description` never shows the seed.
 public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable {
+    CustomReflectable
+{
     /// The iOSDevicePairingID: an upper-case UUID string, sent as UTF-8 in pair-setup M5 and pair-verify M3.
     public let pairingID: String
     /// The Ed25519 long-term public key (LTPK, 32 bytes).
@@ -63,8 +64,9 @@ public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConve
         let seed = try Base64Field.decode(container, .seed)
         let stored = try Base64Field.decode(container, .publicKey)
         guard let key = try? Ed25519PrivateKey(seed: seed), key.publicKey == stored else {
-            throw DecodingError.dataCorruptedError(forKey: .publicKey, in: container,
-                                                   debugDescription: "the public key does not belong to the seed")
+            throw DecodingError.dataCorruptedError(
+                forKey: .publicKey, in: container,
+                debugDescription: "the public key does not belong to the seed")
         }
         self.init(pairingID: id, key: key)
     }
@@ -87,13 +89,16 @@ public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConve
 /// Base64 byte fields in `Codable` containers.
 enum Base64Field {
     /// The bytes of the base64 string at `key`; a `DecodingError` if it is not base64.
-    static func decode<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, length: Int? = nil) throws -> [UInt8] {
+    static func decode<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, length: Int? = nil) throws
+        -> [UInt8]
+    {
         guard let bytes = Base64.decode(try container.decode(String.self, forKey: key)) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not base64")
         }
         if let length, bytes.count != length {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                   debugDescription: "\(bytes.count) bytes where \(length) were expected")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
+                debugDescription: "\(bytes.count) bytes where \(length) were expected")
         }
         return bytes
     }

@@ -77,8 +77,9 @@ public struct PairSetup: Sendable {
     /// M2 (salt and B) → M3 (A and the proof M1).
     private mutating func handleM2(_ response: [UInt8]) throws(PairingError) -> Step {
         let step = "pair-setup M2"
-        let m2 = try PairingResponse.decode(response, step: step, expectedState: 2,
-                                            authentication: .authenticationRejected(step: step))
+        let m2 = try PairingResponse.decode(
+            response, step: step, expectedState: 2,
+            authentication: .authenticationRejected(step: step))
         let b = try PairingResponse.require(.publicKey, in: m2, step: step)
         let salt = try PairingResponse.require(.salt, in: m2, step: step)
         let password = setupCode.dashed
@@ -99,10 +100,13 @@ public struct PairSetup: Sendable {
         let key = srp.sessionKey
         let controller = self.controller
         let (encryptionKey, signature) = try pairingCrypto { () throws(CryptoError) in
-            let encryptionKey = try HKDF.sha512(key: key, salt: "Pair-Setup-Encrypt-Salt", info: "Pair-Setup-Encrypt-Info")
-            let deviceX = try HKDF.sha512(key: key, salt: "Pair-Setup-Controller-Sign-Salt",
-                                          info: "Pair-Setup-Controller-Sign-Info")
-            let signature = try controller.signature(for: deviceX + Array(controller.pairingID.utf8) + controller.publicKey)
+            let encryptionKey = try HKDF.sha512(
+                key: key, salt: "Pair-Setup-Encrypt-Salt", info: "Pair-Setup-Encrypt-Info")
+            let deviceX = try HKDF.sha512(
+                key: key, salt: "Pair-Setup-Controller-Sign-Salt",
+                info: "Pair-Setup-Controller-Sign-Info")
+            let signature = try controller.signature(
+                for: deviceX + Array(controller.pairingID.utf8) + controller.publicKey)
             return (encryptionKey, signature)
         }
         var subTLV = TLV8()
@@ -116,10 +120,13 @@ public struct PairSetup: Sendable {
     }
 
     /// M6: decrypt the accessory's identity and check its signature.
-    private func handleM6(_ response: [UInt8], sessionKey: [UInt8], encryptionKey: [UInt8]) throws(PairingError) -> PairSetupResult {
+    private func handleM6(_ response: [UInt8], sessionKey: [UInt8], encryptionKey: [UInt8]) throws(PairingError)
+        -> PairSetupResult
+    {
         let step = "pair-setup M6"
-        let m6 = try PairingResponse.decode(response, step: step, expectedState: 6,
-                                            authentication: .authenticationRejected(step: step))
+        let m6 = try PairingResponse.decode(
+            response, step: step, expectedState: 6,
+            authentication: .authenticationRejected(step: step))
         let inner = try PairingResponse.decryptSubTLV(m6, key: encryptionKey, label: "PS-Msg06", step: step)
         let id = try PairingResponse.require(.identifier, in: inner, step: step)
         let ltpk = try PairingResponse.require(.publicKey, in: inner, step: step, length: Ed25519PrivateKey.keyLength)
@@ -128,7 +135,8 @@ public struct PairSetup: Sendable {
             throw .malformedResponse(step: step, reason: "the accessory pairing id is not UTF-8 text")
         }
         let accessoryX = try pairingCrypto { () throws(CryptoError) in
-            try HKDF.sha512(key: sessionKey, salt: "Pair-Setup-Accessory-Sign-Salt", info: "Pair-Setup-Accessory-Sign-Info")
+            try HKDF.sha512(
+                key: sessionKey, salt: "Pair-Setup-Accessory-Sign-Salt", info: "Pair-Setup-Accessory-Sign-Info")
         }
         let verifier = try pairingCrypto { () throws(CryptoError) in try Ed25519PublicKey(rawRepresentation: ltpk) }
         guard verifier.isValidSignature(signature, for: accessoryX + id + ltpk) else {

@@ -35,8 +35,9 @@ public struct PairVerify: Sendable {
 
     /// A pair-verify for `controller` with the accessory of a stored `pairing`.
     public init(controller: ControllerIdentity, pairing: Pairing) {
-        self.init(controller: controller, accessoryPairingID: pairing.accessoryPairingID,
-                  accessoryLTPK: pairing.accessoryLTPK)
+        self.init(
+            controller: controller, accessoryPairingID: pairing.accessoryPairingID,
+            accessoryLTPK: pairing.accessoryLTPK)
     }
 
     /// The M1 body: `State=1, PublicKey=` a fresh X25519 public key. Calling it again starts over with a new
@@ -63,8 +64,10 @@ public struct PairVerify: Sendable {
         case .awaitingM2(let key): return try handleM2(response, key: key)
         case .awaitingM4(let sharedSecret):
             let step = "pair-verify M4"
-            _ = try PairingResponse.decode(response, step: step, expectedState: 4, authentication: .authenticationFailed)
-            return .verified(try pairingCrypto { () throws(CryptoError) in try SessionKeys(sharedSecret: sharedSecret) })
+            _ = try PairingResponse.decode(
+                response, step: step, expectedState: 4, authentication: .authenticationFailed)
+            return .verified(
+                try pairingCrypto { () throws(CryptoError) in try SessionKeys(sharedSecret: sharedSecret) })
         }
     }
 
@@ -73,11 +76,15 @@ public struct PairVerify: Sendable {
         let step = "pair-verify M2"
         // Error=2 here comes from accessories with no pairing at all (HAP-python answers M1 so when it is
         // unpaired): like M4's, it means the accessory does not know this controller.
-        let m2 = try PairingResponse.decode(response, step: step, expectedState: 2, authentication: .authenticationFailed)
-        let accessoryKey = try PairingResponse.require(.publicKey, in: m2, step: step, length: X25519PrivateKey.keyLength)
+        let m2 = try PairingResponse.decode(
+            response, step: step, expectedState: 2, authentication: .authenticationFailed)
+        let accessoryKey = try PairingResponse.require(
+            .publicKey, in: m2, step: step, length: X25519PrivateKey.keyLength)
         let (shared, verifyKey) = try pairingCrypto { () throws(CryptoError) in
             let shared = try key.sharedSecret(with: accessoryKey)
-            return (shared, try HKDF.sha512(key: shared, salt: "Pair-Verify-Encrypt-Salt", info: "Pair-Verify-Encrypt-Info"))
+            return (
+                shared, try HKDF.sha512(key: shared, salt: "Pair-Verify-Encrypt-Salt", info: "Pair-Verify-Encrypt-Info")
+            )
         }
         let inner = try PairingResponse.decryptSubTLV(m2, key: verifyKey, label: "PV-Msg02", step: step)
         let id = try PairingResponse.require(.identifier, in: inner, step: step)

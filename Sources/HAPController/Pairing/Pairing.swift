@@ -31,9 +31,12 @@ public struct Pairing: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The pairing that `PairSetup` produced for `controller` with the accessory at `host`:`port`.
-    public init(controller: ControllerIdentity, accessory: PairSetupResult, host: String, port: UInt16, name: String? = nil) {
-        self.init(accessoryPairingID: accessory.accessoryPairingID, accessoryLTPK: accessory.accessoryLTPK,
-                  controllerPairingID: controller.pairingID, host: host, port: port, name: name)
+    public init(
+        controller: ControllerIdentity, accessory: PairSetupResult, host: String, port: UInt16, name: String? = nil
+    ) {
+        self.init(
+            accessoryPairingID: accessory.accessoryPairingID, accessoryLTPK: accessory.accessoryLTPK,
+            controllerPairingID: controller.pairingID, host: host, port: port, name: name)
     }
 
     private enum CodingKeys: String, CodingKey {

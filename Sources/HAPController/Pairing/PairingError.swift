@@ -68,7 +68,8 @@ public enum PairingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .authenticationRejected(let step):
             return "the accessory refused this controller's authentication at \(step)"
         case .authenticationFailed:
-            return "the accessory no longer knows this controller (the pairing was removed on the accessory): pair again"
+            return
+                "the accessory no longer knows this controller (the pairing was removed on the accessory): pair again"
         case .notAdmin:
             return "this controller is not an admin of the accessory"
         case .wrongAccessory(let expected, let found):

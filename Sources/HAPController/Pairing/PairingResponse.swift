@@ -20,11 +20,14 @@ enum PairingResponse {
             guard error.count == 1 else {
                 throw .malformedResponse(step: step, reason: "Error item of \(error.count) bytes")
             }
-            throw mapError(code: error[0], retryDelay: message.integer(.retryDelay), step: step,
-                           authentication: authentication)
+            throw mapError(
+                code: error[0], retryDelay: message.integer(.retryDelay), step: step,
+                authentication: authentication)
         }
         if let state = message[.state], state != [expectedState] {
-            throw .malformedResponse(step: step, reason: "State \(state.map(String.init).joined(separator: ",")) where \(expectedState) was expected")
+            throw .malformedResponse(
+                step: step,
+                reason: "State \(state.map(String.init).joined(separator: ",")) where \(expectedState) was expected")
         }
         return message
     }
@@ -43,7 +46,9 @@ enum PairingResponse {
     }
 
     /// The value of `type`, which must be present and, when `length` is given, exactly that long.
-    static func require(_ type: TLV8Type, in message: TLV8, step: String, length: Int? = nil) throws(PairingError) -> [UInt8] {
+    static func require(_ type: TLV8Type, in message: TLV8, step: String, length: Int? = nil) throws(PairingError)
+        -> [UInt8]
+    {
         guard let value = message[type] else { throw .malformedResponse(step: step, reason: "no \(type) item") }
         if let length, value.count != length {
             throw .malformedResponse(step: step, reason: "\(type) is \(value.count) bytes, not \(length)")

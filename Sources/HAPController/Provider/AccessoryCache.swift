@@ -17,7 +17,8 @@ struct AccessoryCache: Sendable {
     /// `accessories-AA-BB-CC-DD-EE-FF.json`: the pairing file's name with another prefix, so that the
     /// pairing store never takes it for a pairing.
     var fileName: String {
-        "accessories-" + PairingStore.fileName(forAccessory: accessoryPairingID).dropFirst(PairingStore.pairingFilePrefix.count)
+        "accessories-"
+            + PairingStore.fileName(forAccessory: accessoryPairingID).dropFirst(PairingStore.pairingFilePrefix.count)
     }
 
     /// Saves `body` (a `/accessories` answer), atomically but without fsync: it is rewritten at every
@@ -41,7 +42,9 @@ struct AccessoryCache: Sendable {
         return list.accessories.map { accessory in
             var accessory = accessory
             for s in accessory.services.indices where accessory.services[s].type != .Service.accessoryInformation {
-                for c in accessory.services[s].characteristics.indices { accessory.services[s].characteristics[c].value = nil }
+                for c in accessory.services[s].characteristics.indices {
+                    accessory.services[s].characteristics[c].value = nil
+                }
             }
             return accessory
         }

@@ -1,5 +1,5 @@
-import JSON
 import HomeModel
+import JSON
 
 /// The accessories of one accessory server as the provider uses them between two syncs: the accessory
 /// ids, each characteristic's format by its HAP id (for values in answers and events), and the lists of
@@ -54,12 +54,15 @@ struct AccessoryIndex: Sendable {
         for accessory in accessories {
             for service in accessory.services {
                 // Accessory and protocol information do not change while connected; every sync reads them.
-                let fixed = service.type == .Service.accessoryInformation || service.type == .Service.protocolInformation
+                let fixed =
+                    service.type == .Service.accessoryInformation || service.type == .Service.protocolInformation
                 for c in service.characteristics {
                     let id = HAPCharacteristicID(aid: accessory.aid, iid: c.iid)
                     guard formats[id] == nil else { continue }
                     formats[id] = c.format
-                    if c.type == .Characteristic.identify, identify[accessory.aid] == nil { identify[accessory.aid] = id }
+                    if c.type == .Characteristic.identify, identify[accessory.aid] == nil {
+                        identify[accessory.aid] = id
+                    }
                     if fixed { fixedIDs.insert(id) }
                     guard c.isReadable else { continue }
                     readable.append(id)
@@ -137,7 +140,8 @@ struct AccessoryIndex: Sendable {
             for s in accessories[a].services.indices {
                 for c in accessories[a].services[s].characteristics.indices {
                     let id = HAPCharacteristicID(aid: aid, iid: accessories[a].services[s].characteristics[c].iid)
-                    guard let result = results[id], result.status.isSuccess, let value = value(result.value, for: id) else { continue }
+                    guard let result = results[id], result.status.isSuccess, let value = value(result.value, for: id)
+                    else { continue }
                     accessories[a].services[s].characteristics[c].value = value
                 }
             }

@@ -139,7 +139,8 @@ extension HAPAccessoryProvider {
     /// `-70402` unreachable (reported before the sync, so that they never show as online), the accessories,
     /// then the others reachable.
     private func install(
-        _ client: HAPClient, _ synced: AccessoryIndex, _ accessories: [Accessory], readResults: [HAPCharacteristicID: HAPCharacteristicResult]
+        _ client: HAPClient, _ synced: AccessoryIndex, _ accessories: [Accessory],
+        readResults: [HAPCharacteristicID: HAPCharacteristicResult]
     ) {
         self.client = client
         self.index = synced
@@ -157,7 +158,10 @@ extension HAPAccessoryProvider {
         logger.info(
             "connected to \(displayName) at \(connectedEndpoint ?? address): \(accessories.count) accessories, "
                 + "\(synced.evented.count) characteristics with events, \(synced.polled.count) polled")
-        for id in offline { logger.warning("accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description]) }
+        for id in offline {
+            logger.warning(
+                "accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description])
+        }
         reconnectEnded(with: client)
     }
 
@@ -178,7 +182,8 @@ extension HAPAccessoryProvider {
         guard keepalive < settings.keepaliveInterval else { return }
         logger.info(
             "\(displayName) ended a connection quiet for \(CharacteristicValue.format((quiet.inSeconds * 10).rounded() / 10)) s; "
-                + "keeping its connection alive every \(CharacteristicValue.format((keepalive.inSeconds * 10).rounded() / 10)) s")
+                + "keeping its connection alive every \(CharacteristicValue.format((keepalive.inSeconds * 10).rounded() / 10)) s"
+        )
     }
 
     /// A connection attempt failed. The first time, the first sync is reported from the cache (or as
@@ -222,7 +227,8 @@ extension HAPAccessoryProvider {
             "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
                 + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
                 + "Pair again with hap2mqtt pair \(pairCommandTarget)\(settings.commandOptions) "
-                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force\(settings.commandOptions)")
+                + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force\(settings.commandOptions)"
+        )
     }
 
     /// The first sync when the accessory cannot be reached: the cached accessories, unreachable, or

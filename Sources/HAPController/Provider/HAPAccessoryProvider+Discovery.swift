@@ -76,7 +76,8 @@ extension HAPAccessoryProvider {
             let now = ContinuousClock.now
             unverifiable = unverifiable.filter { now - $0.value < Self.unverifiableLifetime }
             for advertisement in await discovery.advertisements(for: pairing.accessoryPairingID) {
-                for endpoint in advertisement.endpoints where unverifiable[endpoint] == nil && !candidates.contains(endpoint) {
+                for endpoint in advertisement.endpoints
+                where unverifiable[endpoint] == nil && !candidates.contains(endpoint) {
                     candidates.append(endpoint)
                 }
             }
@@ -105,7 +106,9 @@ extension HAPAccessoryProvider {
         } catch {
             logger.warning("cannot save the new address of \(displayName) in its pairing file: \(error)")
         }
-        logger.notice("\(displayName) moved from \(old) to \(endpoint) (it announced it; pair-verify proved it is the paired accessory)")
+        logger.notice(
+            "\(displayName) moved from \(old) to \(endpoint) (it announced it; pair-verify proved it is the paired accessory)"
+        )
     }
 
     // MARK: - Announcements
@@ -124,7 +127,10 @@ extension HAPAccessoryProvider {
 
     /// The back-off wait ended because the accessory announced itself.
     func announcedReturn() {
-        let at = announcement.map { $0.endpoints.isEmpty ? "" : " at " + $0.endpoints.map(\.description).joined(separator: ", ") } ?? ""
+        let at =
+            announcement.map {
+                $0.endpoints.isEmpty ? "" : " at " + $0.endpoints.map(\.description).joined(separator: ", ")
+            } ?? ""
         if announcementLog.allows(pairing.accessoryPairingID) {
             logger.info("\(displayName) announced itself\(at); reconnecting now")
         }
@@ -166,8 +172,10 @@ extension HAPAccessoryProvider {
             _ = try await client.read([probe], timeout: Self.probeTimeout)
             return true
         } catch {
-            logger.info("\(displayName) was announced at \(advertisement.endpoints.map(\.description).joined(separator: ", ")) "
-                + "and the connection to \(connectedEndpoint.map(\.description) ?? "it") does not answer (\(error)); reconnecting")
+            logger.info(
+                "\(displayName) was announced at \(advertisement.endpoints.map(\.description).joined(separator: ", ")) "
+                    + "and the connection to \(connectedEndpoint.map(\.description) ?? "it") does not answer (\(error)); reconnecting"
+            )
             await client.connection.close()
             return false
         }
@@ -207,10 +215,12 @@ extension HAPAccessoryProvider {
             syncedNumbers = (advertisement.configurationNumber, advertisement.stateNumber)
             logger.info(
                 "\(displayName) changed its configuration (c# \(old) → \(advertisement.configurationNumber ?? old)); re-fetched "
-                    + "\(counts.accessories) accessories on the open connection: \(counts.added) added, \(counts.removed) removed")
+                    + "\(counts.accessories) accessories on the open connection: \(counts.added) added, \(counts.removed) removed"
+            )
         } catch {
             // A broken connection ends the session, whose next sync fetches everything anyway.
-            logger.warning("cannot re-fetch the accessories of \(displayName) after its configuration changed: \(error)")
+            logger.warning(
+                "cannot re-fetch the accessories of \(displayName) after its configuration changed: \(error)")
         }
     }
 
@@ -220,7 +230,8 @@ extension HAPAccessoryProvider {
     /// - Returns: how many accessories there are, and how many were added and removed; nil when the
     ///   session ended meanwhile (its next sync fetches everything anyway).
     /// - Throws: what the requests throw.
-    func resync(on client: HAPClient) async throws(HAPConnectionError) -> (accessories: Int, added: Int, removed: Int)? {
+    func resync(on client: HAPClient) async throws(HAPConnectionError) -> (accessories: Int, added: Int, removed: Int)?
+    {
         let before = Set(index?.ids ?? [])
         let (accessories, synced, values) = try await syncAccessories(client)
         guard self.client?.connection === client.connection, !stopped else { return nil }

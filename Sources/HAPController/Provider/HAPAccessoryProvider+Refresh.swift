@@ -13,6 +13,8 @@ extension HAPAccessoryProvider {
             throw Self.accessoryError(error)
         }
         guard let counts else { throw .unreachable(disconnectReason) }
-        logger.info("refreshed \(displayName): \(counts.accessories) accessories, \(counts.added) added, \(counts.removed) removed")
+        logger.info(
+            "refreshed \(displayName): \(counts.accessories) accessories, \(counts.added) added, \(counts.removed) removed"
+        )
     }
 }

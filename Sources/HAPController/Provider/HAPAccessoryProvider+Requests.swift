@@ -6,7 +6,9 @@ extension HAPAccessoryProvider {
     /// Reads characteristics in one `GET /characteristics` (split when long). Waits for a reconnect under
     /// way (`session(after:)`); fails fast with `.unreachable` while there is no connection; `.unknown` for an address this provider does not have;
     /// `.status` with the accessory's HAP status per characteristic.
-    public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+    public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<
+        CharacteristicValue?, AccessoryError
+    >] {
         var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
         let (client, index, known) = route(await session(), addresses, into: &results)
         guard let client, let index, !known.isEmpty else { return results }
@@ -23,7 +25,9 @@ extension HAPAccessoryProvider {
                 results[address] = .failure(.status(.resourceDoesNotExist))
                 continue
             }
-            results[address] = answer.status.isSuccess ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
+            results[address] =
+                answer.status.isSuccess
+                ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
         }
         return results
     }
@@ -34,27 +38,33 @@ extension HAPAccessoryProvider {
     /// (`session(after:)`), and sends plain value writes once more on the new connection when theirs
     /// closed before any answer was read (`send(_:on:index:)`); fails fast with `.unreachable` while there
     /// is no connection; `.status` with the accessory's HAP status per characteristic.
-    public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] {
+    public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<
+        CharacteristicValue?, AccessoryError
+    >] {
         var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
         let (client, index, known) = route(await session(), writes.map(\.address), into: &results)
         guard let client, let index, !known.isEmpty else { return results }
         var items: (plain: [HAPCharacteristicWriteItem], timed: [HAPCharacteristicWriteItem]) = ([], [])
         var idOf: [CharacteristicAddress: HAPCharacteristicID] = [:]
         for write in writes {
-            guard let id = known.first(where: { $0.address == write.address })?.id, let format = index.formats[id] else { continue }
+            guard let id = known.first(where: { $0.address == write.address })?.id, let format = index.formats[id]
+            else { continue }
             do {
-                let item = try HAPCharacteristicWriteItem(id: id, value: write.value, format: format, wantsResponse: write.wantsResponse)
+                let item = try HAPCharacteristicWriteItem(
+                    id: id, value: write.value, format: format, wantsResponse: write.wantsResponse)
                 if write.timed { items.timed.append(item) } else { items.plain.append(item) }
                 idOf[write.address] = id
             } catch {
-                results[write.address] = .failure(.failed("cannot write \(write.value) as \(format.rawValue): \(error)"))
+                results[write.address] = .failure(
+                    .failed("cannot write \(write.value) as \(format.rawValue): \(error)"))
             }
         }
         var answers: [HAPCharacteristicID: HAPCharacteristicResult] = [:]
         var failure: AccessoryError?
         for (batch, timed) in [(items.plain, false), (items.timed, true)] where !batch.isEmpty {
             do {
-                let answered = timed ? try await client.write(batch, timed: true) : try await send(batch, on: client, index: index)
+                let answered =
+                    timed ? try await client.write(batch, timed: true) : try await send(batch, on: client, index: index)
                 answers.merge(answered) { _, new in new }
             } catch {
                 failure = Self.accessoryError(error)
@@ -63,7 +73,9 @@ extension HAPAccessoryProvider {
         await note(answers)
         for (address, id) in idOf {
             if let answer = answers[id] {
-                results[address] = answer.status.isSuccess ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
+                results[address] =
+                    answer.status.isSuccess
+                    ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
             } else {
                 results[address] = .failure(failure ?? .status(.resourceDoesNotExist))
             }
@@ -84,7 +96,9 @@ extension HAPAccessoryProvider {
             guard batch.allSatisfy({ index.mayRepeatWrite(to: $0.id) }), let next = await session(after: client),
                 !Task.isCancelled
             else { throw .connectionLost(why) }
-            logger.info("the connection to \(displayName) closed before it answered a write (\(why)); writing again on the new connection")
+            logger.info(
+                "the connection to \(displayName) closed before it answered a write (\(why)); writing again on the new connection"
+            )
             return try await next.write(batch)
         }
     }

@@ -41,9 +41,11 @@ extension HAPAccessoryProvider {
                 continue
             }
             heard.insert(event.id.aid)
-            updates.append(ValueUpdate(
-                address: CharacteristicAddress(accessory: id, iid: event.id.iid), value: index.value(event.value, for: event.id),
-                source: .event))
+            updates.append(
+                ValueUpdate(
+                    address: CharacteristicAddress(accessory: id, iid: event.id.iid),
+                    value: index.value(event.value, for: event.id),
+                    source: .event))
         }
         if !updates.isEmpty { emit(.values(updates)) }
         await markReachable(heard)
@@ -77,11 +79,17 @@ extension HAPAccessoryProvider {
     /// The successful answers among `results` for `ids`, as `.poll` updates.
     /// - Returns: how many there were.
     @discardableResult
-    private func emitPolled(_ ids: [HAPCharacteristicID], _ results: [HAPCharacteristicID: HAPCharacteristicResult]) -> Int {
+    private func emitPolled(_ ids: [HAPCharacteristicID], _ results: [HAPCharacteristicID: HAPCharacteristicResult])
+        -> Int
+    {
         guard let index else { return 0 }
         let updates = ids.compactMap { id -> ValueUpdate? in
-            guard let result = results[id], result.status.isSuccess, let accessory = index.accessoryID(id.aid) else { return nil }
-            return ValueUpdate(address: CharacteristicAddress(accessory: accessory, iid: id.iid), value: index.value(result.value, for: id), source: .poll)
+            guard let result = results[id], result.status.isSuccess, let accessory = index.accessoryID(id.aid) else {
+                return nil
+            }
+            return ValueUpdate(
+                address: CharacteristicAddress(accessory: accessory, iid: id.iid),
+                value: index.value(result.value, for: id), source: .poll)
         }
         if !updates.isEmpty { emit(.values(updates)) }
         return updates.count
@@ -117,7 +125,8 @@ extension HAPAccessoryProvider {
         guard !ids.isEmpty else { return }
         for id in ids {
             offlineAIDs[id.aid] = Self.bridgedUnreachableReason
-            logger.warning("accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description])
+            logger.warning(
+                "accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description])
         }
         emit(.reachability(ids, reachable: false, reason: Self.bridgedUnreachableReason))
     }

@@ -119,11 +119,14 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         controller: HAPController, pairing: Pairing, settings: HAPProviderSettings = HAPProviderSettings(),
         discovery: HAPDiscovery? = nil, logger: Logger
     ) {
-        self.init(controller: controller, pairing: pairing, settings: settings, discovery: discovery, logger: logger, unreadableReason: nil)
+        self.init(
+            controller: controller, pairing: pairing, settings: settings, discovery: discovery, logger: logger,
+            unreadableReason: nil)
     }
 
     private init(
-        controller: HAPController, pairing: Pairing, settings: HAPProviderSettings, discovery: HAPDiscovery?, logger: Logger,
+        controller: HAPController, pairing: Pairing, settings: HAPProviderSettings, discovery: HAPDiscovery?,
+        logger: Logger,
         unreadableReason: String?
     ) {
         self.unreadableReason = unreadableReason
@@ -133,7 +136,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         self.controller = controller
         self.pairing = pairing
         self.settings = settings
-        self.cache = AccessoryCache(directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID)
+        self.cache = AccessoryCache(
+            directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID)
         self.logger = logger.with(["pairing": pairing.accessoryPairingID])
         events = queue.stream
     }
@@ -149,7 +153,9 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         let placeholder = Pairing(
             accessoryPairingID: accessoryPairingID, accessoryLTPK: [], controllerPairingID: "", host: "", port: 0,
             name: nil)
-        self.init(controller: controller, pairing: placeholder, settings: settings, discovery: nil, logger: logger, unreadableReason: reason)
+        self.init(
+            controller: controller, pairing: placeholder, settings: settings, discovery: nil, logger: logger,
+            unreadableReason: reason)
     }
 
     /// Starts connecting; the first sync is reported through `events`.

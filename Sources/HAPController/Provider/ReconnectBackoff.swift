@@ -1,4 +1,5 @@
 import SystemSupport
+
 /// The delays between reconnection attempts to an accessory server: exponential back-off with jitter
 /// (docs/DESIGN.md "Availability and recovery": 0.5 s growing to 60 s).
 ///

@@ -48,8 +48,9 @@ public struct HAPSessionCipher: Sendable {
             let aad = [UInt8(length & 0xFF), UInt8(length >> 8)]
             let frame: [UInt8]
             do {
-                frame = try ChaCha20Poly1305.seal(Array(plaintext[start..<end]), key: encryptionKey,
-                                                  nonce: Self.nonce(sendCounter), aad: aad)
+                frame = try ChaCha20Poly1305.seal(
+                    Array(plaintext[start..<end]), key: encryptionKey,
+                    nonce: Self.nonce(sendCounter), aad: aad)
             } catch {
                 throw .crypto(error)
             }
@@ -76,8 +77,9 @@ public struct HAPSessionCipher: Sendable {
             guard frameEnd <= pending.count else { break }
             let aad = Array(pending[offset..<(offset + 2)])
             do {
-                plaintext += try ChaCha20Poly1305.open(Array(pending[(offset + 2)..<frameEnd]), key: decryptionKey,
-                                                       nonce: Self.nonce(receiveCounter), aad: aad)
+                plaintext += try ChaCha20Poly1305.open(
+                    Array(pending[(offset + 2)..<frameEnd]), key: decryptionKey,
+                    nonce: Self.nonce(receiveCounter), aad: aad)
             } catch {
                 isBroken = true
                 pending = []

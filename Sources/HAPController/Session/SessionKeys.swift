@@ -1,6 +1,7 @@
 /// The two ChaCha20-Poly1305 keys of an encrypted HAP session, derived at the end of pair-verify
 /// (HAP spec §5.7.2 and §6.5.2; docs/hap-notes.md §2). `description` never shows them.
-public struct SessionKeys: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct SessionKeys: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The controller→accessory key: the controller encrypts with it ("Control-Write-Encryption-Key").
     public let controllerToAccessory: [UInt8]
     /// The accessory→controller key: the controller decrypts with it ("Control-Read-Encryption-Key").
@@ -19,8 +20,10 @@ public struct SessionKeys: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// (accessory→controller), 32 bytes each.
     public init(sharedSecret: [UInt8]) throws(CryptoError) {
         try self.init(
-            controllerToAccessory: HKDF.sha512(key: sharedSecret, salt: "Control-Salt", info: "Control-Write-Encryption-Key"),
-            accessoryToController: HKDF.sha512(key: sharedSecret, salt: "Control-Salt", info: "Control-Read-Encryption-Key"))
+            controllerToAccessory: HKDF.sha512(
+                key: sharedSecret, salt: "Control-Salt", info: "Control-Write-Encryption-Key"),
+            accessoryToController: HKDF.sha512(
+                key: sharedSecret, salt: "Control-Salt", info: "Control-Read-Encryption-Key"))
     }
 
     public var description: String { "SessionKeys(redacted)" }

@@ -69,14 +69,18 @@ public struct PairingStore: Sendable {
                 guard Self.fileName(forAccessory: pairing.accessoryPairingID) == file else {
                     throw .corruptFile(
                         file: path(of: file),
-                        reason: "its accessoryPairingID \(pairing.accessoryPairingID) belongs in \(Self.fileName(forAccessory: pairing.accessoryPairingID))")
+                        reason:
+                            "its accessoryPairingID \(pairing.accessoryPairingID) belongs in \(Self.fileName(forAccessory: pairing.accessoryPairingID))"
+                    )
                 }
                 pairings.append(pairing)
             } catch {
                 problems.append(error)
             }
         }
-        pairings.sort { ($0.displayName.lowercased(), $0.accessoryPairingID) < ($1.displayName.lowercased(), $1.accessoryPairingID) }
+        pairings.sort {
+            ($0.displayName.lowercased(), $0.accessoryPairingID) < ($1.displayName.lowercased(), $1.accessoryPairingID)
+        }
         return Contents(pairings: pairings, problems: problems)
     }
 

@@ -1,18 +1,18 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few socket calls whose spelling differs between Glibc and Darwin.
 enum POSIX {
     #if canImport(Glibc)
-    static let streamSocket = Int32(SOCK_STREAM.rawValue)
-    /// No SIGPIPE when the peer has gone: Linux asks per call.
-    static let sendFlags = Int32(MSG_NOSIGNAL)
+        static let streamSocket = Int32(SOCK_STREAM.rawValue)
+        /// No SIGPIPE when the peer has gone: Linux asks per call.
+        static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
-    static let streamSocket = SOCK_STREAM
-    static let sendFlags: Int32 = 0
+        static let streamSocket = SOCK_STREAM
+        static let sendFlags: Int32 = 0
     #endif
 
     /// The text of an errno value.
@@ -30,7 +30,7 @@ enum POSIX {
         setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
         #if canImport(Darwin)
-        setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
+            setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
         #endif
         var timeout = timeval(tv_sec: sendTimeoutSeconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -61,7 +61,9 @@ enum POSIX {
     /// The numeric address of a socket address (`192.168.1.20`, `fe80::1%eth0`).
     static func numericHost(_ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> String? {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
+        guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else {
+            return nil
+        }
         return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,8 +1,9 @@
 import SystemSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Opens a TCP socket to a host and port: resolves the host (`getaddrinfo`, IPv4 and IPv6 literals or
@@ -65,8 +66,10 @@ enum SocketConnector {
     ) -> Result<Connected, TCPError> {
         let clock = ContinuousClock()
         let timedOut = connectTimedOut(host: host, port: port, timeout: timeout)
-        switch wait(for: fd, address: address, until: clock.now.advanced(by: timeout), clock: clock, timedOut: timedOut,
-                    sendTimeoutSeconds: sendTimeoutSeconds, cancelled: cancelled) {
+        switch wait(
+            for: fd, address: address, until: clock.now.advanced(by: timeout), clock: clock, timedOut: timedOut,
+            sendTimeoutSeconds: sendTimeoutSeconds, cancelled: cancelled)
+        {
         case .connected(let connected): return .success(connected)
         case .failed(let code): return .failure(error(code, host: host, port: port, timedOut: timedOut))
         case .gaveUp(let reason): return .failure(reason)
@@ -83,7 +86,8 @@ enum SocketConnector {
     }
 
     private static func wait(
-        for fd: Int32, address: String, until deadline: ContinuousClock.Instant, clock: ContinuousClock, timedOut: TCPError,
+        for fd: Int32, address: String, until deadline: ContinuousClock.Instant, clock: ContinuousClock,
+        timedOut: TCPError,
         sendTimeoutSeconds: Int, cancelled: () -> Bool
     ) -> Outcome {
         switch waitWritable(fd, until: deadline, clock: clock, cancelled: cancelled) {
@@ -103,7 +107,9 @@ enum SocketConnector {
         }
     }
 
-    static func connect(host: String, port: UInt16, timeout: Duration, sendTimeoutSeconds: Int, cancelled: () -> Bool) -> Result<Connected, TCPError> {
+    static func connect(host: String, port: UInt16, timeout: Duration, sendTimeoutSeconds: Int, cancelled: () -> Bool)
+        -> Result<Connected, TCPError>
+    {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         let timedOut = connectTimedOut(host: host, port: port, timeout: timeout)
@@ -115,7 +121,8 @@ enum SocketConnector {
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(name, String(port), &hints, &list)
         guard rc == 0, let first = list else {
-            return .failure(.resolutionFailed(host: host, reason: rc == 0 ? "no addresses" : String(cString: gai_strerror(rc))))
+            return .failure(
+                .resolutionFailed(host: host, reason: rc == 0 ? "no addresses" : String(cString: gai_strerror(rc))))
         }
         defer { freeaddrinfo(first) }
 
@@ -131,8 +138,10 @@ enum SocketConnector {
             case .failed(let failure): code = failure
             case .inProgress(let fd):
                 let numeric = POSIX.numericHost(address, info.ai_addrlen) ?? name
-                switch wait(for: fd, address: numeric, until: deadline, clock: clock, timedOut: timedOut,
-                            sendTimeoutSeconds: sendTimeoutSeconds, cancelled: cancelled) {
+                switch wait(
+                    for: fd, address: numeric, until: deadline, clock: clock, timedOut: timedOut,
+                    sendTimeoutSeconds: sendTimeoutSeconds, cancelled: cancelled)
+                {
                 case .connected(let connected): return .success(connected)
                 case .failed(let failure): code = failure
                 case .gaveUp(let reason): return .failure(reason)
@@ -152,7 +161,10 @@ enum SocketConnector {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         POSIX.setBlocking(fd, false)
         guard POSIX.systemConnect(fd, address, info.ai_addrlen) != 0 else {
-            return .connected(complete(fd, address: POSIX.numericHost(address, info.ai_addrlen) ?? name, sendTimeoutSeconds: sendTimeoutSeconds))
+            return .connected(
+                complete(
+                    fd, address: POSIX.numericHost(address, info.ai_addrlen) ?? name,
+                    sendTimeoutSeconds: sendTimeoutSeconds))
         }
         let code = errno
         guard code == EINPROGRESS || code == EINTR else {
@@ -167,7 +179,10 @@ enum SocketConnector {
             POSIX.systemClose(fd)
             return .failed(result)
         }
-        return .connected(complete(fd, address: POSIX.numericHost(address, info.ai_addrlen) ?? name, sendTimeoutSeconds: sendTimeoutSeconds))
+        return .connected(
+            complete(
+                fd, address: POSIX.numericHost(address, info.ai_addrlen) ?? name, sendTimeoutSeconds: sendTimeoutSeconds
+            ))
     }
 
     /// The socket of a finished connect, blocking again and configured.
@@ -188,7 +203,9 @@ enum SocketConnector {
 
     private enum Wait { case ready, timedOut, cancelled }
 
-    private static func waitWritable(_ fd: Int32, until deadline: ContinuousClock.Instant, clock: ContinuousClock, cancelled: () -> Bool) -> Wait {
+    private static func waitWritable(
+        _ fd: Int32, until deadline: ContinuousClock.Instant, clock: ContinuousClock, cancelled: () -> Bool
+    ) -> Wait {
         while true {
             if cancelled() { return .cancelled }
             let left = deadline - clock.now

@@ -1,10 +1,11 @@
 internal import Dispatch
 import Synchronization
 import SystemSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a `TCPConnection`'s reader thread, its senders and its receivers share, behind one lock: the
@@ -113,7 +114,11 @@ final class SocketState: Sendable {
     /// Hands over what has arrived, or the end, or parks `continuation` until bytes come. A task that is
     /// already cancelled gets `.cancelled` (its cancellation handler may have run before this).
     func receive(id: UInt64, _ continuation: Waiter) {
-        enum Outcome { case bytes([UInt8], wakeReader: Bool), failure(TCPError), parked }
+        enum Outcome {
+            case bytes([UInt8], wakeReader: Bool)
+            case failure(TCPError)
+            case parked
+        }
         let outcome: Outcome = state.withLock { s in
             if !s.chunks.isEmpty {
                 let bytes = s.chunks.count == 1 ? s.chunks[0] : Array(s.chunks.joined())

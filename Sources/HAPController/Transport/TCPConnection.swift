@@ -56,7 +56,9 @@ public final class TCPConnection: Sendable {
     /// A numeric address whose connect completes at once (loopback, often the LAN) is connected on the
     /// calling thread; a thread to start and wake was 130 µs of a 1.5 ms pair-verify here
     /// (hap2mqtt-bench hap). Names and connects that have to wait get a thread of their own.
-    public static func connect(host: String, port: UInt16, timeout: Duration = defaultConnectTimeout) async throws(TCPError) -> TCPConnection {
+    public static func connect(host: String, port: UInt16, timeout: Duration = defaultConnectTimeout)
+        async throws(TCPError) -> TCPConnection
+    {
         if Task.isCancelled { throw .cancelled }
         let start = SocketConnector.start(host: host, port: port, sendTimeoutSeconds: sendTimeoutSeconds)
         if case .done(let result) = start { return TCPConnection(host: host, port: port, connected: try result.get()) }
@@ -69,12 +71,15 @@ public final class TCPConnection: Sendable {
                     let isCancelled = { cancelled.load(ordering: .relaxed) }
                     switch start {
                     case .inProgress(let fd, let address):
-                        continuation.resume(returning: SocketConnector.finish(
-                            descriptor: fd, address: address, host: host, port: port, timeout: timeout,
-                            sendTimeoutSeconds: sendTimeoutSeconds, cancelled: isCancelled))
+                        continuation.resume(
+                            returning: SocketConnector.finish(
+                                descriptor: fd, address: address, host: host, port: port, timeout: timeout,
+                                sendTimeoutSeconds: sendTimeoutSeconds, cancelled: isCancelled))
                     case .needsLookup, .done:
-                        continuation.resume(returning: SocketConnector.connect(
-                            host: host, port: port, timeout: timeout, sendTimeoutSeconds: sendTimeoutSeconds, cancelled: isCancelled))
+                        continuation.resume(
+                            returning: SocketConnector.connect(
+                                host: host, port: port, timeout: timeout, sendTimeoutSeconds: sendTimeoutSeconds,
+                                cancelled: isCancelled))
                     }
                 }
                 connector.name = "hap.tcp.connect \(host):\(port)"

@@ -70,7 +70,8 @@ struct CatalogTable: Sendable {
             type: type, name: cols[1], slug: HAPCatalog.snakeCase(cols[1]), format: format,
             permissions: Permissions(names: cols[3].split(separator: ",").map(String.init)),
             unit: constraints["unit"], minValue: constraints["minValue"].flatMap(Double.init),
-            maxValue: constraints["maxValue"].flatMap(Double.init), minStep: constraints["minStep"].flatMap(Double.init),
+            maxValue: constraints["maxValue"].flatMap(Double.init),
+            minStep: constraints["minStep"].flatMap(Double.init),
             maxLength: constraints["maxLen"].flatMap { Int($0) }, validValues: valid)
     }
 

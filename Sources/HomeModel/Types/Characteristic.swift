@@ -57,7 +57,8 @@ public struct Characteristic: Sendable, Hashable {
 
     /// Whether `other` describes the same characteristic apart from its value.
     public func hasSameMetadata(as other: Characteristic) -> Bool {
-        var a = self, b = other
+        var a = self
+        var b = other
         a.value = nil
         b.value = nil
         return a == b

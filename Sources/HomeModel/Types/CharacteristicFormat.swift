@@ -4,7 +4,8 @@
 /// JSON. `array` and `dictionary` are seen in the wild (aiohomekit) and carried as raw JSON text.
 public enum CharacteristicFormat: String, Sendable, Codable, CaseIterable {
     case bool, uint8, uint16, uint32, uint64, int, float, string, tlv8, data
-    case array, dictionary = "dict"
+    case array
+    case dictionary = "dict"
 
     /// The inclusive integer range the format can hold, for integer formats.
     public var integerRange: ClosedRange<Double>? {

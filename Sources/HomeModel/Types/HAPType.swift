@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// A HAP service or characteristic type: a UUID in Apple's base form or a vendor UUID.
 ///
 /// Stored normalised as the upper-case, 36-character UUID (`00000025-0000-1000-8000-0026BB765291`).
@@ -19,12 +21,15 @@ public struct HAPType: Hashable, Sendable, Codable, CustomStringConvertible, Com
             uuid = String(repeating: "0", count: 8 - s.count) + s + HAPType.appleBaseSuffix
         } else if s.count == 32, s.allSatisfy(hex.contains) {
             let c = Array(s)
-            uuid = String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
+            uuid =
+                String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
                 + String(c[16..<20]) + "-" + String(c[20..<32])
         } else if s.count == 36 {
             let c = Array(s)
             for (i, ch) in c.enumerated() {
-                if [8, 13, 18, 23].contains(i) { guard ch == "-" else { return nil } } else {
+                if [8, 13, 18, 23].contains(i) {
+                    guard ch == "-" else { return nil }
+                } else {
                     guard hex.contains(ch) else { return nil }
                 }
             }
@@ -63,5 +68,3 @@ public struct HAPType: Hashable, Sendable, Codable, CustomStringConvertible, Com
         try c.encode(shortForm)
     }
 }
-
-internal import Foundation

@@ -1,3 +1,4 @@
+internal import Foundation
 internal import JSON
 
 /// Reading MQTT command payloads into values (docs/DESIGN.md "Values"): the first step of
@@ -131,5 +132,3 @@ extension JSONValue {
         return s
     }
 }
-
-internal import Foundation

@@ -53,7 +53,8 @@ extension Characteristic {
             guard let range = format.integerRange else { throw wrongType }
             let integer: CharacteristicValue
             switch value {
-            case .float(let f): guard let v = ParsedNumber.double(f).value(for: format) else { throw wrongType }
+            case .float(let f):
+                guard let v = ParsedNumber.double(f).value(for: format) else { throw wrongType }
                 integer = v
             case .uint(let u): integer = .integer(u)
             default: integer = value
@@ -115,7 +116,10 @@ extension Characteristic {
 
     /// How many decimals `number` shows in its shortest form, at most 10.
     private static func decimals(_ number: Double) -> Int {
-        for places in 0...10 where abs((number * powersOfTen[places]).rounded() - number * powersOfTen[places]) < 1e-9 * Swift.max(1, abs(number * powersOfTen[places])) {
+        for places in 0...10
+        where abs((number * powersOfTen[places]).rounded() - number * powersOfTen[places]) < 1e-9
+            * Swift.max(1, abs(number * powersOfTen[places]))
+        {
             return places
         }
         return 10
@@ -132,10 +136,12 @@ extension Characteristic {
     public func normalized(_ value: CharacteristicValue) -> CharacteristicValue {
         switch (format, value) {
         case (.bool, _): return value.boolValue.map(CharacteristicValue.bool) ?? value
-        case (.float, .int), (.float, .uint), (.float, .float): return value.doubleValue.map(CharacteristicValue.float) ?? value
+        case (.float, .int), (.float, .uint), (.float, .float):
+            return value.doubleValue.map(CharacteristicValue.float) ?? value
         case (_, .float(let f)) where format.isInteger: return ParsedNumber.double(f).value(for: format) ?? value
         case (_, .uint(let u)) where format.isInteger: return .integer(u)
-        case (.tlv8, .string(let s)), (.data, .string(let s)): return Base64.decode(s).map(CharacteristicValue.data) ?? value
+        case (.tlv8, .string(let s)), (.data, .string(let s)):
+            return Base64.decode(s).map(CharacteristicValue.data) ?? value
         default: return value
         }
     }

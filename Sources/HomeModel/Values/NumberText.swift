@@ -73,8 +73,6 @@ extension CharacteristicValue {
     static func integer(_ u: UInt64) -> CharacteristicValue { u <= UInt64(Int64.max) ? .int(Int64(u)) : .uint(u) }
 }
 
-
-
 extension String {
     /// The text without leading and trailing white space and line breaks: the Unicode White_Space
     /// characters, the set Foundation's `.whitespacesAndNewlines` trims. Without Foundation, which on

@@ -53,7 +53,8 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case .aboveMaximum(let m):
             return "\(characteristic): \(v) is above the maximum \(CharacteristicValue.format(m))"
         case .notAValidValue(let vs):
-            return "\(characteristic): \(quoted(v)) is not one of the valid values \(vs.map(String.init).joined(separator: ", "))"
+            return
+                "\(characteristic): \(quoted(v)) is not one of the valid values \(vs.map(String.init).joined(separator: ", "))"
         case .tooLong(let n): return "\(characteristic): \(quoted(v)) is longer than \(n) bytes"
         case .readOnly: return "\(characteristic): cannot write \(quoted(v)), the characteristic is read-only"
         case .outOfFormatRange: return "\(characteristic): \(v) does not fit the characteristic's format"

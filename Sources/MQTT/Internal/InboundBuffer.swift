@@ -36,7 +36,8 @@ struct InboundBuffer: HandOffBuffer {
             statistics.collapsed += 1
             return
         }
-        let full = (limits.maxMessages > 0 && count >= limits.maxMessages)
+        let full =
+            (limits.maxMessages > 0 && count >= limits.maxMessages)
             || (limits.maxBytes > 0 && count > 0 && bytes + cost > limits.maxBytes)
         guard !full else {
             statistics.shed += 1

@@ -42,7 +42,8 @@ extension MQTTConnection {
     }
 
     private func didReceiveConnack(code: Int32, properties: OpaquePointer?) {
-        let reason = MosquittoProperties.reasonString(properties)
+        let reason =
+            MosquittoProperties.reasonString(properties)
             ?? MosquittoError.connackText(code, protocolVersion: configuration.protocolVersion)
         state.withLock { $0.attempt.connack = (code, reason) }
     }
@@ -52,7 +53,8 @@ extension MQTTConnection {
     /// libmosquitto may report the same end twice.
     private func didDisconnect(rc: Int32, savedErrno: Int32, properties: OpaquePointer?) {
         guard rc != MosquittoError.success else { return }
-        var reason = rc >= 0x80
+        var reason =
+            rc >= 0x80
             ? "the broker disconnected the client: \(MosquittoError.reasonText(rc))"
             : MosquittoError.text(rc, savedErrno: savedErrno)
         if let text = MosquittoProperties.reasonString(properties) { reason += " (\(text))" }

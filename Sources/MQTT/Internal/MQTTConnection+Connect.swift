@@ -16,8 +16,10 @@ extension MQTTConnection {
                 ? mosquitto_connect_async(pointer, endpoint.host, Int32(endpoint.port), Int32(configuration.keepAlive))
                 : mosquitto_reconnect_async(pointer)
         }
-        if let code = TCPProbe.connect(host: endpoint.host, port: endpoint.port,
-                                       timeout: configuration.connectTimeout, isStopping: isStopping) {
+        if let code = TCPProbe.connect(
+            host: endpoint.host, port: endpoint.port,
+            timeout: configuration.connectTimeout, isStopping: isStopping)
+        {
             errno = code
             return MOSQ_ERR_ERRNO.rawValue
         }

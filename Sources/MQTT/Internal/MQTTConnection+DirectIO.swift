@@ -38,7 +38,10 @@ extension MQTTConnection {
         let socket = mosquitto_socket(pointer)
         guard socket >= 0 else { return MosquittoError.noConnection }
         let events = Int16(POLLIN) | (mosquitto_want_write(pointer) ? Int16(POLLOUT) : 0)
-        var fds = [pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: socket, events: events, revents: 0),
+            pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
         if poll(&fds, nfds_t(fds.count), 250) < 0, errno != EINTR { return MOSQ_ERR_ERRNO.rawValue }
         if fds[1].revents != 0 { wakePipe.drain() }
         let readable = fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0

@@ -32,7 +32,8 @@ extension MQTTConnection {
             let rc = startAttempt(first: firstAttempt) { isStopping }
             let savedErrno = errno
             firstAttempt = false
-            let outcome = rc == MosquittoError.success
+            let outcome =
+                rc == MosquittoError.success
                 ? drive(since: started)
                 : AttemptOutcome(established: false, error: attemptError(rc: rc, savedErrno: savedErrno))
             driveDirectly(false)
@@ -47,7 +48,10 @@ extension MQTTConnection {
             failures = outcome.established ? 1 : failures + 1
             let delay = reconnectDelay(after: failures)
             if !outcome.established {
-                log(.info, "reconnecting to \(brokerName) failed: \(Self.reasonText(outcome.error)); next attempt in \(delay.formattedSeconds)")
+                log(
+                    .info,
+                    "reconnecting to \(brokerName) failed: \(Self.reasonText(outcome.error)); next attempt in \(delay.formattedSeconds)"
+                )
             }
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
         }
@@ -61,9 +65,9 @@ extension MQTTConnection {
         let socket = mosquitto_socket(pointer)
         guard socket >= 0 else { return }
         #if canImport(Glibc)
-        _ = shutdown(socket, Int32(SHUT_RDWR))
+            _ = shutdown(socket, Int32(SHUT_RDWR))
         #else
-        _ = shutdown(socket, SHUT_RDWR)
+            _ = shutdown(socket, SHUT_RDWR)
         #endif
     }
 
@@ -86,8 +90,9 @@ extension MQTTConnection {
                 becomeReady()
             }
             if rc != MosquittoError.success || mosquitto_socket(pointer) == -1 {
-                return AttemptOutcome(established: established,
-                                      error: stopping ? .closed : attemptError(rc: rc, savedErrno: savedErrno))
+                return AttemptOutcome(
+                    established: established,
+                    error: stopping ? .closed : attemptError(rc: rc, savedErrno: savedErrno))
             }
             let now = ContinuousClock.now
             if stopping {
@@ -96,8 +101,10 @@ extension MQTTConnection {
                 if let stopDeadline, now >= stopDeadline { return AttemptOutcome(established: true, error: .closed) }
                 stopDeadline = stopDeadline ?? now + .seconds(2)
             } else if !established, now - started > configuration.connectTimeout {
-                return AttemptOutcome(established: false, error: .timedOut(
-                    "no CONNACK from \(brokerName) within \(configuration.connectTimeout.formattedSeconds)"))
+                return AttemptOutcome(
+                    established: false,
+                    error: .timedOut(
+                        "no CONNACK from \(brokerName) within \(configuration.connectTimeout.formattedSeconds)"))
             }
         }
     }
@@ -143,7 +150,9 @@ extension MQTTConnection {
             }
             return (reconnect, dropped)
         }
-        log(.info, "\(reconnect ? "reconnected" : "connected") to \(brokerName) (MQTT \(configuration.protocolVersion))")
+        log(
+            .info, "\(reconnect ? "reconnected" : "connected") to \(brokerName) (MQTT \(configuration.protocolVersion))"
+        )
         if dropped > 0 {
             log(.info, "dropped \(dropped) messages published while disconnected (QoS 0, or beyond maxQueuedMessages)")
         }

@@ -66,8 +66,10 @@ extension MQTTConnection {
     /// connected, a message waits in the backlog when the send window is full or others wait already.
     /// - Returns: nil when the message was taken (and `completion`, if any, registered); otherwise the
     ///   error, with `completion` left to the caller.
-    func submit(_ message: MQTTMessage, properties: OpaquePointer?, completion: Completion?,
-                in state: inout ConnectionState) -> MQTTError? {
+    func submit(
+        _ message: MQTTMessage, properties: OpaquePointer?, completion: Completion?,
+        in state: inout ConnectionState
+    ) -> MQTTError? {
         guard state.ready else {
             guard message.qos != .atMostOnce, configuration.maxQueuedMessages > 0 else {
                 state.droppedWhileOffline += 1
@@ -93,7 +95,9 @@ extension MQTTConnection {
     /// What a message counts against the send window: the bytes libmosquitto copies, and about what its
     /// bookkeeping for one message takes (the message record, the packet, the topic copy; measured with
     /// heaptrack), which outweighs the payload of most state messages.
-    private static func windowCost(_ message: MQTTMessage) -> Int { message.payload.count + message.topic.utf8.count + 256 }
+    private static func windowCost(_ message: MQTTMessage) -> Int {
+        message.payload.count + message.topic.utf8.count + 256
+    }
 
     /// Whether a message of `cost` bytes may go now; one that alone exceeds the window goes when it is empty.
     private func windowHasRoom(for cost: Int, in state: ConnectionState) -> Bool {
@@ -102,12 +106,15 @@ extension MQTTConnection {
 
     /// `mosquitto_publish_v5`, counting the message against the send window until libmosquitto reports it
     /// written (QoS 0) or acknowledged (QoS 1/2).
-    private func send(_ message: MQTTMessage, properties: OpaquePointer?, completion: Completion?, cost: Int,
-                      in state: inout ConnectionState) -> MQTTError? {
+    private func send(
+        _ message: MQTTMessage, properties: OpaquePointer?, completion: Completion?, cost: Int,
+        in state: inout ConnectionState
+    ) -> MQTTError? {
         var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { payload in
-            mosquitto_publish_v5(pointer, &mid, message.topic, Int32(payload.count), payload.baseAddress,
-                                 message.qos.rawValue, message.retain, properties)
+            mosquitto_publish_v5(
+                pointer, &mid, message.topic, Int32(payload.count), payload.baseAddress,
+                message.qos.rawValue, message.retain, properties)
         }
         let savedErrno = errno
         if rc == MosquittoError.success || (rc == MosquittoError.noConnection && message.qos != .atMostOnce) {
@@ -165,11 +172,14 @@ extension MQTTConnection {
     }
 
     /// Builds a kept message's property list again and sends it with `body`; a failure goes to its waiter.
-    private func sendQueued(_ queued: QueuedPublish, in state: inout ConnectionState,
-                            _ body: (OpaquePointer?, inout ConnectionState) -> MQTTError?) {
+    private func sendQueued(
+        _ queued: QueuedPublish, in state: inout ConnectionState,
+        _ body: (OpaquePointer?, inout ConnectionState) -> MQTTError?
+    ) {
         var list: OpaquePointer?
         do throws(MQTTError) {
-            list = try MosquittoProperties.makeList(queued.message.properties, protocolVersion: configuration.protocolVersion)
+            list = try MosquittoProperties.makeList(
+                queued.message.properties, protocolVersion: configuration.protocolVersion)
         } catch {
             queued.completion?.resume(returning: .failure(error))
             return
@@ -206,7 +216,9 @@ extension MQTTConnection {
             }
             guard let pending = state.publishWaiters.removeValue(forKey: mid) else { return }
             if reasonCode >= 0x80 {
-                pending.completion.resume(returning: .failure(.protocolError(code: reasonCode, reason: MosquittoError.reasonText(reasonCode))))
+                pending.completion.resume(
+                    returning: .failure(.protocolError(code: reasonCode, reason: MosquittoError.reasonText(reasonCode)))
+                )
             } else {
                 pending.completion.resume(returning: .success(()))
             }

@@ -38,7 +38,9 @@ extension MQTTConnection {
                 return completion.resume(returning: .success(()))
             }
             var mid: Int32 = 0
-            let rc = withCStrings(filters) { mosquitto_unsubscribe_multiple(pointer, &mid, Int32(filters.count), $0, nil) }
+            let rc = withCStrings(filters) {
+                mosquitto_unsubscribe_multiple(pointer, &mid, Int32(filters.count), $0, nil)
+            }
             let savedErrno = errno
             if rc == MosquittoError.success {
                 state.unsubscribeWaiters[mid] = completion
@@ -76,9 +78,14 @@ extension MQTTConnection {
         if !state.unsentUnsubscriptions.isEmpty {
             let filters = state.unsentUnsubscriptions.sorted()
             state.unsentUnsubscriptions = []
-            let rc = withCStrings(filters) { mosquitto_unsubscribe_multiple(pointer, nil, Int32(filters.count), $0, nil) }
+            let rc = withCStrings(filters) {
+                mosquitto_unsubscribe_multiple(pointer, nil, Int32(filters.count), $0, nil)
+            }
             if rc != MosquittoError.success {
-                log(.error, "could not unsubscribe from \(filters.joined(separator: ", ")) after the reconnect: \(MosquittoError.text(rc))")
+                log(
+                    .error,
+                    "could not unsubscribe from \(filters.joined(separator: ", ")) after the reconnect: \(MosquittoError.text(rc))"
+                )
             }
         }
         let byOptions = Dictionary(grouping: state.subscriptions.keys.sorted()) {
@@ -90,7 +97,10 @@ extension MQTTConnection {
                 state.resubscriptions[mid] = filters
                 log(.debug, "subscribed again to \(filters.joined(separator: ", ")) (QoS \(options.qos.rawValue))")
             } else {
-                log(.error, "could not subscribe again to \(filters.joined(separator: ", ")): \(MosquittoError.text(rc, savedErrno: savedErrno))")
+                log(
+                    .error,
+                    "could not subscribe again to \(filters.joined(separator: ", ")): \(MosquittoError.text(rc, savedErrno: savedErrno))"
+                )
             }
         }
     }
@@ -110,8 +120,11 @@ extension MQTTConnection {
             guard let code = refused.first?.1 else { return pending.completion.resume(returning: .success(())) }
             for (filter, _) in refused { state.subscriptions[filter] = nil }
             let names = refused.map(\.0).joined(separator: ", ")
-            pending.completion.resume(returning: .failure(
-                .protocolError(code: code, reason: "the broker refused the subscription to \(names): \(MosquittoError.reasonText(code))")))
+            pending.completion.resume(
+                returning: .failure(
+                    .protocolError(
+                        code: code,
+                        reason: "the broker refused the subscription to \(names): \(MosquittoError.reasonText(code))")))
         }
     }
 
@@ -121,10 +134,13 @@ extension MQTTConnection {
         }
     }
 
-    private func sendSubscribe(_ filters: [String], options: SubscriptionOptions) -> (rc: Int32, mid: Int32, errno: Int32) {
+    private func sendSubscribe(_ filters: [String], options: SubscriptionOptions) -> (
+        rc: Int32, mid: Int32, errno: Int32
+    ) {
         var mid: Int32 = 0
         // The option bits share the QoS byte in SUBSCRIBE; in MQTT 3.1.1 they are reserved and must be 0.
-        let flags: Int32 = options.retainAsPublished && configuration.protocolVersion == .v5
+        let flags: Int32 =
+            options.retainAsPublished && configuration.protocolVersion == .v5
             ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         let rc = withCStrings(filters) {
             mosquitto_subscribe_multiple(pointer, &mid, Int32(filters.count), $0, options.qos.rawValue, flags, nil)
@@ -133,7 +149,8 @@ extension MQTTConnection {
     }
 
     /// Calls `body` with a C array of C strings that lives for the call.
-    private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> R) -> R {
+    private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> R) -> R
+    {
         let copies = strings.map { strdup($0) }
         defer { for copy in copies { free(copy) } }
         return copies.withUnsafeBufferPointer { body($0.baseAddress) }

@@ -23,7 +23,9 @@ struct MQTTEndpoint: Sendable, Hashable {
         let hostPart: Substring
         let portPart: Substring?
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .invalidURL("\(url): unclosed [ in IPv6 address") }
+            guard let close = authority.firstIndex(of: "]") else {
+                throw .invalidURL("\(url): unclosed [ in IPv6 address")
+            }
             hostPart = authority[authority.index(after: authority.startIndex)..<close]
             let rest = authority[authority.index(after: close)...]
             if rest.isEmpty {
@@ -35,7 +37,9 @@ struct MQTTEndpoint: Sendable, Hashable {
             }
         } else {
             let pieces = authority.split(separator: ":", omittingEmptySubsequences: false)
-            guard pieces.count <= 2 else { throw .invalidURL("\(url): put IPv6 addresses in brackets, as mqtt://[::1]:1883") }
+            guard pieces.count <= 2 else {
+                throw .invalidURL("\(url): put IPv6 addresses in brackets, as mqtt://[::1]:1883")
+            }
             hostPart = pieces[0]
             portPart = pieces.count == 2 ? pieces[1] : nil
         }

@@ -35,7 +35,8 @@ enum MosquittoError {
     static func operationError(_ rc: Int32, savedErrno: Int32? = nil) -> MQTTError {
         switch rc {
         case MOSQ_ERR_NO_CONN.rawValue: return .notConnected
-        case MOSQ_ERR_MALFORMED_UTF8.rawValue: return .invalidTopic("not valid MQTT UTF-8 (control characters are not allowed)")
+        case MOSQ_ERR_MALFORMED_UTF8.rawValue:
+            return .invalidTopic("not valid MQTT UTF-8 (control characters are not allowed)")
         default: return .protocolError(code: rc, reason: text(rc, savedErrno: savedErrno))
         }
     }

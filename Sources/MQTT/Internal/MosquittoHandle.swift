@@ -43,8 +43,9 @@ final class MosquittoHandle: @unchecked Sendable {
         // until the broker acknowledges the one before, which its delayed ACK postpones by up to 40 ms.
         try check(mosquitto_int_option(pointer, MOSQ_OPT_TCP_NODELAY, 1), "TCP_NODELAY")
         if configuration.username != nil || configuration.password != nil {
-            try check(mosquitto_username_pw_set(pointer, configuration.username, configuration.password),
-                      "user name and password (MQTT 3.1.1 needs a user name with a password)")
+            try check(
+                mosquitto_username_pw_set(pointer, configuration.username, configuration.password),
+                "user name and password (MQTT 3.1.1 needs a user name with a password)")
         }
         try configureTLS(configuration, endpoint: endpoint)
         if let will = configuration.will {
@@ -58,14 +59,16 @@ final class MosquittoHandle: @unchecked Sendable {
     }
 
     private func configureTLS(_ configuration: MQTTConfiguration, endpoint: MQTTEndpoint) throws(MQTTError) {
-        let files = [("caFile", configuration.caFile), ("certFile", configuration.certFile), ("keyFile", configuration.keyFile)]
+        let files = [
+            ("caFile", configuration.caFile), ("certFile", configuration.certFile), ("keyFile", configuration.keyFile),
+        ]
         guard endpoint.usesTLS else {
             if let (name, _) = files.first(where: { $0.1 != nil }) {
                 throw .invalidConfiguration("\(name) is set but the URL is mqtt://; use mqtts:// for TLS")
             }
             return
         }
-        for case let (name, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
+        for case (let name, let path?) in files where !FileManager.default.isReadableFile(atPath: path) {
             throw .invalidConfiguration("\(name) \(path) cannot be read")
         }
         if (configuration.certFile == nil) != (configuration.keyFile == nil) {
@@ -82,8 +85,10 @@ final class MosquittoHandle: @unchecked Sendable {
                 throw .invalidConfiguration("a client certificate needs caFile here (no system CA directory found)")
             }
         }
-        try check(mosquitto_tls_set(pointer, configuration.caFile, caPath, configuration.certFile, configuration.keyFile, nil),
-                  "TLS files")
+        try check(
+            mosquitto_tls_set(
+                pointer, configuration.caFile, caPath, configuration.certFile, configuration.keyFile, nil),
+            "TLS files")
     }
 
     private func setWill(_ will: MQTTMessage, protocolVersion: MQTTProtocolVersion) throws(MQTTError) {
@@ -91,8 +96,9 @@ final class MosquittoHandle: @unchecked Sendable {
         try MosquittoProperties.checkPayloadSize(will.payload.count)
         var properties = try MosquittoProperties.makeList(will.properties, protocolVersion: protocolVersion)
         let rc = will.payload.withUnsafeBytes { payload in
-            mosquitto_will_set_v5(pointer, will.topic, Int32(payload.count), payload.baseAddress,
-                                  will.qos.rawValue, will.retain, properties)
+            mosquitto_will_set_v5(
+                pointer, will.topic, Int32(payload.count), payload.baseAddress,
+                will.qos.rawValue, will.retain, properties)
         }
         // On success libmosquitto owns the property list; on failure it is ours to free.
         if rc != MOSQ_ERR_SUCCESS.rawValue { mosquitto_property_free_all(&properties) }

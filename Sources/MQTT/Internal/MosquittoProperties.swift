@@ -14,7 +14,9 @@ enum MosquittoProperties {
     /// nothing to send (no properties, or MQTT 3.1.1, which has none).
     /// - Throws: `MQTTError.invalidMessage` for correlation data over 65,535 bytes or text libmosquitto
     ///   refuses; `.invalidTopic` for a bad response topic.
-    static func makeList(_ properties: MQTTProperties, protocolVersion: MQTTProtocolVersion) throws(MQTTError) -> OpaquePointer? {
+    static func makeList(_ properties: MQTTProperties, protocolVersion: MQTTProtocolVersion) throws(MQTTError)
+        -> OpaquePointer?
+    {
         guard protocolVersion == .v5, !properties.isEmpty else { return nil }
         var list: OpaquePointer?
         do throws(MQTTError) {
@@ -27,19 +29,24 @@ enum MosquittoProperties {
                     throw .invalidMessage("correlation data is \(data.count) bytes; at most 65535 are allowed")
                 }
                 let rc = data.withUnsafeBytes {
-                    mosquitto_property_add_binary(&list, id(MQTT_PROP_CORRELATION_DATA), $0.baseAddress, UInt16(data.count))
+                    mosquitto_property_add_binary(
+                        &list, id(MQTT_PROP_CORRELATION_DATA), $0.baseAddress, UInt16(data.count))
                 }
                 try add(rc, "correlation data")
             }
             if let expiry = properties.messageExpiryInterval {
-                try add(mosquitto_property_add_int32(&list, id(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL), expiry), "message expiry interval")
+                try add(
+                    mosquitto_property_add_int32(&list, id(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL), expiry),
+                    "message expiry interval")
             }
             if let contentType = properties.contentType {
                 try add(mosquitto_property_add_string(&list, id(MQTT_PROP_CONTENT_TYPE), contentType), "content type")
             }
             for property in properties.userProperties {
-                try add(mosquitto_property_add_string_pair(&list, id(MQTT_PROP_USER_PROPERTY), property.name, property.value),
-                        "user property \(property.name)")
+                try add(
+                    mosquitto_property_add_string_pair(
+                        &list, id(MQTT_PROP_USER_PROPERTY), property.name, property.value),
+                    "user property \(property.name)")
             }
         } catch {
             mosquitto_property_free_all(&list)
@@ -58,7 +65,8 @@ enum MosquittoProperties {
         var binary: UnsafeMutableRawPointer?
         var length: UInt16 = 0
         if mosquitto_property_read_binary(list, id(MQTT_PROP_CORRELATION_DATA), &binary, &length, false) != nil {
-            properties.correlationData = binary.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
+            properties.correlationData =
+                binary.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
             free(binary)
         }
         var expiry: UInt32 = 0
@@ -70,7 +78,8 @@ enum MosquittoProperties {
         var cursor = mosquitto_property_read_string_pair(list, id(MQTT_PROP_USER_PROPERTY), &name, &value, false)
         while cursor != nil {
             if let name, let value {
-                properties.userProperties.append(MQTTUserProperty(name: String(cString: name), value: String(cString: value)))
+                properties.userProperties.append(
+                    MQTTUserProperty(name: String(cString: name), value: String(cString: value)))
             }
             free(name)
             free(value)

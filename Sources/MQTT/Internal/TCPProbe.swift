@@ -1,9 +1,10 @@
 import Foundation
 import SystemSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A TCP connection opened and closed at once, to learn whether a host accepts connections on a port
@@ -18,9 +19,9 @@ enum TCPProbe {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let list else { return EHOSTUNREACH }
@@ -37,7 +38,9 @@ enum TCPProbe {
         return lastError
     }
 
-    private static func attempt(_ address: addrinfo, until deadline: ContinuousClock.Instant, isStopping: () -> Bool) -> Int32? {
+    private static func attempt(_ address: addrinfo, until deadline: ContinuousClock.Instant, isStopping: () -> Bool)
+        -> Int32?
+    {
         let descriptor = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }

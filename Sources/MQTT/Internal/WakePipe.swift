@@ -13,7 +13,8 @@ struct WakePipe: Sendable {
     init() throws(MQTTError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw .invalidConfiguration("cannot create the MQTT client's wake pipe: \(String(cString: strerror(errno)))")
+            throw .invalidConfiguration(
+                "cannot create the MQTT client's wake pipe: \(String(cString: strerror(errno)))")
         }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)

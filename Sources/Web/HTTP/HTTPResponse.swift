@@ -51,7 +51,8 @@ extension HTTPResponse {
 
     /// `json` (already JSON text) with `status`.
     static func json(status: Int = 200, _ json: String) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json; charset=utf-8", body: Array(json.utf8),
+        HTTPResponse(
+            status: status, contentType: "application/json; charset=utf-8", body: Array(json.utf8),
             headers: [("Cache-Control", "no-store")])
     }
 }

@@ -1,10 +1,11 @@
 import CMicroHTTPD
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The web page's HTTP/1.1 server: libmicrohttpd (GNU libmicrohttpd manual), one thread per connection,
@@ -54,10 +55,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// Closes every event stream, stops accepting, waits for the connections' threads to end, and frees
     /// the daemon. Idempotent.
     public func stop() {
-        guard let daemon = lock.withLock({ d -> DaemonHandle? in
-            defer { d = nil }
-            return d
-        })?.daemon else { return }
+        guard
+            let daemon = lock.withLock({ d -> DaemonHandle? in
+                defer { d = nil }
+                return d
+            })?.daemon
+        else { return }
         context.takeUnretainedValue().closeStreams()
         MHD_stop_daemon(daemon)
         context.release()
@@ -67,7 +70,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: libmicrohttpd's callbacks, on its connection threads
 
-    private static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, slot in
+    private static let access: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, upload, uploadSize, slot in
         guard let cls, let connection, let slot, let uploadSize else { return .NO }
         let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let pending = slot.pointee else {
@@ -118,17 +122,21 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, server: ServerContext) -> MHD_Result {
+    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, server: ServerContext)
+        -> MHD_Result
+    {
         let made: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(
-                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode(rawValue: 2)!)
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                    MHD_ResponseMemoryMode(rawValue: 2)!)
             }
         case .events(let stream):
             let box = Unmanaged.passRetained(stream).toOpaque()
-            made = MHD_create_response_from_callback(UInt64.max, 4096, HTTPServer.readEvents, box, HTTPServer.freeEvents)
+            made = MHD_create_response_from_callback(
+                UInt64.max, 4096, HTTPServer.readEvents, box, HTTPServer.freeEvents)
             if made == nil { Unmanaged<EventStream>.fromOpaque(box).release() }
         }
         guard let made else { return .NO }

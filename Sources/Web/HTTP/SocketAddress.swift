@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An IPv4 or IPv6 socket address to listen on, from a numeric address or `localhost` (getaddrinfo(3),
@@ -23,7 +23,10 @@ struct SocketAddress {
         var chosen = first
         var next: UnsafeMutablePointer<addrinfo>? = first
         while let entry = next {
-            if entry.pointee.ai_family == AF_INET { chosen = entry; break }
+            if entry.pointee.ai_family == AF_INET {
+                chosen = entry
+                break
+            }
             next = entry.pointee.ai_next
         }
         guard let source = chosen.pointee.ai_addr else { return nil }
@@ -38,8 +41,10 @@ struct SocketAddress {
     var isLoopback: Bool {
         withUnsafeBytes(of: storage) { raw in
             if isIPv6 {
-                let address = raw.load(fromByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!, as: in6_addr.self)
-                return withUnsafeBytes(of: address) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+                let address = raw.load(
+                    fromByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!, as: in6_addr.self)
+                return withUnsafeBytes(of: address) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
+                }
             }
             let address = raw.load(fromByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!, as: in_addr.self)
             return withUnsafeBytes(of: address) { $0[0] == 127 }

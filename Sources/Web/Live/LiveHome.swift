@@ -1,6 +1,6 @@
+internal import Foundation
 import HomeModel
 import HomeStore
-internal import Foundation
 
 /// What the web page shows beside the store's own values: why an accessory is unreachable and when its
 /// last event came, kept from the store's changes (`HomeStore.subscribe()`), which `WebPage.run()`

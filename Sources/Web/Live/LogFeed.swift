@@ -1,7 +1,7 @@
-public import Logging
-import JSON
-import Synchronization
 internal import Foundation
+import JSON
+public import Logging
+import Synchronization
 
 /// The last log lines, for the web page's log: `hap2mqtt` hands it every record its log sink writes, and
 /// the page shows the recent ones and then each new one as it comes. Holds at most `capacity` lines.
@@ -16,7 +16,8 @@ public final class LogFeed: Sendable {
 
         var json: String {
             let line: JSONValue = [
-                "time": .string(ISO8601DateFormatter.string(from: time, timeZone: .gmt, formatOptions: [.withInternetDateTime])),
+                "time": .string(
+                    ISO8601DateFormatter.string(from: time, timeZone: .gmt, formatOptions: [.withInternetDateTime])),
                 "level": .string(level.description), "label": .string(label), "message": .string(message),
             ]
             return line.description

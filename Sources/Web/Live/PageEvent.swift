@@ -1,6 +1,6 @@
-import JSON
 import HomeModel
 import HomeStore
+import JSON
 
 /// One event of the page's event stream (`/api/events`): `value` (`{"accessory":"<id>","iid":10,
 /// "value":"true"}`, the value as its state topic carries it), `availability` (`{"accessory":…,

@@ -28,7 +28,10 @@ enum LoginPage {
         return HTTPResponse(
             status: status, contentType: "text/html; charset=utf-8", body: Array(html.utf8),
             headers: [
-                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"),
+                (
+                    "Content-Security-Policy",
+                    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
+                ),
                 ("Cache-Control", "no-store"),
             ])
     }

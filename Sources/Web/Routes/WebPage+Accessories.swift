@@ -1,8 +1,8 @@
+internal import Foundation
 import Gateway
 import HomeModel
 import HomeStore
 import JSON
-internal import Foundation
 
 extension WebPage {
     /// `GET /api/accessories`: `bridge/accessories`' entries with each one's availability reason and last
@@ -76,7 +76,9 @@ extension WebPage {
         let last = await id.asyncMap { await live.lastEvent($0) } ?? nil
         var extra: JSONObject = [
             "reason": description.reachable ? .null : .string(reason ?? "unreachable"),
-            "last_event": last.map { .string(ISO8601DateFormatter.string(from: $0, timeZone: .gmt, formatOptions: [.withInternetDateTime])) } ?? .null,
+            "last_event": last.map {
+                .string(ISO8601DateFormatter.string(from: $0, timeZone: .gmt, formatOptions: [.withInternetDateTime]))
+            } ?? .null,
         ]
         if let values { extra.append("values", .object(values)) }
         var json = AccessoryDescription.json([description])

@@ -19,12 +19,16 @@ extension WebPage {
             }
             return LoginPage.response(status: 401, problem: nil)
         }
-        if path.hasPrefix("/api/") { return await api(request, Array(path.split(separator: "/").dropFirst().map(String.init))) }
+        if path.hasPrefix("/api/") {
+            return await api(request, Array(path.split(separator: "/").dropFirst().map(String.init)))
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .json(status: 405, error: "\(request.method) is not allowed here")
         }
         if let asset = PageAssets.asset(at: path) {
-            return HTTPResponse(status: 200, contentType: asset.contentType, body: asset.bytes, headers: [("Cache-Control", "no-cache")])
+            return HTTPResponse(
+                status: 200, contentType: asset.contentType, body: asset.bytes, headers: [("Cache-Control", "no-cache")]
+            )
         }
         return .json(status: 404, error: "no page at \(path)")
     }
@@ -33,15 +37,19 @@ extension WebPage {
     /// the form again with 401.
     private func login(_ request: HTTPRequest) -> HTTPResponse {
         let fields = FormFields(request.body)
-        guard access.requiresToken else { return HTTPResponse(status: 303, contentType: "text/plain", body: [], headers: [("Location", "/")]) }
+        guard access.requiresToken else {
+            return HTTPResponse(status: 303, contentType: "text/plain", body: [], headers: [("Location", "/")])
+        }
         guard let given = fields["token"], let session = access.login(with: given) else {
             logger.warning("web page: a login with a wrong token was refused")
             return LoginPage.response(status: 401, problem: "That token is not right.")
         }
-        return HTTPResponse(status: 303, contentType: "text/plain", body: [], headers: [
-            ("Location", "/"),
-            ("Set-Cookie", "\(AccessGuard.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict"),
-        ])
+        return HTTPResponse(
+            status: 303, contentType: "text/plain", body: [],
+            headers: [
+                ("Location", "/"),
+                ("Set-Cookie", "\(AccessGuard.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict"),
+            ])
     }
 
     /// `/api/…`: `parts` are the path's segments after `api`.

@@ -99,7 +99,8 @@ enum CommandLineParser {
     /// The command's name: the first word that is not the value of a known option written as
     /// `--name value`.
     private static func firstWord(in tokens: [Token]) -> String? {
-        let valued = Set((GlobalOptions.options + Command.all.flatMap { $0.options }).filter { $0.valueName != nil }.map(\.name))
+        let valued = Set(
+            (GlobalOptions.options + Command.all.flatMap { $0.options }).filter { $0.valueName != nil }.map(\.name))
         var index = 0
         while index < tokens.count {
             switch tokens[index] {

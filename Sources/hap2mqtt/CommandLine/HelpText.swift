@@ -18,7 +18,8 @@ enum HelpText {
 
     /// `hap2mqtt <command> --help`.
     static func command(_ command: any Subcommand.Type) -> String {
-        let usage = ["hap2mqtt", command.name]
+        let usage =
+            ["hap2mqtt", command.name]
             + command.options.map(\.usage) + command.arguments.map(\.name) + GlobalOptions.options.map(\.usage)
         var lines = ["OVERVIEW: \(command.abstract)"]
         if !command.discussion.isEmpty { lines += ["", command.discussion] }

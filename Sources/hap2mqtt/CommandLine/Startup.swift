@@ -36,12 +36,17 @@ enum Startup: Sendable, Hashable {
                 let logLevel = invocation.options.logLevel ?? loaded.configuration.logLevel
                 // The defaults are meant (a first try, the demo), but a file in the wrong place would be
                 // ignored without a word. discover reads only the state directory, so there it is no news.
-                let notices = loaded.file == nil && command.usesConfiguration
-                    ? ["no configuration file at \(defaultConfigurationPath); using the defaults (see \(Configuration.examplePath))"]
+                let notices =
+                    loaded.file == nil && command.usesConfiguration
+                    ? [
+                        "no configuration file at \(defaultConfigurationPath); using the defaults (see \(Configuration.examplePath))"
+                    ]
                     : []
-                return .command(CommandContext(
-                    command: command, options: invocation.options, configuration: loaded.configuration,
-                    configurationFile: loaded.file, logLevel: logLevel, warnings: loaded.warnings, notices: notices))
+                return .command(
+                    CommandContext(
+                        command: command, options: invocation.options, configuration: loaded.configuration,
+                        configurationFile: loaded.file, logLevel: logLevel, warnings: loaded.warnings, notices: notices)
+                )
             } catch {
                 return .finish(status: usageErrorStatus, output: "", error: "hap2mqtt: \(error)\n")
             }

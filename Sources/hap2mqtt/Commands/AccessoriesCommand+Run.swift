@@ -28,13 +28,16 @@ extension AccessoriesCommand {
 
     /// One server's tree: `GET /accessories`, then a read of every readable characteristic, so that the
     /// values are the accessory's at this moment.
-    private static func tree(of pairing: Pairing, controller: HAPController) async throws(HAPControllerError) -> String {
+    private static func tree(of pairing: Pairing, controller: HAPController) async throws(HAPControllerError) -> String
+    {
         let client = try await controller.connect(to: pairing)
         let fetched: Result<(HAPAccessoryList, [HAPCharacteristicID: HAPCharacteristicResult]), HAPConnectionError>
         do {
             let list = try await client.accessories()
             let readable = list.accessories.flatMap { accessory in
-                accessory.allCharacteristics.filter(\.isReadable).map { HAPCharacteristicID(aid: accessory.aid, iid: $0.iid) }
+                accessory.allCharacteristics.filter(\.isReadable).map {
+                    HAPCharacteristicID(aid: accessory.aid, iid: $0.iid)
+                }
             }
             fetched = .success((list, try await client.read(readable)))
         } catch {
@@ -48,9 +51,12 @@ extension AccessoriesCommand {
             for s in accessory.services.indices {
                 for c in accessory.services[s].characteristics.indices {
                     let characteristic = accessory.services[s].characteristics[c]
-                    guard let result = results[HAPCharacteristicID(aid: accessory.aid, iid: characteristic.iid)] else { continue }
+                    guard let result = results[HAPCharacteristicID(aid: accessory.aid, iid: characteristic.iid)] else {
+                        continue
+                    }
                     if result.status.isSuccess {
-                        accessory.services[s].characteristics[c].value = try? result.value(format: characteristic.format)
+                        accessory.services[s].characteristics[c].value = try? result.value(
+                            format: characteristic.format)
                     } else {
                         failures[result.id] = result.status
                     }

@@ -18,8 +18,10 @@ enum AccessoryProviders {
         _ configuration: Configuration, stateDirectory: StateDirectory, configurationFile: String? = nil,
         discovery: HAPDiscovery? = nil, logger: Logger
     ) async
-        -> (providers: [any AccessoryProvider], pairings: [Pairing], problems: Set<String>,
-            make: @Sendable (Pairing) -> any AccessoryProvider, controller: HAPController)
+        -> (
+            providers: [any AccessoryProvider], pairings: [Pairing], problems: Set<String>,
+            make: @Sendable (Pairing) -> any AccessoryProvider, controller: HAPController
+        )
     {
         let controller = HAPController(stateDirectory: stateDirectory, logger: logger)
         let contents = controller.store.loadPairings()
@@ -33,25 +35,30 @@ enum AccessoryProviders {
             let serverID = AccessoryID(serverID: accessoryPairingID, aid: 0).serverID
             let excluded = homekit.accessories.filter { $0.key.serverID == serverID && $0.value.exclude }.map(\.key.aid)
             var settings = HAPProviderSettings(
-                pollInterval: homekit.pollInterval, keepaliveInterval: homekit.keepaliveInterval, excludedAIDs: Set(excluded),
+                pollInterval: homekit.pollInterval, keepaliveInterval: homekit.keepaliveInterval,
+                excludedAIDs: Set(excluded),
                 catchupInterval: homekit.catchupInterval)
             if let configurationFile { settings.commandOptions = " --config \(Self.shellQuoted(configurationFile))" }
             return settings
         }
         let make: @Sendable (Pairing) -> any AccessoryProvider = { pairing in
             HAPAccessoryProvider(
-                controller: controller, pairing: pairing, settings: settings(pairing.accessoryPairingID), discovery: discovery, logger: logger)
+                controller: controller, pairing: pairing, settings: settings(pairing.accessoryPairingID),
+                discovery: discovery, logger: logger)
         }
         var providers = contents.pairings.map(make)
         // A damaged pairing file: its accessories, from the cache of the last connection, are shown offline
         // with the reason, rather than left on the broker as the last run published them.
         let readable = Set(contents.pairings.map { PairingStore.fileName(forAccessory: $0.accessoryPairingID) })
         for problem in contents.problems {
-            guard let file = problem.fileName, !readable.contains(file), let id = PairingStore.accessoryPairingID(fromFileName: file)
+            guard let file = problem.fileName, !readable.contains(file),
+                let id = PairingStore.accessoryPairingID(fromFileName: file)
             else { continue }
-            providers.append(HAPAccessoryProvider(
-                controller: controller, unreadablePairingID: id, reason: "its pairing file cannot be read: \(problem)",
-                settings: settings(id), logger: logger))
+            providers.append(
+                HAPAccessoryProvider(
+                    controller: controller, unreadablePairingID: id,
+                    reason: "its pairing file cannot be read: \(problem)",
+                    settings: settings(id), logger: logger))
         }
         return (providers, contents.pairings, Set(contents.problems.map(\.description)), make, controller)
     }

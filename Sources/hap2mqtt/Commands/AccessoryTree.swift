@@ -17,7 +17,9 @@ enum AccessoryTree {
 
     /// The tree for `accessories` of the server of `pairing`; `failures` are the characteristics whose
     /// read the accessory refused, with its status (shown after the line).
-    static func render(pairing: Pairing, accessories: [Accessory], failures: [HAPCharacteristicID: HAPStatus] = [:]) -> String {
+    static func render(pairing: Pairing, accessories: [Accessory], failures: [HAPCharacteristicID: HAPStatus] = [:])
+        -> String
+    {
         var rows: [[String]] = []
         var lines: [(text: String, row: Int?)] = []
         lines.append(("\(pairing.displayName)  \(pairing.accessoryPairingID) at \(pairing.host):\(pairing.port)", nil))
@@ -30,7 +32,8 @@ enum AccessoryTree {
                 for characteristic in service.characteristics {
                     let failure = failures[HAPCharacteristicID(aid: accessory.aid, iid: characteristic.iid)]
                     rows.append([
-                        String(characteristic.iid), name(of: characteristic), failure == nil ? value(of: characteristic) : "?",
+                        String(characteristic.iid), name(of: characteristic),
+                        failure == nil ? value(of: characteristic) : "?",
                         characteristic.format.rawValue, characteristic.permissions.hapNames.joined(separator: " "),
                         failure.map { "read failed: \($0)" } ?? "",
                     ])
@@ -57,7 +60,8 @@ enum AccessoryTree {
 
     /// The catalog name (`Brightness`), else the accessory's description, else the type.
     static func name(of characteristic: Characteristic) -> String {
-        HAPCatalog.characteristic(characteristic.type)?.name ?? characteristic.descriptionText ?? characteristic.type.description
+        HAPCatalog.characteristic(characteristic.type)?.name ?? characteristic.descriptionText
+            ?? characteristic.type.description
     }
 
     /// The value as a person reads it: `true`, `42 %`, `21.5 °C`, `1 (Secured)`, `"text"`; `-` when there
@@ -71,7 +75,10 @@ enum AccessoryTree {
         default: text = value.description
         }
         if let number = value.int64Value, case .int = value,
-           let named = HAPCatalog.characteristic(characteristic.type)?.validValues.first(where: { Int64($0.value) == number }) {
+            let named = HAPCatalog.characteristic(characteristic.type)?.validValues.first(where: {
+                Int64($0.value) == number
+            })
+        {
             text += " (\(named.name))"
         } else if let unit = characteristic.unit, value.doubleValue != nil, characteristic.format != .bool {
             text += " " + (units[unit] ?? unit)

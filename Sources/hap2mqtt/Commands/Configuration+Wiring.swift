@@ -1,9 +1,9 @@
-import Web
 import Gateway
 import HomeModel
 import HomeStore
 import MQTT
 import SystemSupport
+import Web
 
 /// How the configuration becomes the settings of each part.
 extension Configuration {
@@ -78,6 +78,7 @@ extension Configuration {
     /// The web page's settings, nil when `frontend.enabled` is false.
     var frontendConfiguration: WebPageConfiguration? {
         guard frontend.enabled else { return nil }
-        return WebPageConfiguration(host: frontend.host, port: UInt16(frontend.port), authToken: frontend.authToken?.reveal)
+        return WebPageConfiguration(
+            host: frontend.host, port: UInt16(frontend.port), authToken: frontend.authToken?.reveal)
     }
 }

@@ -8,8 +8,11 @@ extension DiscoverCommand {
     /// - Throws: `CommandFailure` (status 1) when the Avahi daemon cannot be reached: one line that says
     ///   how to start it.
     func run(_ context: CommandContext, loggers: Loggers) async throws(CommandFailure) -> String {
-        guard let browser = HAPDiscovery.systemBrowser() else { throw CommandFailure(message: DiscoveryError.unsupported.description) }
-        let pairings = PairingStore(directory: StateDirectory(path: context.configuration.homekit.stateDirectory)).loadPairings().pairings
+        guard let browser = HAPDiscovery.systemBrowser() else {
+            throw CommandFailure(message: DiscoveryError.unsupported.description)
+        }
+        let pairings = PairingStore(directory: StateDirectory(path: context.configuration.homekit.stateDirectory))
+            .loadPairings().pairings
         let discovery = HAPDiscovery(browser: browser, logger: loggers.discovery)
         do {
             try await discovery.start(waitingForDaemon: false)
@@ -21,6 +24,7 @@ extension DiscoverCommand {
         await discovery.stop()
         let listing = DiscoveredListing(advertisements: found, pairings: pairings)
         if json { return listing.jsonLines }
-        return found.isEmpty ? "no HomeKit accessory announced itself within \(Duration.describe(timeout.inSeconds))\n" : listing.table
+        return found.isEmpty
+            ? "no HomeKit accessory announced itself within \(Duration.describe(timeout.inSeconds))\n" : listing.table
     }
 }

@@ -28,7 +28,8 @@ struct DiscoveredListing {
         for entry in entries {
             let a = entry.advertisement
             rows.append([
-                a.name, a.id, a.category.name, a.model ?? "-", a.addresses.isEmpty ? "-" : a.addresses.joined(separator: ","),
+                a.name, a.id, a.category.name, a.model ?? "-",
+                a.addresses.isEmpty ? "-" : a.addresses.joined(separator: ","),
                 String(a.port), a.configurationNumber.map(String.init) ?? "-", a.stateNumber.map(String.init) ?? "-",
                 Self.paired(entry),
             ])
@@ -37,7 +38,9 @@ struct DiscoveredListing {
         return rows.map { row in
             var line = ""
             for (column, cell) in row.enumerated() {
-                line += column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+                line +=
+                    column == row.count - 1
+                    ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
             }
             return line + "\n"
         }.joined()
@@ -64,10 +67,12 @@ struct DiscoveredListing {
             let fields: [(String, String)] = [
                 ("id", a.id.jsonQuoted), ("name", a.name.jsonQuoted), ("model", a.model?.jsonQuoted ?? "null"),
                 ("category", a.category.name.jsonQuoted), ("category_id", String(a.category.rawValue)),
-                ("host", a.hostName.jsonQuoted), ("addresses", "[" + a.addresses.map(\.jsonQuoted).joined(separator: ",") + "]"),
+                ("host", a.hostName.jsonQuoted),
+                ("addresses", "[" + a.addresses.map(\.jsonQuoted).joined(separator: ",") + "]"),
                 ("port", String(a.port)), ("configuration_number", a.configurationNumber.map(String.init) ?? "null"),
                 ("state_number", a.stateNumber.map(String.init) ?? "null"), ("status_flags", String(a.statusFlags)),
-                ("feature_flags", String(a.featureFlags)), ("protocol_version", a.protocolVersion?.jsonQuoted ?? "null"),
+                ("feature_flags", String(a.featureFlags)),
+                ("protocol_version", a.protocolVersion?.jsonQuoted ?? "null"),
                 ("paired", String(a.isPaired)), ("paired_with_gateway", String(entry.pairing != nil)),
                 ("pairing", entry.pairing?.displayName.jsonQuoted ?? "null"),
             ]

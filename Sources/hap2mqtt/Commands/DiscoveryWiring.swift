@@ -13,11 +13,14 @@ enum DiscoveryWiring {
         _ configuration: Configuration, stateDirectory: StateDirectory, commandOptions: String, logger: Logger
     ) -> HAPDiscovery? {
         guard configuration.homekit.discovery else {
-            logger.info("DNS-SD discovery is off (homekit.discovery: false); accessories are reached at their stored addresses")
+            logger.info(
+                "DNS-SD discovery is off (homekit.discovery: false); accessories are reached at their stored addresses")
             return nil
         }
         guard let browser = HAPDiscovery.systemBrowser() else {
-            logger.info("this system has no DNS-SD browsing hap2mqtt can use; accessories are reached at their stored addresses")
+            logger.info(
+                "this system has no DNS-SD browsing hap2mqtt can use; accessories are reached at their stored addresses"
+            )
             return nil
         }
         let store = PairingStore(directory: stateDirectory)
@@ -29,6 +32,8 @@ enum DiscoveryWiring {
     /// The service that browses while `run` runs. It starts before the home store, whose providers
     /// follow it from their start.
     static func service(_ discovery: HAPDiscovery) -> Service {
-        Service("DNS-SD discovery", start: { try? await discovery.start(waitingForDaemon: true) }, stop: { await discovery.stop() })
+        Service(
+            "DNS-SD discovery", start: { try? await discovery.start(waitingForDaemon: true) },
+            stop: { await discovery.stop() })
     }
 }

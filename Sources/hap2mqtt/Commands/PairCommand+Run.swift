@@ -24,7 +24,8 @@ extension PairCommand {
             paired = try await management.pair(request)
         } catch .invalidSetupCode {
             throw CommandFailure(
-                message: "\(code.label): \(ManagementError.invalidSetupCode); see hap2mqtt pair --help", status: Startup.usageErrorStatus)
+                message: "\(code.label): \(ManagementError.invalidSetupCode); see hap2mqtt pair --help",
+                status: Startup.usageErrorStatus)
         } catch {
             throw CommandFailure(error)
         }
@@ -47,6 +48,7 @@ extension Management {
         let controller = HAPController(
             stateDirectory: StateDirectory(path: context.configuration.homekit.stateDirectory), logger: loggers.hap)
         return Management(
-            pairing: HAPAccessoryPairing(controller: controller, discoveryLogger: loggers.discovery), logger: loggers.program)
+            pairing: HAPAccessoryPairing(controller: controller, discoveryLogger: loggers.discovery),
+            logger: loggers.program)
     }
 }

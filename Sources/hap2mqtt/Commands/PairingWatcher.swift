@@ -46,9 +46,11 @@ actor PairingWatcher {
     ///   - logger: where the changes it takes up are reported.
     ///   - isFollowedAddress: whether a pairing's host and port are those its provider saved after
     ///     following the accessory (`HAPController.isFollowedAddress(of:)`).
-    init(store: HomeStore, stateDirectory: StateDirectory, pairings: [Pairing], problems: Set<String> = [],
-         logger: Logger, makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider,
-         isFollowedAddress: @escaping @Sendable (Pairing) -> Bool = { _ in false }) {
+    init(
+        store: HomeStore, stateDirectory: StateDirectory, pairings: [Pairing], problems: Set<String> = [],
+        logger: Logger, makeProvider: @escaping @Sendable (Pairing) -> any AccessoryProvider,
+        isFollowedAddress: @escaping @Sendable (Pairing) -> Bool = { _ in false }
+    ) {
         self.logger = logger
         self.reportedProblems = problems
         self.isFollowedAddress = isFollowedAddress
@@ -105,23 +107,29 @@ actor PairingWatcher {
     private func checkOnce() async {
         let contents = pairingStore.loadPairings()
         let problems = Set(contents.problems.map(\.description))
-        for problem in problems.subtracting(reportedProblems).sorted() { logger.warning("skipped a pairing file: \(problem)") }
+        for problem in problems.subtracting(reportedProblems).sorted() {
+            logger.warning("skipped a pairing file: \(problem)")
+        }
         reportedProblems = problems
         let unreadable = Set(contents.problems.compactMap(\.fileName))
 
-        var current = Dictionary(contents.pairings.map { ($0.accessoryPairingID, $0) }, uniquingKeysWith: { first, _ in first })
-        for (id, pairing) in known where current[id] == nil && unreadable.contains(PairingStore.fileName(forAccessory: id)) {
+        var current = Dictionary(
+            contents.pairings.map { ($0.accessoryPairingID, $0) }, uniquingKeysWith: { first, _ in first })
+        for (id, pairing) in known
+        where current[id] == nil && unreadable.contains(PairingStore.fileName(forAccessory: id)) {
             current[id] = pairing
         }
         for (id, pairing) in known.sorted(by: { $0.key < $1.key }) where current[id] == nil {
-            logger.notice("the pairing with \(pairing.displayName) (\(id)) was removed; its accessories and their topics go too")
+            logger.notice(
+                "the pairing with \(pairing.displayName) (\(id)) was removed; its accessories and their topics go too")
             await store.removeProvider(id: HAPAccessoryProvider.providerID(for: pairing))
         }
         for (id, pairing) in current.sorted(by: { $0.key < $1.key }) {
             // A damaged file leaves its provider as it is until the file can be read again.
             if unreadable.contains(PairingStore.fileName(forAccessory: id)), known[id] != nil { continue }
             guard let old = known[id] else {
-                logger.notice("new pairing with \(pairing.displayName) (\(id)) at \(pairing.host):\(pairing.port); connecting")
+                logger.notice(
+                    "new pairing with \(pairing.displayName) (\(id)) at \(pairing.host):\(pairing.port); connecting")
                 // A provider with that id exists when the file was unreadable at start: the new one takes
                 // its place and its accessories.
                 let provider = makeProvider(pairing)
@@ -133,7 +141,9 @@ actor PairingWatcher {
             let stamp = Self.stamp(stateDirectory, id)
             guard old != pairing || stamp != stamps[id] else { continue }
             if Self.onlyAddressDiffers(old, pairing), isFollowedAddress(pairing) { continue }
-            logger.notice("the pairing with \(pairing.displayName) (\(id)) changed; connecting with it at \(pairing.host):\(pairing.port)")
+            logger.notice(
+                "the pairing with \(pairing.displayName) (\(id)) changed; connecting with it at \(pairing.host):\(pairing.port)"
+            )
             let replacement = makeProvider(pairing)
             if !(await store.replaceProvider(id: HAPAccessoryProvider.providerID(for: old), with: replacement)) {
                 await store.add(replacement)

@@ -1,5 +1,4 @@
 import Foundation
-import Web
 import Gateway
 import HAPController
 import HomeModel
@@ -7,10 +6,12 @@ import HomeStore
 import Logging
 import MQTT
 import SystemSupport
+import Web
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `hap2mqtt run`: the gateway in the foreground until SIGINT or SIGTERM.
@@ -30,7 +31,9 @@ enum RunCommandRunner {
             // Before anything here writes: what a killed run left half-written is gone, never read.
             let stale = try stateDirectory.removeStaleTemporaryFiles()
             if !stale.isEmpty {
-                loggers.program.info("removed \(stale.count) temporary files a stopped run left in \(stateDirectory.path): \(stale.joined(separator: ", "))")
+                loggers.program.info(
+                    "removed \(stale.count) temporary files a stopped run left in \(stateDirectory.path): \(stale.joined(separator: ", "))"
+                )
             }
         } catch {
             StandardStream.write("hap2mqtt: cannot use the state directory: \(error)\n", to: STDERR_FILENO)
@@ -44,12 +47,14 @@ enum RunCommandRunner {
         let discovery = DiscoveryWiring.make(
             configuration, stateDirectory: stateDirectory, commandOptions: commandOptions, logger: loggers.discovery)
         let made = await AccessoryProviders.make(
-            configuration, stateDirectory: stateDirectory, configurationFile: context.options.configPath, discovery: discovery,
+            configuration, stateDirectory: stateDirectory, configurationFile: context.options.configPath,
+            discovery: discovery,
             logger: loggers.hap)
         let controller = made.controller
         let watcher = PairingWatcher(
             store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems,
-            logger: loggers.program, makeProvider: made.make, isFollowedAddress: { controller.isFollowedAddress(of: $0) })
+            logger: loggers.program, makeProvider: made.make,
+            isFollowedAddress: { controller.isFollowedAddress(of: $0) })
         let mqtt: MQTTClient
         do {
             mqtt = try MQTTClient(configuration: configuration.mqttClientConfiguration, logger: loggers.mqtt)
@@ -59,7 +64,8 @@ enum RunCommandRunner {
         }
         // The operations the bridge API (and the command line) share; a pair or unpair is taken up at once.
         let management = Management(
-            pairing: HAPAccessoryPairing(controller: controller, discovery: discovery, discoveryLogger: loggers.discovery),
+            pairing: HAPAccessoryPairing(
+                controller: controller, discovery: discovery, discoveryLogger: loggers.discovery),
             discovery: discovery, logger: loggers.program, pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
             configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
@@ -75,16 +81,19 @@ enum RunCommandRunner {
         let group = ServiceGroup(
             services(
                 mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
-                gateway: gateway, watcher: watcher, monitor: monitor, webPage: webPage, stop: stop, logger: loggers.program,
+                gateway: gateway, watcher: watcher, monitor: monitor, webPage: webPage, stop: stop,
+                logger: loggers.program,
                 discovery: discovery.map(DiscoveryWiring.service)),
             logger: loggers.program)
 
         let reload = ConfigurationReload(
-            running: configuration, options: context.options, environment: ProcessInfo.processInfo.environment, store: store,
+            running: configuration, options: context.options, environment: ProcessInfo.processInfo.environment,
+            store: store,
             gateway: gateway, logger: loggers.program)
         let failure = await withTaskGroup(of: Void.self) { tasks -> ServiceStartError? in
             tasks.addTask {
-                await SignalAction.follow(signals.signals, stop: stop, reload: { await reload.reload() }, logger: loggers.program)
+                await SignalAction.follow(
+                    signals.signals, stop: stop, reload: { await reload.reload() }, logger: loggers.program)
             }
             defer { signals.cancel() }  // ends the task above
             do throws(ServiceStartError) {
@@ -118,7 +127,8 @@ enum RunCommandRunner {
                 stop: { await monitor.stopping() }),
             Service(
                 "MQTT client", awaiting: "the broker could be reached",
-                start: { () async throws(ServiceStartError) in try await connect(mqtt, url: brokerURL, logger: logger) },
+                start: { () async throws(ServiceStartError) in try await connect(mqtt, url: brokerURL, logger: logger)
+                },
                 stop: { await mqtt.disconnect() }),
             discovery,
             Service(
@@ -134,16 +144,17 @@ enum RunCommandRunner {
         ].compactMap { $0 }
         if let webPage {
             // Last: the page reads the store and the gateway, which run by then, and it stops first.
-            services.append(Service(
-                "web page",
-                start: { () throws(ServiceStartError) in
-                    do throws(WebPageError) {
-                        try webPage.start()
-                    } catch {
-                        throw ServiceStartError(service: "web page", reason: error.description)
-                    }
-                },
-                run: { await webPage.run() }, stop: { webPage.stop() }))
+            services.append(
+                Service(
+                    "web page",
+                    start: { () throws(ServiceStartError) in
+                        do throws(WebPageError) {
+                            try webPage.start()
+                        } catch {
+                            throw ServiceStartError(service: "web page", reason: error.description)
+                        }
+                    },
+                    run: { await webPage.run() }, stop: { webPage.stop() }))
         }
         return services
     }

@@ -1,8 +1,9 @@
 import SystemSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads the setup code of `hap2mqtt pair` from where `SetupCodeInput` says: a file, standard input, or
@@ -27,7 +28,9 @@ enum SetupCodeReader {
             return try firstLine(readLine(), from: "standard input (--code -)")
         case .prompt:
             guard isatty(STDIN_FILENO) == 1 else {
-                throw usage("no setup code: give --code-file PATH or --code - (standard input), or run pair in a terminal to type it")
+                throw usage(
+                    "no setup code: give --code-file PATH or --code - (standard input), or run pair in a terminal to type it"
+                )
             }
             return try firstLine(readWithoutEcho(prompt: "Setup code (XXX-XX-XXX, not shown): "), from: "the terminal")
         }
@@ -80,7 +83,7 @@ enum SetupCodeReader {
 }
 
 #if canImport(Glibc)
-private let readInput = Glibc.read
+    private let readInput = Glibc.read
 #else
-private let readInput = Darwin.read
+    private let readInput = Darwin.read
 #endif

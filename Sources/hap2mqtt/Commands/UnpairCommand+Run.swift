@@ -20,7 +20,8 @@ extension UnpairCommand {
         case .removed:
             return "unpaired \(name): the accessory and the state directory no longer hold the pairing\n"
         case .alreadyRemovedOnAccessory:
-            return "unpaired \(name): the accessory had already forgotten this controller; the pairing was deleted here\n"
+            return
+                "unpaired \(name): the accessory had already forgotten this controller; the pairing was deleted here\n"
         case .removedLocallyOnly(let reason):
             return "forgot \(name) here only (\(reason)); reset the accessory before pairing it again\n"
         }

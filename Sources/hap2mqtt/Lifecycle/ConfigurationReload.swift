@@ -1,6 +1,6 @@
-import JSON
 import Gateway
 import HomeStore
+import JSON
 import Logging
 
 /// SIGHUP in `hap2mqtt run`: reads the configuration file and the environment again and applies what can
@@ -31,7 +31,8 @@ actor ConfigurationReload {
     /// A reload of `running` (the configuration `run` started with) as `options` (`--config`,
     /// `--log-level`) and `environment` name it.
     init(
-        running: Configuration, options: GlobalOptions, environment: [String: String], store: HomeStore, gateway: Gateway,
+        running: Configuration, options: GlobalOptions, environment: [String: String], store: HomeStore,
+        gateway: Gateway,
         logger: Logger
     ) {
         self.running = running
@@ -69,13 +70,17 @@ actor ConfigurationReload {
         applied.homeassistant.excludeCharacteristics = new.homeassistant.excludeCharacteristics
 
         let changed = Self.changedKeys(from: running, to: applied)
-        let needRestart = Self.changedKeys(from: applied, to: new).map { $0 == "homekit.accessories" ? "homekit.accessories[…].exclude" : $0 }
+        let needRestart = Self.changedKeys(from: applied, to: new).map {
+            $0 == "homekit.accessories" ? "homekit.accessories[…].exclude" : $0
+        }
         let old = running
         running = applied
 
         if changed.contains("log_level") {
             if let level = options.logLevel {
-                logger.notice("log_level in the configuration is now \(new.logLevel); --log-level \(level) on the command line still wins")
+                logger.notice(
+                    "log_level in the configuration is now \(new.logLevel); --log-level \(level) on the command line still wins"
+                )
             } else {
                 LogSystem.bootstrap(LogLineWriter().sink(minimumLevel: new.logLevel))
             }
@@ -86,12 +91,15 @@ actor ConfigurationReload {
             await store.configure(storeConfiguration)
         }
         if applied.homeassistant != old.homeassistant || applied.homekit.accessories != old.homekit.accessories {
-            await gateway.reconfigure(homeAssistant: applied.homeAssistantConfiguration, configurationJSON: applied.redactedSummary.description)
+            await gateway.reconfigure(
+                homeAssistant: applied.homeAssistantConfiguration,
+                configurationJSON: applied.redactedSummary.description)
         }
         let appliedText = changed.isEmpty ? "nothing changed" : "applied " + changed.joined(separator: ", ")
         logger.notice("received SIGHUP; reloaded the configuration: \(appliedText)")
         if !needRestart.isEmpty {
-            logger.warning("changed in the configuration but applied only by a restart: \(needRestart.joined(separator: ", "))")
+            logger.warning(
+                "changed in the configuration but applied only by a restart: \(needRestart.joined(separator: ", "))")
         }
     }
 
@@ -100,7 +108,8 @@ actor ConfigurationReload {
     static func changedKeys(from old: Configuration, to new: Configuration) -> [String] {
         var keys: [String] = []
         let before = flattened(old.redactedSummary)
-        for (key, value) in flattened(new.redactedSummary) where before.first(where: { $0.key == key })?.value != value {
+        for (key, value) in flattened(new.redactedSummary) where before.first(where: { $0.key == key })?.value != value
+        {
             keys.append(key)
         }
         if old.mqtt.password != new.mqtt.password, !keys.contains("mqtt.password") { keys.append("mqtt.password") }

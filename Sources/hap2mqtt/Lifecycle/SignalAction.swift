@@ -1,8 +1,9 @@
 import Logging
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a signal does to `hap2mqtt run` (README "Signals"): SIGINT and SIGTERM stop it cleanly, SIGHUP
@@ -51,7 +52,9 @@ enum SignalAction: Sendable, Hashable {
             case .reload:
                 await reload()
             case .ignore:
-                logger.notice("received \(name(number)); ignored (SIGINT and SIGTERM stop hap2mqtt, SIGHUP reloads its configuration)")
+                logger.notice(
+                    "received \(name(number)); ignored (SIGINT and SIGTERM stop hap2mqtt, SIGHUP reloads its configuration)"
+                )
             }
         }
     }

@@ -1,12 +1,13 @@
 import Foundation
 import JSON
-import Web
 import Logging
 import Synchronization
+import Web
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes log records as single lines to a file descriptor, standard error unless told otherwise:
@@ -49,7 +50,8 @@ final class LogLineWriter: Sendable {
     static func format(_ record: LogRecord, at date: Date) -> String {
         let level = record.level.description
         var line = timestamp(date) + " " + level + String(repeating: " ", count: max(0, 7 - level.count)) + " "
-        line += JSONString.escapingControlCharacters(record.label) + ": "
+        line +=
+            JSONString.escapingControlCharacters(record.label) + ": "
             + JSONString.escapingControlCharacters(record.message)
         for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
             let shown = needsQuotes(value) ? value.jsonQuoted : value
@@ -73,10 +75,11 @@ final class LogLineWriter: Sendable {
     }
 
     private static func needsQuotes(_ value: String) -> Bool {
-        value.isEmpty || value.unicodeScalars.contains { scalar in
-            scalar.value <= 0x20 || scalar.properties.generalCategory == .control || scalar == "\"" || scalar == "="
-                || scalar == "\\"
-        }
+        value.isEmpty
+            || value.unicodeScalars.contains { scalar in
+                scalar.value <= 0x20 || scalar.properties.generalCategory == .control || scalar == "\"" || scalar == "="
+                    || scalar == "\\"
+            }
     }
 
 }

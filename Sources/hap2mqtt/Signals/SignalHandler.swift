@@ -1,9 +1,10 @@
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns SIGINT and SIGTERM (or other signals) into an async sequence, so `run` can shut down
@@ -39,14 +40,15 @@ final class SignalHandler: Sendable {
         let queue = DispatchQueue(label: "hap2mqtt.signals")
         let continuation = continuation
         let registered = DispatchGroup()
-        state = Mutex(numbers.map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { continuation.yield(number) }
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
-            return source
-        })
+        state = Mutex(
+            numbers.map { number in
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { continuation.yield(number) }
+                registered.enter()
+                source.setRegistrationHandler { registered.leave() }
+                source.resume()
+                return source
+            })
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             registered.notify(queue: queue) { done.resume() }
         }

@@ -26,7 +26,10 @@ struct HealthStatus: Sendable, Hashable, Codable {
     var updated: Date
 
     enum CodingKeys: String, CodingKey {
-        case state, brokerConnected = "broker_connected", homeSynced = "home_synced", updated
+        case state
+        case brokerConnected = "broker_connected"
+        case homeSynced = "home_synced"
+        case updated
     }
 
     /// The file's name in the state directory.

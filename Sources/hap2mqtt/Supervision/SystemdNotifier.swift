@@ -1,5 +1,5 @@
 #if canImport(CSystemd)
-import CSystemd
+    import CSystemd
 #endif
 
 /// Tells systemd how a `Type=notify` service is doing, through libsystemd's `sd_notify(3)`: `READY=1`
@@ -19,14 +19,14 @@ struct SystemdNotifier: Sendable {
     /// by every `sd_notify` and no child process is started that could misuse it.
     init() {
         #if canImport(CSystemd)
-        var microseconds: UInt64 = 0
-        if sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 {
-            watchdogInterval = .microseconds(Int64(clamping: microseconds / 2))
-        } else {
-            watchdogInterval = nil
-        }
+            var microseconds: UInt64 = 0
+            if sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 {
+                watchdogInterval = .microseconds(Int64(clamping: microseconds / 2))
+            } else {
+                watchdogInterval = nil
+            }
         #else
-        watchdogInterval = nil
+            watchdogInterval = nil
         #endif
     }
 
@@ -44,7 +44,7 @@ struct SystemdNotifier: Sendable {
 
     private func send(_ message: String) {
         #if canImport(CSystemd)
-        _ = sd_notify(0, message)
+            _ = sd_notify(0, message)
         #endif
     }
 

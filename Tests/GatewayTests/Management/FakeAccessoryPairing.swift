@@ -47,19 +47,24 @@ final class FakeAccessoryPairing: AccessoryPairing {
             if !wait { continuation.resume() }
         }
         if let failure = state.withLock({ $0.failure }) { throw failure }
-        return PairedServer(id: "AA:BB:CC:DD:EE:FF", name: request.name ?? "Desk Lamp", host: request.host ?? "10.0.0.9", port: UInt16(request.port ?? 51826))
+        return PairedServer(
+            id: "AA:BB:CC:DD:EE:FF", name: request.name ?? "Desk Lamp", host: request.host ?? "10.0.0.9",
+            port: UInt16(request.port ?? 51826))
     }
 
     func unpair(_ nameOrID: String, force: Bool) async throws(ManagementError) -> UnpairResult {
         state.withLock { $0.unpairs.append((nameOrID, force)) }
         if let failure = state.withLock({ $0.failure }) { throw failure }
-        return UnpairResult(id: nameOrID, name: "Desk Lamp", outcome: force ? .removedLocallyOnly(reason: "cannot reach it") : .removed)
+        return UnpairResult(
+            id: nameOrID, name: "Desk Lamp", outcome: force ? .removedLocallyOnly(reason: "cannot reach it") : .removed)
     }
 }
 
 /// An `AccessoryDiscovery` whose list the test sets.
 final class FakeAccessoryDiscovery: AccessoryDiscovery {
-    private let state = Mutex<(list: [DiscoveredAccessory], streams: [AsyncStream<[DiscoveredAccessory]>.Continuation])>(([], []))
+    private let state = Mutex<
+        (list: [DiscoveredAccessory], streams: [AsyncStream<[DiscoveredAccessory]>.Continuation])
+    >(([], []))
 
     /// Sets the list and tells every stream.
     func set(_ list: [DiscoveredAccessory]) {

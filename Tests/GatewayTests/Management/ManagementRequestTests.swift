@@ -27,7 +27,9 @@ struct ManagementRequestTests {
 
     /// Every payload published and every log line, for the setup code.
     func expectCodeNowhere(_ h: GatewayHarness) {
-        for message in h.mqtt.published { #expect(message.payloadString?.contains(Self.code) != true, "\(message.topic)") }
+        for message in h.mqtt.published {
+            #expect(message.payloadString?.contains(Self.code) != true, "\(message.topic)")
+        }
         for line in h.log.lines { #expect(!line.contains(Self.code), "\(line)") }
     }
 
@@ -35,7 +37,8 @@ struct ManagementRequestTests {
     func pair() async throws {
         let backend = FakeAccessoryPairing()
         try await withManagement(backend) { h in
-            let answer = try await request(h, "pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)","name":"Desk","transaction":3}"#)
+            let answer = try await request(
+                h, "pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)","name":"Desk","transaction":3}"#)
             #expect(answer["status"] as? String == "ok")
             #expect(answer["transaction"] as? Int == 3)
             let data = try #require(answer["data"] as? [String: Any])
@@ -60,7 +63,8 @@ struct ManagementRequestTests {
             let code = try await request(h, "pair", #"{"host":"10.0.0.9","port":1,"code":31245154}"#)
             #expect(code["error"] as? String == #""code" must be a string"#)
             let nobody = try await request(h, "pair", #"{"code":"\#(Self.code)"}"#)
-            #expect(nobody["error"] as? String == "name the accessory by its id (as discovered), or by its host and port")
+            #expect(
+                nobody["error"] as? String == "name the accessory by its id (as discovered), or by its host and port")
             let notJSON = try await request(h, "pair", #"{"code":"\#(Self.code)""#)
             #expect(notJSON["error"] as? String == "the request must be a JSON object")
             #expect(backend.pairCount == 0)
@@ -74,17 +78,23 @@ struct ManagementRequestTests {
         backend.hold()
         try await withManagement(backend) { h in
             let mark = h.mqtt.published.count
-            try await h.send("hap2mqtt/bridge/request/pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#)
+            try await h.send(
+                "hap2mqtt/bridge/request/pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#)
             try await eventually("the pair reaches the backend") { backend.pairCount == 1 }
             // The gateway goes on while pair-setup runs.
-            #expect(try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
+            #expect(
+                try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
             let busy = try await request(h, "pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#)
-            #expect(busy["error"] as? String == "another pairing is under way (with 10.0.0.9:51826): try again when it has finished")
+            #expect(
+                busy["error"] as? String
+                    == "another pairing is under way (with 10.0.0.9:51826): try again when it has finished")
             backend.fail(with: .wrongSetupCode)
             backend.release()
-            let failed = try #require(jsonObject(try await h.waitFor(topic: "hap2mqtt/bridge/response/pair", after: mark) {
-                jsonObject($0)?["error"] as? String != busy["error"] as? String
-            }))
+            let failed = try #require(
+                jsonObject(
+                    try await h.waitFor(topic: "hap2mqtt/bridge/response/pair", after: mark) {
+                        jsonObject($0)?["error"] as? String != busy["error"] as? String
+                    }))
             #expect(failed["status"] as? String == "error")
             #expect(failed["error"] as? String == "wrong setup code: check the 8-digit code on the accessory")
             _ = try await h.log.waitFor(.warning, containing: "bridge/request/pair failed: wrong setup code")
@@ -115,10 +125,13 @@ struct ManagementRequestTests {
         let backend = FakeAccessoryPairing()
         try await withManagement(backend) { h in
             let mark = h.mqtt.published.count
-            try await h.send("hap2mqtt/bridge/request/pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#, retain: true)
+            try await h.send(
+                "hap2mqtt/bridge/request/pair", #"{"host":"10.0.0.9","port":51826,"code":"\#(Self.code)"}"#,
+                retain: true)
             let cleared = try await h.waitFor(topic: "hap2mqtt/bridge/request/pair", after: mark)
             #expect(cleared.retain && cleared.payload.isEmpty)
-            _ = try await h.log.waitFor(.warning, containing: "ignored a retained request on hap2mqtt/bridge/request/pair")
+            _ = try await h.log.waitFor(
+                .warning, containing: "ignored a retained request on hap2mqtt/bridge/request/pair")
             #expect(backend.pairCount == 0)
             expectCodeNowhere(h)
         }
@@ -128,16 +141,21 @@ struct ManagementRequestTests {
     func discovered() async throws {
         let discovery = FakeAccessoryDiscovery()
         let lamp = DiscoveredAccessory(
-            id: "AA:BB:CC:DD:EE:01", name: "Desk \"Lamp\"", model: nil, category: .lightbulb, addresses: ["10.0.0.9", "fe80::1"],
+            id: "AA:BB:CC:DD:EE:01", name: "Desk \"Lamp\"", model: nil, category: .lightbulb,
+            addresses: ["10.0.0.9", "fe80::1"],
             port: 51826, pairedElsewhere: true)
         discovery.set([lamp])
-        let management = Management(pairing: FakeAccessoryPairing(), discovery: discovery, logger: LogCapture().logger(label: "management"))
+        let management = Management(
+            pairing: FakeAccessoryPairing(), discovery: discovery, logger: LogCapture().logger(label: "management"))
         #expect(await management.discovered() == [lamp])
         try await withGatewayHarness(management: management) { h in
             try await h.waitUntilOnline()
             try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/discovered")
             let first = try #require(h.mqtt.retained("hap2mqtt/bridge/discovered"))
-            #expect(first.payloadString == #"[{"id":"AA:BB:CC:DD:EE:01","name":"Desk \"Lamp\"","model":null,"category":"lightbulb","address":"10.0.0.9","addresses":["10.0.0.9","fe80::1"],"port":51826,"paired_elsewhere":true}]"#)
+            #expect(
+                first.payloadString
+                    == #"[{"id":"AA:BB:CC:DD:EE:01","name":"Desk \"Lamp\"","model":null,"category":"lightbulb","address":"10.0.0.9","addresses":["10.0.0.9","fe80::1"],"port":51826,"paired_elsewhere":true}]"#
+            )
             let mark = h.mqtt.published.count
             discovery.set([])
             _ = try await h.waitFor(topic: "hap2mqtt/bridge/discovered", after: mark)
@@ -150,7 +168,8 @@ struct ManagementRequestTests {
         let management = Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "management"))
         try await withGatewayHarness(management: management) { h in
             try await h.waitUntilOnline()
-            #expect(try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
+            #expect(
+                try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
             let mark = h.mqtt.published.count
             let answer = try await request(h, "health_check", "{}")
             #expect(answer["status"] as? String == "ok")
@@ -168,7 +187,9 @@ struct ManagementRequestTests {
             let json = try await management.health()
             #expect(jsonObject(json)?["accessory_servers"] != nil)
         }
-        await #expect(throws: ManagementError.notRunning("the health of the gateway is known only while hap2mqtt run runs")) {
+        await #expect(
+            throws: ManagementError.notRunning("the health of the gateway is known only while hap2mqtt run runs")
+        ) {
             try await Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "m")).health()
         }
     }
@@ -182,7 +203,9 @@ struct ManagementRequestTests {
             let answer = try await request(h, "refresh", #"{"accessory":"kitchen_lamp"}"#)
             #expect(answer["status"] as? String == "ok", "\(answer)")
             #expect((answer["data"] as? [String: Any])?["accessory_servers"] as? [String] == ["memory"])
-            try await eventually("the porch button's topics cleared") { h.mqtt.retained(under: "hap2mqtt/porch_button/#").isEmpty }
+            try await eventually("the porch button's topics cleared") {
+                h.mqtt.retained(under: "hap2mqtt/porch_button/#").isEmpty
+            }
             let unknown = try await request(h, "refresh", #"{"accessory":"nowhere"}"#)
             #expect(unknown["error"] as? String == "no accessory 'nowhere'; see bridge/accessories")
             let all = try await request(h, "refresh", "{}")

@@ -13,7 +13,9 @@ struct ManagementTests {
     func pair() async throws {
         let backend = FakeAccessoryPairing()
         let told = Mutex(0)
-        let management = Management(pairing: backend, logger: LogCapture().logger(label: "test"), pairingsChanged: { told.withLock { $0 += 1 } })
+        let management = Management(
+            pairing: backend, logger: LogCapture().logger(label: "test"), pairingsChanged: { told.withLock { $0 += 1 } }
+        )
         let paired = try await management.pair(PairRequest(host: "10.0.0.9", port: 51826, code: code, name: "Desk"))
         #expect(paired == PairedServer(id: "AA:BB:CC:DD:EE:FF", name: "Desk", host: "10.0.0.9", port: 51826))
         #expect(backend.codes == ["031-45-154"])
@@ -27,13 +29,18 @@ struct ManagementTests {
         await #expect(throws: ManagementError.invalidRequest("give the accessory's setup code (XXX-XX-XXX)")) {
             try await management.pair(PairRequest(host: "10.0.0.9", port: 51826, code: nil))
         }
-        await #expect(throws: ManagementError.invalidRequest("name the accessory by its id (as discovered), or by its host and port")) {
+        await #expect(
+            throws: ManagementError.invalidRequest(
+                "name the accessory by its id (as discovered), or by its host and port")
+        ) {
             try await management.pair(PairRequest(host: "10.0.0.9", code: code))
         }
         await #expect(throws: ManagementError.invalidRequest("the port must be a number from 1 to 65535, not 70000")) {
             try await management.pair(PairRequest(host: "10.0.0.9", port: 70000, code: code))
         }
-        await #expect(throws: ManagementError.invalidRequest("the name must not contain line breaks or other control characters")) {
+        await #expect(
+            throws: ManagementError.invalidRequest("the name must not contain line breaks or other control characters")
+        ) {
             try await management.pair(PairRequest(host: "10.0.0.9", port: 1, code: code, name: "a\nb"))
         }
         #expect(backend.pairCount == 0)
@@ -47,7 +54,10 @@ struct ManagementTests {
         let request = PairRequest(host: "10.0.0.9", port: 51826, code: code)
         let first = Task { try await management.pair(request) }
         try await eventually("the first pair reaches the backend") { backend.pairCount == 1 }
-        await #expect(throws: ManagementError.busy("another pairing is under way (with 10.0.0.9:51826): try again when it has finished")) {
+        await #expect(
+            throws: ManagementError.busy(
+                "another pairing is under way (with 10.0.0.9:51826): try again when it has finished")
+        ) {
             try await management.pair(request)
         }
         backend.release()
@@ -79,7 +89,9 @@ struct ManagementTests {
         let result = try await management.unpair("Desk Lamp", force: false)
         #expect(result.outcome == .removed)
         #expect(backend.unpairs.map(\.0) == ["Desk Lamp"])
-        await #expect(throws: ManagementError.invalidRequest("name the accessory: its topic slug, its id, or its pairing's name")) {
+        await #expect(
+            throws: ManagementError.invalidRequest("name the accessory: its topic slug, its id, or its pairing's name")
+        ) {
             try await management.unpair(" ", force: false)
         }
         backend.fail(with: .unknownAccessory("no pairing named \"Nobody\": there are no pairings"))

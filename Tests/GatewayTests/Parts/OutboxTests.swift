@@ -1,7 +1,8 @@
-@testable import Gateway
 import HAP2MQTTTesting
 import MQTT
 import Testing
+
+@testable import Gateway
 
 /// `Outbox` alone: a step's messages in one call, and the retained messages kept for a republish.
 @Suite("Gateway parts: the outbox")
@@ -37,10 +38,11 @@ struct OutboxTests {
         outbox.retainUnkept("ha/config", "{}", qos: .atLeastOnce)
         outbox.send("e/vent", "x")
         let republish = outbox.retainedMessages()
-        #expect(republish == [
-            MQTTMessage(topic: "a/first", string: "2", qos: .atMostOnce, retain: true),
-            MQTTMessage(topic: "z/last", string: "9", qos: .atLeastOnce, retain: true),
-        ])
+        #expect(
+            republish == [
+                MQTTMessage(topic: "a/first", string: "2", qos: .atMostOnce, retain: true),
+                MQTTMessage(topic: "z/last", string: "9", qos: .atLeastOnce, retain: true),
+            ])
     }
 
     @Test("a publish that fails empties the queue all the same, and the retained messages stay for the republish")

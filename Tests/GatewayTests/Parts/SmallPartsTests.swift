@@ -1,13 +1,18 @@
-@testable import Gateway
 import HomeModel
 import Testing
+
+@testable import Gateway
 
 /// `HSValues`, `FollowUpWork` and `BirthAnswers` alone.
 @Suite("Gateway parts: hs values, follow-up work, birth answers")
 struct SmallPartsTests {
     static let id = AccessoryID(serverID: "00:00:00:00:00:01", aid: 2)
-    static let hs = HSTopic(stateTopic: "b/lamp/lightbulb/hs", hue: .init(accessory: id, iid: 10), saturation: .init(accessory: id, iid: 11))
-    static let other = HSTopic(stateTopic: "b/strip/lightbulb/hs", hue: .init(accessory: id, iid: 20), saturation: .init(accessory: id, iid: 21))
+    static let hs = HSTopic(
+        stateTopic: "b/lamp/lightbulb/hs", hue: .init(accessory: id, iid: 10), saturation: .init(accessory: id, iid: 11)
+    )
+    static let other = HSTopic(
+        stateTopic: "b/strip/lightbulb/hs", hue: .init(accessory: id, iid: 20),
+        saturation: .init(accessory: id, iid: 21))
 
     @Test("an hs payload goes out once per step, when hue and saturation are both known")
     func hsValues() {
@@ -50,7 +55,9 @@ struct SmallPartsTests {
     @Test("births while an answer waits are answered once; only online asks")
     func births() {
         var births = BirthAnswers()
-        let asked = [births.received("offline"), births.received(" online\n"), births.received("online"), births.received(nil)]
+        let asked = [
+            births.received("offline"), births.received(" online\n"), births.received("online"), births.received(nil),
+        ]
         births.answering()
         let again = births.received("online")
         #expect(asked == [false, true, false, false])

@@ -1,5 +1,4 @@
 import Foundation
-@testable import Gateway
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
@@ -7,20 +6,26 @@ import Logging
 import SystemSupport
 import Testing
 
+@testable import Gateway
+
 /// `TopicIndex` alone: where each topic leads.
 @Suite("Gateway parts: the topic index")
 struct TopicIndexTests {
     static let scheme = TopicScheme(base: "hap2mqtt")
     static let lamp = InMemoryAccessoryProvider.accessory(aid: 2, name: "Kitchen Lamp", services: [.Service.lightbulb])
-    static let door = InMemoryAccessoryProvider.accessory(aid: 3, name: "Front Door", services: [.Service.lockMechanism])
+    static let door = InMemoryAccessoryProvider.accessory(
+        aid: 3, name: "Front Door", services: [.Service.lockMechanism])
 
     static func address(_ accessory: Accessory, _ type: HAPType) -> CharacteristicAddress {
         CharacteristicAddress(accessory: accessory.id, iid: accessory.allCharacteristics.first { $0.type == type }!.iid)
     }
 
-    @Test("a state topic leads to its characteristic, an hs topic to its hue and saturation, a slug or an id to its accessory")
+    @Test(
+        "a state topic leads to its characteristic, an hs topic to its hue and saturation, a slug or an id to its accessory"
+    )
     func lookups() {
-        var index = TopicIndex(slugs: SlugRegistry(directory: nil, logger: Logger(label: "gateway")), scheme: Self.scheme)
+        var index = TopicIndex(
+            slugs: SlugRegistry(directory: nil, logger: Logger(label: "gateway")), scheme: Self.scheme)
         let layout = index.add(Self.lamp)
         _ = index.add(Self.door)
         #expect(layout.slug == "kitchen_lamp")
@@ -40,7 +45,8 @@ struct TopicIndexTests {
 
     @Test("a removed accessory leads nowhere, keeps its slug, and comes back under it")
     func removal() {
-        var index = TopicIndex(slugs: SlugRegistry(directory: nil, logger: Logger(label: "gateway")), scheme: Self.scheme)
+        var index = TopicIndex(
+            slugs: SlugRegistry(directory: nil, logger: Logger(label: "gateway")), scheme: Self.scheme)
         _ = index.add(Self.lamp)
         #expect(index.remove(Self.lamp.id)?.slug == "kitchen_lamp")
         #expect(index.remove(Self.lamp.id) == nil)
@@ -54,7 +60,8 @@ struct TopicIndexTests {
 
     @Test("a rename gives new topics after the accessory is added again, and the old ones lead nowhere")
     func rename() throws {
-        var index = TopicIndex(slugs: SlugRegistry(directory: nil, logger: Logger(label: "gateway")), scheme: Self.scheme)
+        var index = TopicIndex(
+            slugs: SlugRegistry(directory: nil, logger: Logger(label: "gateway")), scheme: Self.scheme)
         _ = index.add(Self.lamp)
         _ = index.add(Self.door)
         #expect(throws: GatewayError.self) { try index.rename(Self.lamp.id, to: "front_door") }
@@ -69,10 +76,13 @@ struct TopicIndexTests {
     func saving() throws {
         let dir = StateDirectory(path: NSTemporaryDirectory() + "hap2mqtt-index-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: dir.path) }
-        var index = TopicIndex(slugs: SlugRegistry(directory: dir, logger: Logger(label: "gateway")), scheme: Self.scheme)
+        var index = TopicIndex(
+            slugs: SlugRegistry(directory: dir, logger: Logger(label: "gateway")), scheme: Self.scheme)
         _ = index.add(Self.lamp)
         #expect(try dir.read(SlugRegistry.fileName) == nil)
         index.saveSlugs()
-        #expect(SlugRegistry(directory: dir, logger: Logger(label: "gateway")).accessory(forSlug: "kitchen_lamp") == Self.lamp.id)
+        #expect(
+            SlugRegistry(directory: dir, logger: Logger(label: "gateway")).accessory(forSlug: "kitchen_lamp")
+                == Self.lamp.id)
     }
 }

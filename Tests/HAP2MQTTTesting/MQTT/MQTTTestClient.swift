@@ -69,7 +69,9 @@ public actor MQTTTestClient {
     /// fresh client: the retained messages arrive before a marker it publishes to itself.
     /// - Throws: `MQTTError` from connecting, subscribing or publishing; the time-out when the marker
     ///   does not come back within 30 s.
-    public static func retainedSnapshot(of broker: MosquittoBroker, _ filters: [String]) async throws -> [String: String] {
+    public static func retainedSnapshot(of broker: MosquittoBroker, _ filters: [String]) async throws -> [String:
+        String]
+    {
         let probe = try await MQTTTestClient.connect(to: broker, subscribe: [])
         let marker = "hap2mqtt-test/marker/\(UUID().uuidString)"
         try await probe.subscribe(filters + [marker])
@@ -115,7 +117,8 @@ public actor MQTTTestClient {
         while true {
             if let event = connectionEvents.first(where: predicate) { return event }
             guard ContinuousClock.now < deadline else {
-                throw TestSupportError.timedOut("no matching connection event within \(timeout); seen: \(connectionEvents)")
+                throw TestSupportError.timedOut(
+                    "no matching connection event within \(timeout); seen: \(connectionEvents)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -135,7 +138,8 @@ public actor MQTTTestClient {
         _ topic: String, _ payload: String, qos: MQTTQoS = .atLeastOnce, retain: Bool = false,
         properties: MQTTProperties = MQTTProperties()
     ) async throws {
-        try await client.publishAndWait(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain, properties: properties))
+        try await client.publishAndWait(
+            MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain, properties: properties))
     }
 
     /// Publishes `message` and waits for the broker's acknowledgement.
@@ -154,7 +158,8 @@ public actor MQTTTestClient {
         let onFilter = messages(on: filter).map { "\($0.payloadString ?? "\($0.payload.count) bytes")" }
         let topics = Set(received.map(\.topic)).sorted().prefix(30)
         throw TestSupportError.timedOut(
-            "no matching message on \(filter) within \(timeout); on that filter: \(onFilter); topics seen: \(Array(topics))")
+            "no matching message on \(filter) within \(timeout); on that filter: \(onFilter); topics seen: \(Array(topics))"
+        )
     }
 
     /// Like `waitFor`, but returns nil after `timeout`: for checking that something does NOT arrive.
@@ -162,7 +167,8 @@ public actor MQTTTestClient {
         on filter: String, within timeout: Duration,
         where predicate: @escaping @Sendable (MQTTMessage) -> Bool = { _ in true }
     ) async -> MQTTMessage? {
-        if let message = received.first(where: { MQTTTopic.matches(filter: filter, topic: $0.topic) && predicate($0) }) {
+        if let message = received.first(where: { MQTTTopic.matches(filter: filter, topic: $0.topic) && predicate($0) })
+        {
             return message
         }
         let id = UUID()

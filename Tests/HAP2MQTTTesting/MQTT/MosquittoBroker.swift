@@ -1,9 +1,10 @@
 public import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A real mosquitto broker for tests, on a free port of 127.0.0.1, in its own temporary folder, with
@@ -66,7 +67,9 @@ public final class MosquittoBroker: Sendable {
         // mosquitto exits with "Address already in use" and another pair of ports is tried.
         var attempt = 1
         while true {
-            let chosen = (plain: try LoopbackSocket.freePort(), tls: options.tls == nil ? nil : try LoopbackSocket.freePort())
+            let chosen = (
+                plain: try LoopbackSocket.freePort(), tls: options.tls == nil ? nil : try LoopbackSocket.freePort()
+            )
             listenPorts.withLock { $0 = chosen }
             try await writeConfiguration(options)
             do {
@@ -184,12 +187,16 @@ public final class MosquittoBroker: Sendable {
         } else {
             let passwordFile = directory.appendingPathComponent("passwords").path
             for (index, (user, password)) in options.users.sorted(by: { $0.key < $1.key }).enumerated() {
-                try await ExternalTool.run("mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", passwordFile, user, password])
+                try await ExternalTool.run(
+                    "mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", passwordFile, user, password])
             }
             lines += ["allow_anonymous false", "password_file \(passwordFile)"]
         }
         if let tls = options.tls, let tlsPort {
-            lines += ["listener \(tlsPort) 127.0.0.1", "cafile \(tls.caFile)", "certfile \(tls.certFile)", "keyfile \(tls.keyFile)"]
+            lines += [
+                "listener \(tlsPort) 127.0.0.1", "cafile \(tls.caFile)", "certfile \(tls.certFile)",
+                "keyfile \(tls.keyFile)",
+            ]
         }
         if options.persistent {
             lines.append("persistence_location \(directory.path)/")

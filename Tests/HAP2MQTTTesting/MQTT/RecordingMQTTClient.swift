@@ -92,10 +92,14 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
 
     /// The retained messages recorded on topics matching `filters`,
     /// as a broker would send them to a new subscription; nothing is published on `endMarker`.
-    public func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration) async throws(MQTTError) -> [MQTTMessage] {
+    public func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration)
+        async throws(MQTTError) -> [MQTTMessage]
+    {
         state.withLock { state in
             state.retained.keys.sorted().compactMap { topic in
-                guard filters.contains(where: { MQTTTopic.matches(filter: $0, topic: topic) }), var message = state.retained[topic] else { return nil }
+                guard filters.contains(where: { MQTTTopic.matches(filter: $0, topic: topic) }),
+                    var message = state.retained[topic]
+                else { return nil }
                 message.retain = true
                 return message
             }
@@ -112,9 +116,12 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     /// - Throws: `TestSupportError.notReady` when no filter subscribed so far matches the topic: a broker
     ///   would not forward it.
     public func deliver(_ message: MQTTMessage) throws {
-        let consumer = try state.withLock { state throws(TestSupportError) -> CheckedContinuation<MQTTMessage?, Never>? in
-            guard state.subscriptions.keys.contains(where: { MQTTTopic.matches(filter: $0, topic: message.topic) }) else {
-                throw .notReady("no subscription matches \(message.topic); subscribed: \(state.subscriptions.keys.sorted())")
+        let consumer = try state.withLock {
+            state throws(TestSupportError) -> CheckedContinuation<MQTTMessage?, Never>? in
+            guard state.subscriptions.keys.contains(where: { MQTTTopic.matches(filter: $0, topic: message.topic) })
+            else {
+                throw .notReady(
+                    "no subscription matches \(message.topic); subscribed: \(state.subscriptions.keys.sorted())")
             }
             guard let consumer = state.consumer else {
                 state.queue.append(message)
@@ -130,7 +137,8 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     public func deliver(
         _ topic: String, _ payload: String, retain: Bool = false, properties: MQTTProperties = MQTTProperties()
     ) throws {
-        try deliver(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain, properties: properties))
+        try deliver(
+            MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain, properties: properties))
     }
 
     /// Returns when the consumer has taken every delivered message and waits for the next (or `messages`
@@ -191,7 +199,8 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     /// The consumer asks for the next message: everything before it has been handled.
     private func next() async -> MQTTMessage? {
         await withCheckedContinuation { (continuation: CheckedContinuation<MQTTMessage?, Never>) in
-            let (message, waiters, finished) = state.withLock { state -> (MQTTMessage?, [CheckedContinuation<Void, Never>], Bool) in
+            let (message, waiters, finished) = state.withLock {
+                state -> (MQTTMessage?, [CheckedContinuation<Void, Never>], Bool) in
                 if !state.queue.isEmpty { return (state.queue.removeFirst(), [], false) }
                 if state.finished { return (nil, [], true) }
                 state.consumer = continuation
@@ -259,12 +268,15 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         while true {
             let (messages, publications) = state.withLock { ($0.published, $0.publications) }
             if scanned > messages.count { scanned = min(mark, messages.count) }
-            if let found = messages[scanned...].first(where: { MQTTTopic.matches(filter: filter, topic: $0.topic) && predicate($0) }) {
+            if let found = messages[scanned...].first(where: {
+                MQTTTopic.matches(filter: filter, topic: $0.topic) && predicate($0)
+            }) {
                 return found
             }
             scanned = messages.count
             guard ContinuousClock.now < deadline else {
-                throw TestSupportError.timedOut("no matching message on \(filter) within \(timeout); on that filter: \(payloads(on: filter))")
+                throw TestSupportError.timedOut(
+                    "no matching message on \(filter) within \(timeout); on that filter: \(payloads(on: filter))")
             }
             await nextPublication(after: publications, until: deadline)
         }

@@ -18,8 +18,10 @@ struct HAPConnectionFixtureTests {
         let temperature = try characteristicID(list, accessory: "Temperature", "CurrentTemperature")
         let target = try characteristicID(list, accessory: "Thermostat", "TargetTemperature")
         let name = try characteristicID(list, accessory: "Switch", "Name")
-        try await fixture.accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(21.5))
-        try await fixture.accessory.setValue(accessory: "Thermostat", characteristic: "TargetTemperature", value: .float(23))
+        try await fixture.accessory.setValue(
+            accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(21.5))
+        try await fixture.accessory.setValue(
+            accessory: "Thermostat", characteristic: "TargetTemperature", value: .float(23))
         try await client.subscribe([brightness, hue])
 
         let changes = Changes(accessory: fixture.accessory)
@@ -94,7 +96,9 @@ final class Changes: Sendable {
         task = Task {
             defer { done.set() }
             for step in 1...100 {
-                try await accessory.setValue(accessory: "Light", characteristic: step.isMultiple(of: 2) ? "Brightness" : "Hue", value: .int(Int64(step)))
+                try await accessory.setValue(
+                    accessory: "Light", characteristic: step.isMultiple(of: 2) ? "Brightness" : "Hue",
+                    value: .int(Int64(step)))
             }
         }
     }

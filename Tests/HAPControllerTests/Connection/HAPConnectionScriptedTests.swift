@@ -1,9 +1,10 @@
 import HAP2MQTTTesting
-@testable import HAPController
 import HomeModel
 import JSON
 import Logging
 import Testing
+
+@testable import HAPController
 
 /// A controller connected and pair-verified to a scripted accessory.
 struct ScriptedSession {
@@ -63,7 +64,8 @@ struct HAPConnectionScriptedTests {
         #expect(!(await session.accessory.hasUnreadBytes()), "the second request waits for the first answer")
 
         let eventA = ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":9,"value":true}]}"#)
-        let eventB = ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":10,"value":5},{"aid":2,"iid":10,"value":4}]}"#)
+        let eventB = ScriptedAccessory.event(
+            #"{"characteristics":[{"aid":2,"iid":10,"value":5},{"aid":2,"iid":10,"value":4}]}"#)
         let answer1 = ScriptedAccessory.response(json: #"{"characteristics":[{"aid":1,"iid":1,"value":1}]}"#)
         // One encrypted frame holding an event, the answer and another event, cut into three reads.
         try await session.accessory.send(eventA + answer1 + eventB, cuts: [7, eventA.count + 30])
@@ -80,7 +82,9 @@ struct HAPConnectionScriptedTests {
 
         var events = connection.events.makeAsyncIterator()
         #expect(await events.next() == [HAPEventValue(id: HAPCharacteristicID(aid: 2, iid: 9), value: true)])
-        #expect(await events.next() == [HAPEventValue(id: HAPCharacteristicID(aid: 2, iid: 10), value: 5)], "the newest of two values wins")
+        #expect(
+            await events.next() == [HAPEventValue(id: HAPCharacteristicID(aid: 2, iid: 10), value: 5)],
+            "the newest of two values wins")
         #expect(await events.next() == [HAPEventValue(id: HAPCharacteristicID(aid: 2, iid: 9), value: true)])
         await session.close()
     }
@@ -101,7 +105,9 @@ struct HAPConnectionScriptedTests {
         #expect(await connection.waitUntilClosed() == timedOut)
         #expect(await session.accessory.sawClose(), "the accessory sees the connection close")
         await #expect(throws: timedOut) { try await connection.send(HAPRequests.accessories()) }
-        #expect(timedOut.description == "the accessory did not answer GET /accessories within 0.3 s; the connection was closed")
+        #expect(
+            timedOut.description
+                == "the accessory did not answer GET /accessories within 0.3 s; the connection was closed")
         await session.close()
     }
 
@@ -146,18 +152,27 @@ struct HAPConnectionScriptedTests {
         let id = HAPCharacteristicID(aid: 1, iid: 10)
 
         let read = Task { try await client.read([id], meta: true, perms: true, type: true, events: true) }
-        #expect(try await session.accessory.readRequest().line == "GET /characteristics?id=1.10&meta=1&perms=1&type=1&ev=1 HTTP/1.1")
-        try await session.accessory.send(ScriptedAccessory.response(json:
-            #"{"characteristics":[{"aid":1,"iid":10,"value":50,"format":"uint8","unit":"percentage","perms":["pr","pw"],"type":"8","ev":false}]}"#))
+        #expect(
+            try await session.accessory.readRequest().line
+                == "GET /characteristics?id=1.10&meta=1&perms=1&type=1&ev=1 HTTP/1.1")
+        try await session.accessory.send(
+            ScriptedAccessory.response(
+                json:
+                    #"{"characteristics":[{"aid":1,"iid":10,"value":50,"format":"uint8","unit":"percentage","perms":["pr","pw"],"type":"8","ev":false}]}"#
+            ))
         let item = try #require(try await read.value[id]?.item)
         #expect(item["format"] == "uint8" && item["unit"] == "percentage" && item["perms"] == ["pr", "pw"])
         #expect(item["type"] == "8" && item["ev"] == false)
 
-        let written = Task { try await client.write([HAPCharacteristicWriteItem(id: id, value: 60, wantsResponse: true)]) }
+        let written = Task {
+            try await client.write([HAPCharacteristicWriteItem(id: id, value: 60, wantsResponse: true)])
+        }
         let put = try await session.accessory.readRequest()
         #expect(put.line == "PUT /characteristics HTTP/1.1")
         #expect(put.body == Array(#"{"characteristics":[{"aid":1,"iid":10,"value":60,"r":true}]}"#.utf8))
-        try await session.accessory.send(ScriptedAccessory.response(status: 207, json: #"{"characteristics":[{"aid":1,"iid":10,"status":0,"value":61}]}"#))
+        try await session.accessory.send(
+            ScriptedAccessory.response(
+                status: 207, json: #"{"characteristics":[{"aid":1,"iid":10,"status":0,"value":61}]}"#))
         let result = try #require(try await written.value[id])
         #expect(result.status == .success && result.value == 61)
         await session.close()
@@ -168,7 +183,10 @@ struct HAPConnectionScriptedTests {
         let session = try await ScriptedSession.start()
         let client = HAPClient(connection: session.connection, pairing: session.pairing)
         let id = HAPCharacteristicID(aid: 1, iid: 11)
-        let written = Task { try await client.write([HAPCharacteristicWriteItem(id: id, value: 1)], timed: true, ttl: .milliseconds(2500)) }
+        let written = Task {
+            try await client.write(
+                [HAPCharacteristicWriteItem(id: id, value: 1)], timed: true, ttl: .milliseconds(2500))
+        }
         let prepare = try await session.accessory.readRequest()
         #expect(prepare.line == "PUT /prepare HTTP/1.1")
         let body = try JSONValue(parsing: prepare.body)
@@ -184,7 +202,8 @@ struct HAPConnectionScriptedTests {
         let accessory = try ScriptedAccessory()
         let pairing = try await accessory.pair(try ControllerIdentity.generate())
         async let accepted: Void = accessory.accept()
-        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port, logger: Logger(label: "hap"))
+        let connection = try await HAPConnection.connect(
+            host: "127.0.0.1", port: accessory.port, logger: Logger(label: "hap"))
         await accepted
         let client = HAPClient(connection: connection, pairing: pairing)
         await #expect(throws: HAPConnectionError.notVerified) { try await client.accessories() }
@@ -198,7 +217,8 @@ struct HAPConnectionScriptedTests {
     func identifyUnpaired() async throws {
         let accessory = try ScriptedAccessory()
         async let accepted: Void = accessory.accept()
-        let connection = try await HAPConnection.connect(host: "127.0.0.1", port: accessory.port, logger: Logger(label: "hap"))
+        let connection = try await HAPConnection.connect(
+            host: "127.0.0.1", port: accessory.port, logger: Logger(label: "hap"))
         await accepted
         let first = Task { try await connection.identifyUnpaired() }
         #expect(try await accessory.readRequest().line == "POST /identify HTTP/1.1")
@@ -207,7 +227,9 @@ struct HAPConnectionScriptedTests {
         let second = Task { try await connection.identifyUnpaired() }
         _ = try await accessory.readRequest()
         try await accessory.send(ScriptedAccessory.response(status: 400, json: #"{"status":-70401}"#))
-        await #expect(throws: HAPConnectionError.refused(.insufficientPrivileges, request: "POST /identify")) { try await second.value }
+        await #expect(throws: HAPConnectionError.refused(.insufficientPrivileges, request: "POST /identify")) {
+            try await second.value
+        }
         await connection.close()
         await accessory.close()
     }
@@ -224,7 +246,9 @@ struct HAPConnectionScriptedTests {
         await session.close()
         #expect(!capture.lines.isEmpty)
         for key in [keys.controllerToAccessory, keys.accessoryToController] {
-            for text in [Hex.encode(key), Hex.encode(key).uppercased(), Base64.encode(key), Base64.encode(Array(key.prefix(12)))] {
+            for text in [
+                Hex.encode(key), Hex.encode(key).uppercased(), Base64.encode(key), Base64.encode(Array(key.prefix(12))),
+            ] {
                 #expect(!capture.lines.contains { $0.contains(text) })
             }
         }

@@ -7,9 +7,12 @@ import Testing
 
 /// The accessory whose `name` is one of the fixture's (`Light`, `Lock`, …), and the id of its
 /// characteristic of catalog type `characteristic` (`Brightness`), found by type as lesson 2 asks.
-func characteristicID(_ list: HAPAccessoryList, accessory name: String, _ characteristic: String) throws -> HAPCharacteristicID {
+func characteristicID(_ list: HAPAccessoryList, accessory name: String, _ characteristic: String) throws
+    -> HAPCharacteristicID
+{
     let type = try #require(HAPCatalog.characteristic(named: characteristic)?.type, "no catalog type \(characteristic)")
-    let accessory = try #require(list.accessories.first { $0.information(.Characteristic.name) == name }, "no accessory \(name)")
+    let accessory = try #require(
+        list.accessories.first { $0.information(.Characteristic.name) == name }, "no accessory \(name)")
     let found = try #require(accessory.allCharacteristics.first { $0.type == type }, "\(name) has no \(characteristic)")
     return HAPCharacteristicID(aid: accessory.aid, iid: found.iid)
 }
@@ -29,7 +32,9 @@ struct HAPClientFixtureTests {
         #expect(list.accessories.allSatisfy { $0.id.serverID == fixture.pairing.accessoryPairingID })
 
         func serviceTypes(_ aid: Int) -> [String] {
-            list.accessories.first { $0.aid == aid }?.services.map { HAPCatalog.service($0.type)?.name ?? $0.type.description } ?? []
+            list.accessories.first { $0.aid == aid }?.services.map {
+                HAPCatalog.service($0.type)?.name ?? $0.type.description
+            } ?? []
         }
         #expect(serviceTypes(1) == ["AccessoryInformation", "HAPProtocolInformation"])
         #expect(serviceTypes(2) == ["AccessoryInformation", "Lightbulb"])
@@ -40,13 +45,15 @@ struct HAPClientFixtureTests {
         #expect(serviceTypes(8) == ["AccessoryInformation", "WindowCovering"])
 
         let light = try #require(list.accessories.first { $0.aid == 2 }?.service(ofType: .Service.lightbulb))
-        #expect(light.characteristics.map { HAPCatalog.characteristic($0.type)?.name ?? "?" }
-            == ["On", "Brightness", "Hue", "Saturation", "ColorTemperature"])
+        #expect(
+            light.characteristics.map { HAPCatalog.characteristic($0.type)?.name ?? "?" }
+                == ["On", "Brightness", "Hue", "Saturation", "ColorTemperature"])
         let brightness = try #require(light.characteristic(ofType: .Characteristic.brightness))
         #expect(brightness.format == .int && brightness.unit == "percentage" && brightness.maxValue == 100)
         #expect(brightness.permissions == [.pairedRead, .pairedWrite, .events])
         let lock = try characteristicID(list, accessory: "Lock", "LockTargetState")
-        let target = try #require(list.accessories.first { $0.aid == lock.aid }?.characteristic(iid: lock.iid)?.characteristic)
+        let target = try #require(
+            list.accessories.first { $0.aid == lock.aid }?.characteristic(iid: lock.iid)?.characteristic)
         #expect(target.permissions.contains(.timedWrite))
         await client.connection.close()
     }
@@ -56,7 +63,8 @@ struct HAPClientFixtureTests {
         let fixture = try PairedFixture.shared()
         let client = try await fixture.client()
         let list = try await client.accessories()
-        try await fixture.accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(23.5))
+        try await fixture.accessory.setValue(
+            accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(23.5))
         try await fixture.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
         let temperature = try characteristicID(list, accessory: "Temperature", "CurrentTemperature")
         let brightness = try characteristicID(list, accessory: "Light", "Brightness")
@@ -92,11 +100,12 @@ struct HAPClientFixtureTests {
         ])
         #expect(results.count == 3 && results.values.allSatisfy { $0.status == .success })
         let calls = Array(try await fixture.accessory.waitForSetterCalls(count: before + 3).dropFirst(before))
-        #expect(Set(calls) == [
-            .init(accessory: "Light", characteristic: "On", value: .bool(true), timed: false),
-            .init(accessory: "Light", characteristic: "Brightness", value: .int(77), timed: false),
-            .init(accessory: "Thermostat", characteristic: "TargetTemperature", value: .float(22.5), timed: false),
-        ])
+        #expect(
+            Set(calls) == [
+                .init(accessory: "Light", characteristic: "On", value: .bool(true), timed: false),
+                .init(accessory: "Light", characteristic: "Brightness", value: .int(77), timed: false),
+                .init(accessory: "Thermostat", characteristic: "TargetTemperature", value: .float(22.5), timed: false),
+            ])
         let read = try await client.read([on, brightness])
         #expect(read[on]?.value == true && read[brightness]?.value == 77)
         await client.connection.close()
@@ -129,13 +138,20 @@ struct HAPClientFixtureTests {
         let position = try characteristicID(list, accessory: "Blind", "TargetPosition")
         let on = try characteristicID(list, accessory: "Switch", "On")
         try await fixture.accessory.setValue(accessory: "Blind", characteristic: "TargetPosition", value: .int(10))
-        try await fixture.accessory.failWrites(accessory: "Blind", characteristic: "TargetPosition", status: .invalidValueInRequest)
+        try await fixture.accessory.failWrites(
+            accessory: "Blind", characteristic: "TargetPosition", status: .invalidValueInRequest)
 
-        let results = try await client.write([HAPCharacteristicWriteItem(id: position, value: 60), HAPCharacteristicWriteItem(id: on, value: true)])
+        let results = try await client.write([
+            HAPCharacteristicWriteItem(id: position, value: 60), HAPCharacteristicWriteItem(id: on, value: true),
+        ])
         try await fixture.accessory.failWrites(accessory: "Blind", characteristic: "TargetPosition", status: nil)
         #expect(results[position]?.status == .invalidValueInRequest)
         #expect(results[on]?.status == .success, "the other write of the same request went through")
-        #expect(fixture.accessory.rejectedWrites.last == .init(accessory: "Blind", characteristic: "TargetPosition", value: .int(60), status: .invalidValueInRequest))
+        #expect(
+            fixture.accessory.rejectedWrites.last
+                == .init(
+                    accessory: "Blind", characteristic: "TargetPosition", value: .int(60),
+                    status: .invalidValueInRequest))
         #expect(try await fixture.accessory.value(accessory: "Blind", characteristic: "TargetPosition") == .int(10))
         await client.connection.close()
     }
@@ -155,14 +171,18 @@ struct HAPClientFixtureTests {
         var events = client.events.makeAsyncIterator()
         try await fixture.accessory.setValue(accessory: "Light", characteristic: "Hue", value: .float(120))
         try await fixture.accessory.setValue(accessory: "Switch", characteristic: "On", value: .bool(true))
-        try await fixture.accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
+        try await fixture.accessory.setValue(
+            accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
         #expect(await events.next() == [HAPEventValue(id: on, value: true)])
         #expect(await events.next() == [HAPEventValue(id: temperature, value: 19.5)])
 
         try await client.subscribe([on], enable: false)
         try await fixture.accessory.setValue(accessory: "Switch", characteristic: "On", value: .bool(false))
-        try await fixture.accessory.setValue(accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(18.5))
-        #expect(await events.next() == [HAPEventValue(id: temperature, value: 18.5)], "no event for the unsubscribed switch, nor for hue")
+        try await fixture.accessory.setValue(
+            accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(18.5))
+        #expect(
+            await events.next() == [HAPEventValue(id: temperature, value: 18.5)],
+            "no event for the unsubscribed switch, nor for hue")
         await client.connection.close()
     }
 
@@ -172,7 +192,8 @@ struct HAPClientFixtureTests {
         let client = try await fixture.client()
         let identity = try await fixture.controller.identity()
         let records = try await client.listPairings()
-        #expect(records == [PairingRecord(pairingID: identity.pairingID, publicKey: identity.publicKey, permissions: 1)])
+        #expect(
+            records == [PairingRecord(pairingID: identity.pairingID, publicKey: identity.publicKey, permissions: 1)])
 
         let before = fixture.accessory.setterCalls.count
         try await client.identify(aid: 2)
@@ -185,7 +206,9 @@ struct HAPClientFixtureTests {
         await client.connection.close()
     }
 
-    @Test("an added controller can pair-verify and, as a regular user, may not manage pairings; once removed it is refused")
+    @Test(
+        "an added controller can pair-verify and, as a regular user, may not manage pairings; once removed it is refused"
+    )
     func addAndRemovePairing() async throws {
         let fixture = try PairedFixture.shared()
         let client = try await fixture.client()
@@ -193,21 +216,28 @@ struct HAPClientFixtureTests {
         defer { directory.remove() }
         let guest = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
         let guestIdentity = try await guest.identity()
-        try await client.addPairing(pairingID: guestIdentity.pairingID, publicKey: guestIdentity.publicKey, admin: false)
+        try await client.addPairing(
+            pairingID: guestIdentity.pairingID, publicKey: guestIdentity.publicKey, admin: false)
         let records = try await client.listPairings()
-        #expect(records.contains(PairingRecord(pairingID: guestIdentity.pairingID, publicKey: guestIdentity.publicKey, permissions: 0)))
+        #expect(
+            records.contains(
+                PairingRecord(pairingID: guestIdentity.pairingID, publicKey: guestIdentity.publicKey, permissions: 0)))
         #expect(records.count == 2)
 
         var guestPairing = fixture.pairing
         guestPairing.controllerPairingID = guestIdentity.pairingID
         let guestClient = try await guest.connect(to: guestPairing)
-        #expect(try await guestClient.read([HAPCharacteristicID(aid: 3, iid: 5)])[HAPCharacteristicID(aid: 3, iid: 5)]?.value == "Switch")
+        #expect(
+            try await guestClient.read([HAPCharacteristicID(aid: 3, iid: 5)])[HAPCharacteristicID(aid: 3, iid: 5)]?
+                .value == "Switch")
         await #expect(throws: HAPConnectionError.pairing(.notAdmin)) { try await guestClient.listPairings() }
         await guestClient.connection.close()
 
         try await client.removePairing(guestIdentity.pairingID)
         #expect(try await client.listPairings().map(\.pairingID) == [try await fixture.controller.identity().pairingID])
-        await #expect(throws: HAPControllerError.connection(.pairing(.authenticationFailed))) { try await guest.connect(to: guestPairing) }
+        await #expect(throws: HAPControllerError.connection(.pairing(.authenticationFailed))) {
+            try await guest.connect(to: guestPairing)
+        }
         await client.connection.close()
     }
 }

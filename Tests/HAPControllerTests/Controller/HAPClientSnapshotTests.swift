@@ -9,7 +9,9 @@ import Testing
 /// bridge (the `homeassistant` profile: the camera is aid 8).
 @Suite("HAP snapshots from HAP-python's camera")
 struct HAPClientSnapshotTests {
-    @Test("POST /resource brings the camera's JPEG, asked for at the size given; an accessory without a camera is refused and the connection stays")
+    @Test(
+        "POST /resource brings the camera's JPEG, asked for at the size given; an accessory without a camera is refused and the connection stays"
+    )
     func snapshot() async throws {
         let fixture = try await PairedFixture.start(profile: .homeAssistant)
         do {
@@ -19,10 +21,14 @@ struct HAPClientSnapshotTests {
             let image = try await client.snapshot(aid: camera.aid, width: 320, height: 240)
             let sent = try #require(fixture.accessory.snapshotRequests.last)
             #expect(sent.accessory == "Camera" && sent.width == 320 && sent.height == 240, "\(sent)")
-            #expect(image == [UInt8](try Data(contentsOf: URL(fileURLWithPath: sent.path))), "the JPEG as the camera sent it")
+            #expect(
+                image == [UInt8](try Data(contentsOf: URL(fileURLWithPath: sent.path))),
+                "the JPEG as the camera sent it")
 
             let lamp = try #require(list.accessories.first { $0.information(.Characteristic.name) == "Lamp" })
-            await #expect(throws: HAPConnectionError.self) { try await client.snapshot(aid: lamp.aid, width: 320, height: 240) }
+            await #expect(throws: HAPConnectionError.self) {
+                try await client.snapshot(aid: lamp.aid, width: 320, height: 240)
+            }
             let on = try characteristicID(list, accessory: "Lamp", "On")
             #expect(try await client.read([on])[on]?.status.isSuccess == true, "the connection still answers")
             await client.connection.close()

@@ -1,7 +1,8 @@
 import HAP2MQTTTesting
-@testable import HAPController
 import Logging
 import Testing
+
+@testable import HAPController
 
 /// Pair-setup with an address where something other than a HAP accessory listens.
 @Suite("HAP controller: pair-setup with something that is not an accessory")

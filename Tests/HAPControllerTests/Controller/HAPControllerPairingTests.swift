@@ -1,11 +1,12 @@
 import Foundation
 import HAP2MQTTTesting
-@testable import HAPController
 import HomeModel
 import HomeStore
 import Logging
 import SystemSupport
 import Testing
+
+@testable import HAPController
 
 /// Pair-setup, pair-verify, restart and unpair with a real HAP-python accessory (one test needs an accessory
 /// that misbehaves on cue: the scripted one).
@@ -21,8 +22,10 @@ struct HAPControllerPairingTests {
         for attempt in 1...30 {
             try await accessory.resetPairings()
             // A new controller each time: a new identity, so a new SRP exchange and new keys.
-            let controller = HAPController(stateDirectory: StateDirectory(path: directory.path + "/\(attempt)"), logger: Logger(label: "hap"))
-            let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: code, name: "Bridge")
+            let controller = HAPController(
+                stateDirectory: StateDirectory(path: directory.path + "/\(attempt)"), logger: Logger(label: "hap"))
+            let pairing = try await controller.pair(
+                host: "127.0.0.1", port: accessory.port, setupCode: code, name: "Bridge")
             controllerIDs.insert(pairing.controllerPairingID)
             #expect(try await accessory.status().paired, "attempt \(attempt)")
         }
@@ -43,7 +46,8 @@ struct HAPControllerPairingTests {
         #expect(await controller.pairings().isEmpty)
         #expect(!(try await accessory.status().paired))
 
-        let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
+        let pairing = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
         #expect(pairing.accessoryPairingID == (try await accessory.status().pairingID))
         #expect(await controller.pairings() == [pairing])
         await accessory.stop()
@@ -52,12 +56,19 @@ struct HAPControllerPairingTests {
     @Test("pairing an accessory that is paired already fails with alreadyPaired (alreadyPairedHere for its owner)")
     func alreadyPaired() async throws {
         let accessory = try await HAPPythonAccessory.start()
-        let first = try TemporaryDirectory(), second = try TemporaryDirectory()
-        defer { first.remove(); second.remove() }
+        let first = try TemporaryDirectory()
+        let second = try TemporaryDirectory()
+        defer {
+            first.remove()
+            second.remove()
+        }
         let code = try SetupCode(accessory.setupCode)
         let owner = HAPController(stateDirectory: first.stateDirectory, logger: Logger(label: "hap"))
         _ = try await owner.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
-        await #expect(throws: HAPControllerError.alreadyPairedHere(name: "hap2mqtt Test Bridge"), "the owner is told it has the pairing") {
+        await #expect(
+            throws: HAPControllerError.alreadyPairedHere(name: "hap2mqtt Test Bridge"),
+            "the owner is told it has the pairing"
+        ) {
             try await owner.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
         }
         let other = HAPController(stateDirectory: second.stateDirectory, logger: Logger(label: "hap"))
@@ -65,13 +76,17 @@ struct HAPControllerPairingTests {
             try await other.pair(host: "127.0.0.1", port: accessory.port, setupCode: code)
         }
         #expect(error?.pairingError == .alreadyPaired)
-        #expect(error?.description == "the accessory is already paired with another controller: remove it there or reset the accessory "
-            + "(an interrupted pairing is a likely cause, and only a reset clears it)")
+        #expect(
+            error?.description
+                == "the accessory is already paired with another controller: remove it there or reset the accessory "
+                + "(an interrupted pairing is a likely cause, and only a reset clears it)")
         #expect(await other.pairings().isEmpty)
         await accessory.stop()
     }
 
-    @Test("the pairing is saved at once, named after the accessory, mode 0600; a restarted controller pair-verifies from it")
+    @Test(
+        "the pairing is saved at once, named after the accessory, mode 0600; a restarted controller pair-verifies from it"
+    )
     func savedPairingSurvivesRestart() async throws {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
@@ -105,21 +120,30 @@ struct HAPControllerPairingTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
-        let kitchen = try await controller.pair(host: "127.0.0.1", port: first.port, setupCode: try SetupCode(first.setupCode), name: "Kitchen")
+        let kitchen = try await controller.pair(
+            host: "127.0.0.1", port: first.port, setupCode: try SetupCode(first.setupCode), name: "Kitchen")
         #expect(kitchen.name == "Kitchen")
         await #expect(throws: HAPControllerError.nameInUse("Kitchen")) {
-            try await controller.pair(host: "127.0.0.1", port: second.port, setupCode: try SetupCode(second.setupCode), name: "kitchen")
+            try await controller.pair(
+                host: "127.0.0.1", port: second.port, setupCode: try SetupCode(second.setupCode), name: "kitchen")
         }
         #expect(!(try await second.status().paired), "the accessory was not contacted")
 
         try await first.resetPairings()
         try await controller.unpair("Kitchen", force: true)
-        let a = try await controller.pair(host: "127.0.0.1", port: first.port, setupCode: try SetupCode(first.setupCode))
-        let b = try await controller.pair(host: "127.0.0.1", port: second.port, setupCode: try SetupCode(second.setupCode))
+        let a = try await controller.pair(
+            host: "127.0.0.1", port: first.port, setupCode: try SetupCode(first.setupCode))
+        let b = try await controller.pair(
+            host: "127.0.0.1", port: second.port, setupCode: try SetupCode(second.setupCode))
         #expect([a.name, b.name] == ["hap2mqtt Test Bridge", "hap2mqtt Test Bridge 2"])
         #expect(try await controller.pairing(named: b.accessoryPairingID.lowercased()) == b)
-        #expect(try await controller.pairing(named: "\(a.accessoryPairingID)/3") == a, "an accessory id finds its server's pairing")
-        await #expect(throws: HAPControllerError.unknownPairing("Garage", known: ["hap2mqtt Test Bridge", "hap2mqtt Test Bridge 2"])) {
+        #expect(
+            try await controller.pairing(named: "\(a.accessoryPairingID)/3") == a,
+            "an accessory id finds its server's pairing")
+        await #expect(
+            throws: HAPControllerError.unknownPairing(
+                "Garage", known: ["hap2mqtt Test Bridge", "hap2mqtt Test Bridge 2"])
+        ) {
             try await controller.pairing(named: "Garage")
         }
         await first.stop()
@@ -132,7 +156,8 @@ struct HAPControllerPairingTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
-        let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode), name: "Hall")
+        let pairing = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode), name: "Hall")
         #expect(try await controller.unpair("hall") == .removed)
         #expect(await controller.pairings().isEmpty)
         #expect(directory.files() == ["controller.json"])
@@ -141,7 +166,8 @@ struct HAPControllerPairingTests {
             try await controller.connect(to: pairing)
         }
         // It can be paired again at once.
-        _ = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
+        _ = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
         await accessory.stop()
     }
 
@@ -176,7 +202,8 @@ struct HAPControllerPairingTests {
         defer { directory.remove() }
         let capture = LogCapture()
         let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
-        let pairing = try await controller.pair(host: "127.0.0.1", port: weak.port, setupCode: try SetupCode("12345678"))
+        let pairing = try await controller.pair(
+            host: "127.0.0.1", port: weak.port, setupCode: try SetupCode("12345678"))
         let client = try await controller.connect(to: pairing)
         _ = try await client.read([HAPCharacteristicID(aid: 2, iid: 9)])
         await client.connection.close()
@@ -184,9 +211,14 @@ struct HAPControllerPairingTests {
         await weak.stop()
 
         let identity = try await controller.identity()
-        let secrets = ["123-45-678", "12345678"] + [identity.seed, identity.publicKey, pairing.accessoryLTPK].flatMap { key in
-            [Hex.encode(key), Hex.encode(key).uppercased(), Base64.encode(key), Base64.encode(Array(key.prefix(12)))]
-        }
+        let secrets =
+            ["123-45-678", "12345678"]
+            + [identity.seed, identity.publicKey, pairing.accessoryLTPK].flatMap { key in
+                [
+                    Hex.encode(key), Hex.encode(key).uppercased(), Base64.encode(key),
+                    Base64.encode(Array(key.prefix(12))),
+                ]
+            }
         let lines = capture.lines
         #expect(lines.contains { $0.contains("forbids") }, "the forbidden code is warned about")
         #expect(lines.contains { $0.contains("unpaired") })
@@ -195,7 +227,9 @@ struct HAPControllerPairingTests {
         }
     }
 
-    @Test("the pairing is saved right after M6: when the accessory drops the connection then, it is kept, named by its id")
+    @Test(
+        "the pairing is saved right after M6: when the accessory drops the connection then, it is kept, named by its id"
+    )
     func savedBeforeAnythingElse() async throws {
         let accessory = try ScriptedAccessory()
         let directory = try TemporaryDirectory()
@@ -207,7 +241,8 @@ struct HAPControllerPairingTests {
             try await accessory.answerPairSetup()
             await accessory.close()  // instead of answering the pair-verify that would fetch the name
         }
-        let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode("031-45-154"))
+        let pairing = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode("031-45-154"))
         try await server.value
         #expect(pairing.accessoryPairingID == accessory.pairingID)
         #expect(pairing.name == nil && pairing.displayName == accessory.pairingID)

@@ -1,13 +1,15 @@
 import Foundation
-@testable import HAPController
 import HomeStore
 import Testing
+
+@testable import HAPController
 
 @Suite("Pairing store")
 struct PairingStoreTests {
     func pairing(_ id: String, name: String? = nil) throws -> Pairing {
-        Pairing(accessoryPairingID: id, accessoryLTPK: try Ed25519PrivateKey().publicKey, controllerPairingID: "C0",
-                host: "192.168.1.20", port: 51826, name: name)
+        Pairing(
+            accessoryPairingID: id, accessoryLTPK: try Ed25519PrivateKey().publicKey, controllerPairingID: "C0",
+            host: "192.168.1.20", port: 51826, name: name)
     }
 
     @Test("the identity is created once, saved with mode 0600, and read back the same by a second store")
@@ -31,7 +33,10 @@ struct PairingStoreTests {
         let attic = try pairing("AA:BB:CC:DD:EE:02", name: "Attic")
         let unnamed = try pairing("AA:BB:CC:DD:EE:03")
         for p in [hall, attic, unnamed] { try store.save(p) }
-        #expect(directory.files() == ["pairing-AA-BB-CC-DD-EE-01.json", "pairing-AA-BB-CC-DD-EE-02.json", "pairing-AA-BB-CC-DD-EE-03.json"])
+        #expect(
+            directory.files() == [
+                "pairing-AA-BB-CC-DD-EE-01.json", "pairing-AA-BB-CC-DD-EE-02.json", "pairing-AA-BB-CC-DD-EE-03.json",
+            ])
         #expect(try directory.mode(of: "pairing-AA-BB-CC-DD-EE-01.json") == 0o600)
         #expect(store.loadPairings() == PairingStore.Contents(pairings: [unnamed, attic, hall], problems: []))
 
@@ -57,18 +62,24 @@ struct PairingStoreTests {
         try store.save(good)
         let damaged = directory.path + "/pairing-AA-BB-CC-DD-EE-09.json"
         let truncated = directory.path + "/pairing-AA-BB-CC-DD-EE-08.json"
-        try Data(#"{"accessoryPairingID":"AA:BB:CC:DD:EE:09","accessoryLTPK":"AAAA","controllerPairingID":"C","host":"h","port":1}"#.utf8)
-            .write(to: URL(fileURLWithPath: damaged))
+        try Data(
+            #"{"accessoryPairingID":"AA:BB:CC:DD:EE:09","accessoryLTPK":"AAAA","controllerPairingID":"C","host":"h","port":1}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: damaged))
         try Data(#"{"accessoryPairingID":"#.utf8).write(to: URL(fileURLWithPath: truncated))
 
         let contents = store.loadPairings()
         #expect(contents.pairings == [good])
-        #expect(contents.problems == [
-            .corruptFile(file: truncated, reason: "not JSON"),
-            .corruptFile(file: damaged, reason: "\"accessoryLTPK\": 3 bytes where 32 were expected"),
-        ])
+        #expect(
+            contents.problems == [
+                .corruptFile(file: truncated, reason: "not JSON"),
+                .corruptFile(file: damaged, reason: "\"accessoryLTPK\": 3 bytes where 32 were expected"),
+            ])
         #expect(FileManager.default.fileExists(atPath: damaged) && FileManager.default.fileExists(atPath: truncated))
-        #expect(contents.problems.first?.description == "\(truncated) is damaged (not JSON); it was left as it is: restore it from a backup or move it away")
+        #expect(
+            contents.problems.first?.description
+                == "\(truncated) is damaged (not JSON); it was left as it is: restore it from a backup or move it away")
     }
 
     @Test("a damaged identity is an error and is never replaced by a new one")
@@ -79,7 +90,9 @@ struct PairingStoreTests {
         let text = #"{"pairingID":"X","seed":"not base64!","publicKey":""}"#
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let store = PairingStore(directory: directory.stateDirectory)
-        #expect(throws: PairingStoreError.corruptFile(file: file, reason: "\"seed\": not base64")) { try store.identity() }
+        #expect(throws: PairingStoreError.corruptFile(file: file, reason: "\"seed\": not base64")) {
+            try store.identity()
+        }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
     }
 }

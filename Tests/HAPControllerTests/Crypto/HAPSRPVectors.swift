@@ -6,16 +6,20 @@
 /// values; M2 was computed here with Python (hashlib, pow) from the same inputs after that script reproduced
 /// every other value of the file (v, A, B, u, S, K, M1).
 enum HAPSRPVectors {
-    static let a = hex("""
+    static let a = hex(
+        """
         60975527035cf2ad1989806f0407210bc81edc04e2762a56afd529ddda2d4393
         """)
-    static let b = hex("""
+    static let b = hex(
+        """
         e487cb59d31ac550471e81f00f6928e01dda08e974a004f49e61f5d105284d20
         """)
-    static let salt = hex("""
+    static let salt = hex(
+        """
         beb25379d1a8581eb5a727673a2441ee
         """)
-    static let A = hex("""
+    static let A = hex(
+        """
         fab6f5d2615d1e323512e7991cc37443f487da604ca8c9230fcb04e541dce6280b27ca4680b0374f179dc3bdc7553fe6
         2459798c701ad864a91390a28c93b644adbf9c00745b942b79f9012a21b9b78782319d83a1f8362866fbd6f46bfc0ddb
         2e1ab6e4b45a9906b82e37f05d6f97f6a3eb6e182079759c4f6847837b62321ac1b4fa68641fcb4bb98dd697a0c73641
@@ -25,7 +29,8 @@ enum HAPSRPVectors {
         e14e850989224ddd98576d79385d2210902e9f9b1f2d86cfa47ee244635465f71058421a0184be51dd10cc9d079e6f16
         04e7aa9b7cf7883c7d4ce12b06ebe16081e23f27a231d18432d7d1bb55c28ae21ffcf005f57528d15a88881bb3bbb7fe
         """)
-    static let B = hex("""
+    static let B = hex(
+        """
         40f57088a482d4c7733384fe0d301fddca9080ad7d4f6fdf09a01006c3cb6d562e41639ae8fa21de3b5dba7585b27558
         9bdb279863c562807b2b99083cd1429cdbe89e25bfbd7e3cad3173b2e3c5a0b174da6d5391e6a06e465f037a40062548
         39a56bf76da84b1c94e0ae208576156fe5c140a4ba4ffc9e38c3b07b88845fc6f7ddda93381fe0ca6084c4cd2d336e54
@@ -35,11 +40,13 @@ enum HAPSRPVectors {
         fdb0f9962fee4f03bee780ba0a845b1d9271421783ae6601a61ea2e342e4f2e8bc935a409ead19f221bd1b74e2964dd1
         9fc845f60efc09338b60b6b256d8cac889cca306cc370a0b18c8b886e95da0af5235fef4393020d2b7f3056904759042
         """)
-    static let u = hex("""
+    static let u = hex(
+        """
         03ae5f3c3fa9eff1a50d7dbb8d2f60a1ea66ea712d50ae976ee34641a1cd0e51c4683da383e8595d6cb56a15d5fbc754
         3e07fbddd316217e01a391a18ef06dff
         """)
-    static let S = hex("""
+    static let S = hex(
+        """
         f1036fecd017c8239c0d5af7e0fcf0d408b009e36411618a60b23aabbfc383397268231214baacdc94ca1c53f442fb51
         c1b027c318ae238e16414d60d1881b66486ade10ed02ba33d098f6ce9bcf1bb0c46ca2c47f2f174c59a9c61e2560899b
         83ef61131e6fb30b714f4e43b735c9fe6080477c1b83e4093e4d456b9bca492cf9339d45bc42e67ce6c02c243e49f5da
@@ -49,11 +56,13 @@ enum HAPSRPVectors {
         d7f02b1beb1685714ce1dd1e71808a137f788847b7c6b7bfa1364474b3b7e89478954f6a8e68d45b85a88e4ebfec1336
         8ec0891c3bc86cf50097880178d86135e728723458538858d715b7b247406222c1019f53603f016952d497100858824c
         """)
-    static let K = hex("""
+    static let K = hex(
+        """
         5cbc219db052138ee1148c71cd4498963d682549ce91ca24f098468f06015beb6af245c2093f98c3651bca83ab8cab2b
         580bbf02184fefdf26142f73df95ac50
         """)
-    static let v = hex("""
+    static let v = hex(
+        """
         9b5e061701ea7aeb39cf6e3519655a853cf94c75caf2555ef1faf759bb79cb477014e04a88d68ffc05323891d4c205b8
         de81c2f203d8fad1b24d2c109737f1bebbd71f912447c4a03c26b9fad8edb3e780778e302529ed1ee138ccfc36d4ba31
         3cc48b14ea8c22a0186b222e655f2df5603fd75df76b3b08ff8950069add03a754ee4ae88587cce1bfde36794dbae459
@@ -63,8 +72,12 @@ enum HAPSRPVectors {
         3956648358adfd966422f52498732d68d1d7fbef10d78034ab8dcb6f0fcf885cc2b2ea2c3e6ac86609ea058a9da8cc63
         531dc915414df568b09482ddac1954dec7eb714f6ff7d44cd5b86f6bd115810930637c01d0f6013bc9740fa2c633ba89
         """)
-    static let k = "a9c2e2559bf0ebb53f0cbbf62282906bede7f2182f00678211fbd5bde5b285033a4993503b87397f9be5ec02080fedbc0835587ad039060879b8621e8c3659e0"
-    static let x = "b149ecb0946b0b206d77e73d95deb7c41bd12e86a5e2eea3893d5416591a002ff94bfea384dc0e1c550f7ed4d5a9d2ad1f1526f01c56b5c10577730cc4a4d709"
-    static let m1 = "5f7c14ab57ed0e94fd1d78c6b4dd09ed7e340b7e05d419a9fd760f6b35e523d1310777a1ae1d2826f596f3a85116cc457c7c964d4f44ded5559da818c88b617f"
-    static let m2 = "2fa0e81f5cb73b88fa0964270f321dd641f2227a5d805c40f1bfe96aaf6a19ffce8e23287965a39eab9d5a02215f89e128177ed2c4f103e655a045531bcbf7ad"
+    static let k =
+        "a9c2e2559bf0ebb53f0cbbf62282906bede7f2182f00678211fbd5bde5b285033a4993503b87397f9be5ec02080fedbc0835587ad039060879b8621e8c3659e0"
+    static let x =
+        "b149ecb0946b0b206d77e73d95deb7c41bd12e86a5e2eea3893d5416591a002ff94bfea384dc0e1c550f7ed4d5a9d2ad1f1526f01c56b5c10577730cc4a4d709"
+    static let m1 =
+        "5f7c14ab57ed0e94fd1d78c6b4dd09ed7e340b7e05d419a9fd760f6b35e523d1310777a1ae1d2826f596f3a85116cc457c7c964d4f44ded5559da818c88b617f"
+    static let m2 =
+        "2fa0e81f5cb73b88fa0964270f321dd641f2227a5d805c40f1bfe96aaf6a19ffce8e23287965a39eab9d5a02215f89e128177ed2c4f103e655a045531bcbf7ad"
 }

@@ -1,9 +1,10 @@
 import HAP2MQTTTesting
-@testable import HAPController
 import HomeModel
 import HomeStore
 import Synchronization
 import Testing
+
+@testable import HAPController
 
 /// `HAPDiscovery` on a browser the test drives: what it keeps, whom it tells, and what it does with
 /// floods and nonsense (issue "bad input from the network").
@@ -12,9 +13,11 @@ struct HAPDiscoveryTests {
     static let id = "AA:BB:CC:DD:EE:01"
 
     static func started(
-        _ browser: FakeServiceBrowser, paired: Set<String> = [], capture: LogCapture = LogCapture(), limits: HAPDiscovery.Limits = .init()
+        _ browser: FakeServiceBrowser, paired: Set<String> = [], capture: LogCapture = LogCapture(),
+        limits: HAPDiscovery.Limits = .init()
     ) async throws -> HAPDiscovery {
-        let discovery = HAPDiscovery(browser: browser, pairedIDs: { paired }, logger: capture.logger(label: "discovery"), limits: limits)
+        let discovery = HAPDiscovery(
+            browser: browser, pairedIDs: { paired }, logger: capture.logger(label: "discovery"), limits: limits)
         try await discovery.start(waitingForDaemon: false)
         return discovery
     }
@@ -54,13 +57,22 @@ struct HAPDiscoveryTests {
         #expect(await iterator.next() == [])
 
         browser.send(.found(.hap("Bridge", id: Self.id, port: 51826)))
-        browser.send(.found(.hap("Lamp", id: "11:22:33:44:55:66", port: 80, addresses: ["10.0.0.5"], statusFlags: 1, category: 5, model: "LB1")))
+        browser.send(
+            .found(
+                .hap(
+                    "Lamp", id: "11:22:33:44:55:66", port: 80, addresses: ["10.0.0.5"], statusFlags: 1, category: 5,
+                    model: "LB1")))
         browser.send(.found(.hap("Lock", id: "22:33:44:55:66:77", port: 81, statusFlags: 0, category: 6)))
         let list = try #require(await iterator.next())
-        #expect(list == [
-            DiscoveredAccessory(id: "11:22:33:44:55:66", name: "Lamp", model: "LB1", category: .lightbulb, addresses: ["10.0.0.5"], port: 80, pairedElsewhere: false),
-            DiscoveredAccessory(id: "22:33:44:55:66:77", name: "Lock", model: "Bridge", category: AccessoryCategory(rawValue: 6), addresses: ["127.0.0.1"], port: 81, pairedElsewhere: true),
-        ])
+        #expect(
+            list == [
+                DiscoveredAccessory(
+                    id: "11:22:33:44:55:66", name: "Lamp", model: "LB1", category: .lightbulb, addresses: ["10.0.0.5"],
+                    port: 80, pairedElsewhere: false),
+                DiscoveredAccessory(
+                    id: "22:33:44:55:66:77", name: "Lock", model: "Bridge", category: AccessoryCategory(rawValue: 6),
+                    addresses: ["127.0.0.1"], port: 81, pairedElsewhere: true),
+            ])
         #expect(await discovery.discoveredAccessories() == list)
         browser.send(.removed(name: "Lock"))
         #expect(await iterator.next()?.map(\.name) == ["Lamp"])
@@ -68,7 +80,9 @@ struct HAPDiscoveryTests {
         #expect(await iterator.next() == nil, "the stream ends with discovery")
     }
 
-    @Test("thousands of announcements a second: bounded services (a paired accessory still gets in), one log line per accessory per minute")
+    @Test(
+        "thousands of announcements a second: bounded services (a paired accessory still gets in), one log line per accessory per minute"
+    )
     func flood() async throws {
         let browser = FakeServiceBrowser()
         let capture = LogCapture()
@@ -88,7 +102,8 @@ struct HAPDiscoveryTests {
         }
         // The last round's nameless service is sent after the bridge's last change: wait for both.
         try await eventually("the last change of the bridge to be kept and heard", timeout: .seconds(60)) {
-            await discovery.advertisements(for: Self.id).first?.configurationNumber == 20 && heard.elements.last?.configurationNumber == 20
+            await discovery.advertisements(for: Self.id).first?.configurationNumber == 20
+                && heard.elements.last?.configurationNumber == 20
                 && capture.lines.contains { $0.contains("\"No id 19\"") }
         }
         #expect(await discovery.advertisements.count == 100)
@@ -103,7 +118,9 @@ struct HAPDiscoveryTests {
         await discovery.stop()
     }
 
-    @Test("run logs an accessory ready to pair with the command that pairs it, once a minute; not one paired here or elsewhere")
+    @Test(
+        "run logs an accessory ready to pair with the command that pairs it, once a minute; not one paired here or elsewhere"
+    )
     func readyToPair() async throws {
         let browser = FakeServiceBrowser()
         let capture = LogCapture()
@@ -119,19 +136,26 @@ struct HAPDiscoveryTests {
             .found(.hap("Last", id: "44:55:66:77:88:99", port: 84)))
         try await eventually("every announcement") { await discovery.advertisements.count == 4 }
         let hints = capture.records(.info, containing: "pair it with")
-        #expect(hints.map(\.message) == [
-            "found \"Lamp\" (11:22:33:44:55:66, lightbulb) at 127.0.0.1:80, not paired: "
-                + "pair it with hap2mqtt pair --id 11:22:33:44:55:66 --config '/etc/hap 2mqtt.yaml'"
-        ])
-        #expect(capture.lines.filter { $0.contains("Lamp") }.count == 1, "the change of port within the minute is not logged again")
-        #expect(capture.records(.debug, containing: "\"Mine\"").count == 1 && capture.records(.debug, containing: "\"Theirs\"").count == 1)
+        #expect(
+            hints.map(\.message) == [
+                "found \"Lamp\" (11:22:33:44:55:66, lightbulb) at 127.0.0.1:80, not paired: "
+                    + "pair it with hap2mqtt pair --id 11:22:33:44:55:66 --config '/etc/hap 2mqtt.yaml'"
+            ])
+        #expect(
+            capture.lines.filter { $0.contains("Lamp") }.count == 1,
+            "the change of port within the minute is not logged again")
+        #expect(
+            capture.records(.debug, containing: "\"Mine\"").count == 1
+                && capture.records(.debug, containing: "\"Theirs\"").count == 1)
 
         // The commands print what they find: without a hint, every accessory gets the debug line alone.
         let quiet = LogCapture()
         let command = HAPDiscovery(browser: FakeServiceBrowser(), logger: quiet.logger(label: "discovery"))
         try await command.start(waitingForDaemon: false)
         await command.handle(.found(.hap("Lamp", id: "11:22:33:44:55:66", port: 80, statusFlags: 1)))
-        #expect(quiet.records(.info, containing: "pair it with").isEmpty && quiet.records(.debug, containing: "\"Lamp\"").count == 1)
+        #expect(
+            quiet.records(.info, containing: "pair it with").isEmpty
+                && quiet.records(.debug, containing: "\"Lamp\"").count == 1)
         await command.stop()
         await discovery.stop()
     }
@@ -143,10 +167,14 @@ struct HAPDiscoveryTests {
         await #expect(throws: DiscoveryError.daemonUnavailable(reason: "Daemon not running")) {
             try await discovery.start(waitingForDaemon: false)
         }
-        #expect(DiscoveryError.daemonUnavailable(reason: "Daemon not running").description.contains("systemctl start avahi-daemon"))
+        #expect(
+            DiscoveryError.daemonUnavailable(reason: "Daemon not running").description.contains(
+                "systemctl start avahi-daemon"))
 
         let capture = LogCapture()
-        let gateway = HAPDiscovery(browser: browser, logger: capture.logger(label: "discovery"), limits: .init(retryInterval: .milliseconds(50)))
+        let gateway = HAPDiscovery(
+            browser: browser, logger: capture.logger(label: "discovery"),
+            limits: .init(retryInterval: .milliseconds(50)))
         try await gateway.start(waitingForDaemon: true)
         try await eventually("a few tries") { browser.browses >= 4 }
         browser.setUnavailable(nil)

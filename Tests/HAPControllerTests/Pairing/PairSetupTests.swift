@@ -1,11 +1,13 @@
 import HAP2MQTTTesting
 import Testing
+
 @testable import HAPController
 
 @Suite("Pair-setup against a test accessory")
 struct PairSetupTests {
-    @Test("pairs with a padding accessory and with one that hashes unpadded values (HAP-python)",
-          arguments: [TestSRPServer.Encoding.padded, .unpadded])
+    @Test(
+        "pairs with a padding accessory and with one that hashes unpadded values (HAP-python)",
+        arguments: [TestSRPServer.Encoding.padded, .unpadded])
     func pairs(encoding: TestSRPServer.Encoding) throws {
         let controller = try ControllerIdentity.generate()
         var accessory = try TestAccessory()
@@ -43,9 +45,11 @@ struct PairSetupTests {
         let salt = random.bytes(16)
         var found = 0
         for _ in 0..<2_000 where found < 2 {
-            var server = try TestSRPServer(password: "031-45-154", salt: salt, privateKey: random.bytes(32), encoding: .unpadded)
-            let client = try SRPClient(password: "031-45-154", salt: salt, serverPublicKey: server.publicKey,
-                                       privateKey: random.bytes(32))
+            var server = try TestSRPServer(
+                password: "031-45-154", salt: salt, privateKey: random.bytes(32), encoding: .unpadded)
+            let client = try SRPClient(
+                password: "031-45-154", salt: salt, serverPublicKey: server.publicKey,
+                privateKey: random.bytes(32))
             guard client.premasterSecret[0] == 0 || client.sessionKey[0] == 0 else { continue }
             found += 1
             #expect(try server.verify(clientPublicKey: client.publicKey, clientProof: client.proof) == nil)
@@ -81,16 +85,18 @@ struct PairSetupTests {
         #expect(PairingError.wrongSetupCode.description.contains("setup code"))
     }
 
-    @Test("the accessory's error codes at M2 map to their errors", arguments: [
-        (UInt8(1), PairingError.accessoryError(code: 1, step: "pair-setup M2")),
-        (2, .authenticationRejected(step: "pair-setup M2")),
-        (3, .backoff(retryDelay: nil)),
-        (4, .maxPeers),
-        (5, .tooManyAttempts),
-        (6, .alreadyPaired),
-        (7, .busy),
-        (9, .accessoryError(code: 9, step: "pair-setup M2")),
-    ])
+    @Test(
+        "the accessory's error codes at M2 map to their errors",
+        arguments: [
+            (UInt8(1), PairingError.accessoryError(code: 1, step: "pair-setup M2")),
+            (2, .authenticationRejected(step: "pair-setup M2")),
+            (3, .backoff(retryDelay: nil)),
+            (4, .maxPeers),
+            (5, .tooManyAttempts),
+            (6, .alreadyPaired),
+            (7, .busy),
+            (9, .accessoryError(code: 9, step: "pair-setup M2")),
+        ])
     func errorCodes(code: UInt8, expected: PairingError) throws {
         var accessory = try TestAccessory()
         accessory.errorAtRequest[1] = code
@@ -128,15 +134,22 @@ struct PairSetupTests {
 
         var tampered = try TestAccessory()
         tampered.tamperEncryptedData = true
-        #expect(throws: PairingError.decryptionFailed(step: "pair-setup M6")) { try pairSetup(&tampered, controller: controller) }
+        #expect(throws: PairingError.decryptionFailed(step: "pair-setup M6")) {
+            try pairSetup(&tampered, controller: controller)
+        }
     }
 
-    @Test("malformed responses: missing items, wrong State, truncated TLV8, bad B", arguments: [
-        ([(.state, [2]), (.publicKey, [UInt8](repeating: 3, count: 384))] as [(TLV8Type, [UInt8])], "no Salt item"),
-        ([(.state, [2]), (.salt, [UInt8](repeating: 0, count: 16))], "no PublicKey item"),
-        ([(.state, [4]), (.salt, [1]), (.publicKey, [1])], "State 4 where 2 was expected"),
-        ([(.state, [2]), (.error, [1, 2])], "Error item of 2 bytes"),
-    ])
+    @Test(
+        "malformed responses: missing items, wrong State, truncated TLV8, bad B",
+        arguments: [
+            (
+                [(.state, [2]), (.publicKey, [UInt8](repeating: 3, count: 384))] as [(TLV8Type, [UInt8])],
+                "no Salt item"
+            ),
+            ([(.state, [2]), (.salt, [UInt8](repeating: 0, count: 16))], "no PublicKey item"),
+            ([(.state, [4]), (.salt, [1]), (.publicKey, [1])], "State 4 where 2 was expected"),
+            ([(.state, [2]), (.error, [1, 2])], "Error item of 2 bytes"),
+        ])
     func malformed(items: [(TLV8Type, [UInt8])], reason: String) throws {
         var setup = PairSetup(setupCode: try SetupCode("031-45-154"), controller: try ControllerIdentity.generate())
         _ = setup.start()

@@ -1,5 +1,5 @@
-import Testing
 import HAPController
+import Testing
 
 @Suite("Pair-verify against a test accessory")
 struct PairVerifyTests {
@@ -8,7 +8,9 @@ struct PairVerifyTests {
         let controller = try ControllerIdentity.generate()
         var accessory = try TestAccessory()
         let result = try pairSetup(&accessory, controller: controller)
-        return (controller, accessory, Pairing(controller: controller, accessory: result, host: "127.0.0.1", port: 51826))
+        return (
+            controller, accessory, Pairing(controller: controller, accessory: result, host: "127.0.0.1", port: 51826)
+        )
     }
 
     @Test("verifies and both sides derive matching session keys that carry traffic both ways")
@@ -82,12 +84,16 @@ struct PairVerifyTests {
     func strangerController() throws {
         var (_, accessory, pairing) = try Self.paired()
         let stranger = try ControllerIdentity.generate()
-        #expect(throws: PairingError.authenticationFailed) { try pairVerify(&accessory, controller: stranger, pairing: pairing) }
+        #expect(throws: PairingError.authenticationFailed) {
+            try pairVerify(&accessory, controller: stranger, pairing: pairing)
+        }
     }
 
-    @Test("errors at M2 map like pair-setup's; missing items and misuse are errors", arguments: [
-        (UInt8(7), PairingError.busy), (6, .alreadyPaired), (1, .accessoryError(code: 1, step: "pair-verify M2")),
-    ])
+    @Test(
+        "errors at M2 map like pair-setup's; missing items and misuse are errors",
+        arguments: [
+            (UInt8(7), PairingError.busy), (6, .alreadyPaired), (1, .accessoryError(code: 1, step: "pair-verify M2")),
+        ])
     func m2Errors(code: UInt8, expected: PairingError) throws {
         var (controller, accessory, pairing) = try Self.paired()
         accessory.errorAtRequest[1] = code
@@ -100,8 +106,11 @@ struct PairVerifyTests {
         var verify = PairVerify(controller: controller, pairing: pairing)
         #expect(throws: PairingError.outOfOrder("pair-verify receive() before start()")) { try verify.receive([]) }
         _ = try verify.start()
-        let shortKey: TLV8 = [(.state, [2]), (.publicKey, [1, 2, 3]), (.encryptedData, [UInt8](repeating: 0, count: 40))]
-        #expect(throws: PairingError.malformedResponse(step: "pair-verify M2", reason: "PublicKey is 3 bytes, not 32")) {
+        let shortKey: TLV8 = [
+            (.state, [2]), (.publicKey, [1, 2, 3]), (.encryptedData, [UInt8](repeating: 0, count: 40)),
+        ]
+        #expect(throws: PairingError.malformedResponse(step: "pair-verify M2", reason: "PublicKey is 3 bytes, not 32"))
+        {
             try verify.receive(shortKey.encoded())
         }
         _ = try verify.start()

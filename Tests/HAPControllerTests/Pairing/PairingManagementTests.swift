@@ -1,5 +1,5 @@
-import Testing
 import HAPController
+import Testing
 
 @Suite("/pairings bodies")
 struct PairingManagementTests {
@@ -12,7 +12,10 @@ struct PairingManagementTests {
         #expect(add[.publicKey] == key && add.integer(.permissions) == 1)
         let user = try TLV8(decoding: PairingManagement.addRequest(pairingID: "C1", publicKey: key, admin: false))
         #expect(user.integer(.permissions) == 0)
-        #expect(PairingManagement.removeRequest(pairingID: "C1") == [0x06, 0x01, 0x01, 0x00, 0x01, 0x04, 0x01, 0x02, 0x43, 0x31])
+        #expect(
+            PairingManagement.removeRequest(pairingID: "C1") == [
+                0x06, 0x01, 0x01, 0x00, 0x01, 0x04, 0x01, 0x02, 0x43, 0x31,
+            ])
         #expect(PairingManagement.listRequest() == [0x06, 0x01, 0x01, 0x00, 0x01, 0x05])
     }
 
@@ -20,14 +23,19 @@ struct PairingManagementTests {
 
     @Test("a list answer parses with separators and without", arguments: [true, false])
     func list(separators: Bool) throws {
-        var message: TLV8 = [(.state, [2]), (.identifier, Array("A-1".utf8)), (.publicKey, Self.first), (.permissions, [1])]
+        var message: TLV8 = [
+            (.state, [2]), (.identifier, Array("A-1".utf8)), (.publicKey, Self.first), (.permissions, [1]),
+        ]
         if separators { message.append(.separator, []) }
         message.append(.identifier, string: "B-2")
         message.append(.publicKey, Self.second)
         message.append(.permissions, byte: 0)
         let records = try PairingManagement.parseList(message.encoded())
-        #expect(records == [PairingRecord(pairingID: "A-1", publicKey: Self.first, permissions: 1),
-                            PairingRecord(pairingID: "B-2", publicKey: Self.second, permissions: 0)])
+        #expect(
+            records == [
+                PairingRecord(pairingID: "A-1", publicKey: Self.first, permissions: 1),
+                PairingRecord(pairingID: "B-2", publicKey: Self.second, permissions: 0),
+            ])
         #expect(records.map(\.isAdmin) == [true, false])
     }
 

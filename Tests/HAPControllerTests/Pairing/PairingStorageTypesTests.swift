@@ -1,6 +1,6 @@
-import Testing
 import Foundation
 import HAPController
+import Testing
 
 @Suite("Controller identity and pairing records")
 struct PairingStorageTypesTests {
@@ -19,7 +19,8 @@ struct PairingStorageTypesTests {
 
     @Test("an identity imported from a seed has the RFC 8032 public key")
     func identityFromSeed() throws {
-        let identity = try ControllerIdentity(pairingID: "X", seed: hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"))
+        let identity = try ControllerIdentity(
+            pairingID: "X", seed: hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"))
         #expect(hex(identity.publicKey) == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
         #expect(throws: CryptoError.self) { try ControllerIdentity(pairingID: "X", seed: [1, 2, 3]) }
     }
@@ -27,7 +28,8 @@ struct PairingStorageTypesTests {
     @Test("an identity whose public key does not fit its seed, or is not base64, does not decode")
     func identityCorrupt() throws {
         let identity = try ControllerIdentity.generate()
-        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(identity)) as? [String: String])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(identity)) as? [String: String])
         object["publicKey"] = Base64Text.of(try Ed25519PrivateKey().publicKey)
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(ControllerIdentity.self, from: JSONSerialization.data(withJSONObject: object))
@@ -41,7 +43,8 @@ struct PairingStorageTypesTests {
     @Test("descriptions of secrets show no secret bytes")
     func redaction() throws {
         let identity = try ControllerIdentity.generate()
-        let seedText = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(identity)) as? [String: String])["seed"]
+        let seedText = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(identity)) as? [String: String])["seed"]
         let seed = try #require(seedText)
         var dumped = ""
         dump(identity, to: &dumped)
@@ -53,8 +56,9 @@ struct PairingStorageTypesTests {
 
     @Test("a pairing round-trips through JSON, keeps an optional name, and needs a 32-byte LTPK")
     func pairingCodable() throws {
-        let pairing = Pairing(accessoryPairingID: "AA:BB:CC:DD:EE:FF", accessoryLTPK: [UInt8](repeating: 7, count: 32),
-                              controllerPairingID: "C0FFEE", host: "192.168.1.5", port: 51826, name: "Kitchen Lamp")
+        let pairing = Pairing(
+            accessoryPairingID: "AA:BB:CC:DD:EE:FF", accessoryLTPK: [UInt8](repeating: 7, count: 32),
+            controllerPairingID: "C0FFEE", host: "192.168.1.5", port: 51826, name: "Kitchen Lamp")
         let decoded = try JSONDecoder().decode(Pairing.self, from: JSONEncoder().encode(pairing))
         #expect(decoded == pairing)
         var unnamed = pairing

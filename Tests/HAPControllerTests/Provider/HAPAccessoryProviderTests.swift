@@ -1,13 +1,15 @@
 import Foundation
 import HAP2MQTTTesting
-@testable import HAPController
 import HomeModel
 import HomeStore
 import Logging
 import Synchronization
 import Testing
+
+@testable import HAPController
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The provider's logic where a real accessory cannot show it: a bridged accessory answering -70402, the
@@ -38,11 +40,14 @@ struct HAPAccessoryProviderTests {
         return (directory, controller, scripted, try await scripted.pair(try await controller.identity()))
     }
 
-    @Test("a bridged accessory answering -70402 is offline alone (its name, which the bridge knows, aside), back with its next event after its values were read again; reads say why")
+    @Test(
+        "a bridged accessory answering -70402 is offline alone (its name, which the bridge knows, aside), back with its next event after its values were read again; reads say why"
+    )
     func bridgedAccessoryUnreachable() async throws {
         let (directory, controller, scripted, pairing) = try await Self.paired()
         defer { directory.remove() }
-        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: Self.quiet, logger: Logger(label: "hap"))
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: Self.quiet, logger: Logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
 
@@ -51,33 +56,47 @@ struct HAPAccessoryProviderTests {
         #expect(try await scripted.readRequest().line == "GET /accessories HTTP/1.1")
         try await scripted.send(ScriptedAccessory.response(json: Self.accessories))
         #expect(try await scripted.readRequest().line == "GET /characteristics?id=1.2,1.3,2.2,2.10 HTTP/1.1")
-        try await scripted.send(ScriptedAccessory.response(status: 207, json: #"""
-            {"characteristics":[{"aid":1,"iid":2,"status":0,"value":"Bridge"},{"aid":1,"iid":3,"status":0,"value":"1.0"},
-            {"aid":2,"iid":2,"status":0,"value":"Lamp"},{"aid":2,"iid":10,"status":-70402}]}
-            """#))
+        try await scripted.send(
+            ScriptedAccessory.response(
+                status: 207,
+                json: #"""
+                    {"characteristics":[{"aid":1,"iid":2,"status":0,"value":"Bridge"},{"aid":1,"iid":3,"status":0,"value":"1.0"},
+                    {"aid":2,"iid":2,"status":0,"value":"Lamp"},{"aid":2,"iid":10,"status":-70402}]}
+                    """#))
         let subscribe = try await scripted.readRequest()
         #expect(subscribe.line == "PUT /characteristics HTTP/1.1")
-        #expect(String(decoding: subscribe.body, as: UTF8.self) == #"{"characteristics":[{"aid":2,"iid":10,"ev":true}]}"#)
+        #expect(
+            String(decoding: subscribe.body, as: UTF8.self) == #"{"characteristics":[{"aid":2,"iid":10,"ev":true}]}"#)
         try await scripted.send(ScriptedAccessory.response(status: 204, body: []))
 
         _ = try await events.wait(count: 3)
         #expect(await events.summaries == ["reachability [2] false", "synced [1, 2]", "reachability [1] true"])
         guard case .synced(let synced) = await events.items[1] else { return }
         #expect(synced[1].name == "Lamp")
-        #expect(synced[1].services[1].characteristics[0].value == .bool(true), "a failed read keeps the value of /accessories")
-        #expect(directory.files().contains("accessories-\(pairing.accessoryPairingID.replacingOccurrences(of: ":", with: "-")).json"))
+        #expect(
+            synced[1].services[1].characteristics[0].value == .bool(true),
+            "a failed read keeps the value of /accessories")
+        #expect(
+            directory.files().contains(
+                "accessories-\(pairing.accessoryPairingID.replacingOccurrences(of: ":", with: "-")).json"))
 
         try await scripted.send(ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":10,"value":false}]}"#))
         // Back, but its values are read again first: they may have changed while it was away.
         #expect(try await scripted.readRequest().line == "GET /characteristics?id=2.2,2.10 HTTP/1.1")
-        try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":2,"iid":2,"value":"Lamp"},{"aid":2,"iid":10,"value":false}]}"#))
+        try await scripted.send(
+            ScriptedAccessory.response(
+                json: #"{"characteristics":[{"aid":2,"iid":2,"value":"Lamp"},{"aid":2,"iid":10,"value":false}]}"#))
         _ = try await events.wait(count: 6)
-        #expect(await events.summaries.suffix(3) == ["values 2.10=false event", "values 2.2=Lamp poll 2.10=false poll", "reachability [2] true"])
+        #expect(
+            await events.summaries.suffix(3) == [
+                "values 2.10=false event", "values 2.2=Lamp poll 2.10=false poll", "reachability [2] true",
+            ])
 
         let lamp = CharacteristicAddress(accessory: AccessoryID(serverID: pairing.accessoryPairingID, aid: 2), iid: 10)
         let read = Task { await provider.read([lamp]) }
         #expect(try await scripted.readRequest().line == "GET /characteristics?id=2.10 HTTP/1.1")
-        try await scripted.send(ScriptedAccessory.response(status: 207, json: #"{"characteristics":[{"aid":2,"iid":10,"status":-70402}]}"#))
+        try await scripted.send(
+            ScriptedAccessory.response(status: 207, json: #"{"characteristics":[{"aid":2,"iid":10,"status":-70402}]}"#))
         #expect(await read.value[lamp] == .failure(.status(.serviceCommunicationFailure)))
         _ = try await events.wait(count: 7)
         #expect(await events.summaries.last == "reachability [2] false")
@@ -86,7 +105,9 @@ struct HAPAccessoryProviderTests {
         await scripted.close()
     }
 
-    @Test("started while the accessory is down: the cached accessories, offline and without stale values; no cache: the first sync fails")
+    @Test(
+        "started while the accessory is down: the cached accessories, offline and without stale values; no cache: the first sync fails"
+    )
     func cachedStructure() async throws {
         let (directory, controller, scripted, pairing) = try await Self.paired()
         defer { directory.remove() }
@@ -95,21 +116,26 @@ struct HAPAccessoryProviderTests {
         var settings = Self.quiet
         settings.backoff = backoff
 
-        let uncached = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
+        let uncached = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let failed = ProviderEvents(uncached.events)
         await uncached.start()
         _ = try await failed.wait(count: 1)
         #expect(await failed.summaries == ["syncFailed"])
         await uncached.stop()
 
-        try AccessoryCache(directory: directory.stateDirectory, accessoryPairingID: pairing.accessoryPairingID).save(Array(Self.accessories.utf8))
+        try AccessoryCache(directory: directory.stateDirectory, accessoryPairingID: pairing.accessoryPairingID).save(
+            Array(Self.accessories.utf8))
         settings.excludedAIDs = []
-        let cached = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
+        let cached = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let events = ProviderEvents(cached.events)
         await cached.start()
         _ = try await events.wait(count: 2)
         #expect(await events.summaries == ["reachability [1, 2] false", "synced [1, 2]"])
-        guard case .synced(let accessories) = await events.items[1], case .reachability(_, _, let reason) = await events.items[0] else { return }
+        guard case .synced(let accessories) = await events.items[1],
+            case .reachability(_, _, let reason) = await events.items[0]
+        else { return }
         #expect(reason?.contains("connection refused") == true, "\(reason ?? "")")
         #expect(accessories[1].name == "Lamp", "the information service keeps its values")
         #expect(accessories[1].services[1].characteristics[0].value == nil, "no stale state is reported")
@@ -123,7 +149,8 @@ struct HAPAccessoryProviderTests {
         await cached.stop()
 
         settings.excludedAIDs = [2]
-        let excluding = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
+        let excluding = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let few = ProviderEvents(excluding.events)
         await excluding.start()
         _ = try await few.wait(count: 2)
@@ -158,7 +185,8 @@ struct HAPAccessoryProviderTests {
         resetter.start()
         var settings = Self.quiet
         settings.backoff = ReconnectBackoff(initial: .milliseconds(200), maximum: .seconds(60))
-        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
         try await eventually("four connection attempts", timeout: .seconds(120)) { attempts.withLock { $0.count } >= 4 }
@@ -193,21 +221,29 @@ struct HAPAccessoryProviderTests {
         #expect(try await scripted.readRequest().line == "GET /accessories HTTP/1.1")
         try await scripted.send(ScriptedAccessory.response(json: thermometer))
         #expect(try await scripted.readRequest().line == "GET /characteristics?id=1.2,1.3,2.10 HTTP/1.1")
-        try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":1,"iid":2,"value":"Bridge"},{"aid":1,"iid":3,"value":"1.0"},{"aid":2,"iid":10,"value":\#(temperature)}]}"#))
+        try await scripted.send(
+            ScriptedAccessory.response(
+                json:
+                    #"{"characteristics":[{"aid":1,"iid":2,"value":"Bridge"},{"aid":1,"iid":3,"value":"1.0"},{"aid":2,"iid":10,"value":\#(temperature)}]}"#
+            ))
     }
 
-    @Test("characteristics without events are polled; a keep-alive without an answer takes everything offline, then it reconnects and syncs again")
+    @Test(
+        "characteristics without events are polled; a keep-alive without an answer takes everything offline, then it reconnects and syncs again"
+    )
     func pollAndKeepAlive() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // The unanswered keep-alive is noticed by its request time-out, so the test waits that long once.
         // Every other answer comes from this test, which a busy machine can hold up for seconds: a short
         // time-out would close the connection under an answer on its way (ScriptedAccessoryError.closed).
-        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"), requestTimeout: .seconds(15))
+        let controller = HAPController(
+            stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"), requestTimeout: .seconds(15))
         let scripted = try ScriptedAccessory()
         let pairing = try await scripted.pair(try await controller.identity())
         let settings = HAPProviderSettings(pollInterval: .milliseconds(300), keepaliveInterval: .milliseconds(1000))
-        let provider = HAPAccessoryProvider(controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
 
@@ -219,12 +255,15 @@ struct HAPAccessoryProviderTests {
             let request = try await scripted.readRequest()
             if request.line == "GET /characteristics?id=1.3 HTTP/1.1" {
                 if polls >= 2 { break }  // the keep-alive, left unanswered once two polls went through
-                try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":1,"iid":3,"value":"1.0"}]}"#))
+                try await scripted.send(
+                    ScriptedAccessory.response(json: #"{"characteristics":[{"aid":1,"iid":3,"value":"1.0"}]}"#))
                 continue
             }
             #expect(request.line == "GET /characteristics?id=2.10 HTTP/1.1")
             polls += 1
-            try await scripted.send(ScriptedAccessory.response(json: #"{"characteristics":[{"aid":2,"iid":10,"value":\#(21 + Double(polls))}]}"#))
+            try await scripted.send(
+                ScriptedAccessory.response(
+                    json: #"{"characteristics":[{"aid":2,"iid":10,"value":\#(21 + Double(polls))}]}"#))
         }
         _ = try await events.wait(count: 3 + polls)
         #expect(await events.summaries.last == "reachability [1, 2] false")

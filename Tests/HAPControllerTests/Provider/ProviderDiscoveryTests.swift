@@ -1,8 +1,9 @@
 import HAP2MQTTTesting
-@testable import HAPController
 import HomeModel
 import HomeStore
 import Testing
+
+@testable import HAPController
 
 /// The HAP provider following announcements (docs/DESIGN.md "Availability and recovery"): a real HAP-python
 /// accessory on loopback, announced through a browser the test drives. Avahi itself is in the namespace
@@ -28,9 +29,12 @@ struct ProviderDiscoveryTests {
         /// by default), under `instance` (its own name by default).
         func announce(port: UInt16? = nil, statusFlags: Int = 0, state: Int = 1, instance: String? = nil) async throws {
             let status = try await accessory.status()
-            browser.send(.found(.hap(
-                instance ?? name, id: pairing.accessoryPairingID, port: port ?? accessory.port, configuration: status.configVersion,
-                state: state, statusFlags: statusFlags)))
+            browser.send(
+                .found(
+                    .hap(
+                        instance ?? name, id: pairing.accessoryPairingID, port: port ?? accessory.port,
+                        configuration: status.configVersion,
+                        state: state, statusFlags: statusFlags)))
         }
 
         /// Stops the accessory as a power-off with notice: its zeroconf says goodbye, and the daemon reports
@@ -54,7 +58,8 @@ struct ProviderDiscoveryTests {
     /// Quiet polls and keep-alives; a back-off of 100 to 200 s, so that a reconnection within a minute
     /// can only come from an announcement.
     static let settings = HAPProviderSettings(
-        pollInterval: .seconds(3600), keepaliveInterval: .seconds(3600), backoff: ReconnectBackoff(initial: .seconds(100), maximum: .seconds(200)))
+        pollInterval: .seconds(3600), keepaliveInterval: .seconds(3600),
+        backoff: ReconnectBackoff(initial: .seconds(100), maximum: .seconds(200)))
 
     /// Pairs a fresh accessory, announces it, starts the provider and waits for its first sync.
     static func rig(settings: HAPProviderSettings = settings) async throws -> Rig {
@@ -62,21 +67,25 @@ struct ProviderDiscoveryTests {
         let directory = try TemporaryDirectory()
         let capture = LogCapture()
         let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
-        let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
+        let pairing = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
         let browser = FakeServiceBrowser()
         let discovery = HAPDiscovery(browser: browser, logger: capture.logger(label: "discovery"))
         try await discovery.start(waitingForDaemon: false)
         let provider = HAPAccessoryProvider(
-            controller: controller, pairing: pairing, settings: settings, discovery: discovery, logger: capture.logger(label: "hap"))
+            controller: controller, pairing: pairing, settings: settings, discovery: discovery,
+            logger: capture.logger(label: "hap"))
         let rig = Rig(
-            accessory: accessory, directory: directory, controller: controller, pairing: pairing, browser: browser, discovery: discovery,
+            accessory: accessory, directory: directory, controller: controller, pairing: pairing, browser: browser,
+            discovery: discovery,
             provider: provider, events: ProviderEvents(provider.events), capture: capture)
         try await rig.announce()
         try await eventually("the announcement") { await discovery.advertisements.count == 1 }
         await provider.start()
         // Generous: on a loaded machine the fixture's first answers can take long.
         _ = try await rig.events.wait(count: 2, timeout: .seconds(120))
-        #expect(await rig.events.summaries == ["synced [1, 2, 3, 4, 5, 6, 8]", "reachability [1, 2, 3, 4, 5, 6, 8] true"])
+        #expect(
+            await rig.events.summaries == ["synced [1, 2, 3, 4, 5, 6, 8]", "reachability [1, 2, 3, 4, 5, 6, 8] true"])
         return rig
     }
 
@@ -91,20 +100,27 @@ struct ProviderDiscoveryTests {
         let newPort = try await rig.accessory.startOnAnotherPort()
         try await rig.announce()
         _ = try await rig.events.wait(count: 5, timeout: .seconds(60))
-        #expect(await rig.events.summaries.suffix(2) == ["synced [1, 2, 3, 4, 5, 6, 8]", "reachability [1, 2, 3, 4, 5, 6, 8] true"])
+        #expect(
+            await rig.events.summaries.suffix(2) == [
+                "synced [1, 2, 3, 4, 5, 6, 8]", "reachability [1, 2, 3, 4, 5, 6, 8] true",
+            ])
         #expect(rig.storedPairing?.port == newPort && rig.storedPairing?.host == "127.0.0.1")
         #expect(rig.controller.isFollowedAddress(of: try #require(rig.storedPairing)))
         #expect(rig.capture.lines.contains { $0.contains("moved from 127.0.0.1:\(oldPort) to 127.0.0.1:\(newPort)") })
-        #expect(rig.capture.lines.contains { $0.contains("announced itself at 127.0.0.1:\(newPort); reconnecting now") })
+        #expect(
+            rig.capture.lines.contains { $0.contains("announced itself at 127.0.0.1:\(newPort); reconnecting now") })
         await rig.stop()
     }
 
-    @Test("an accessory stopped and started again is reconnected as soon as it announces itself, not after its back-off")
+    @Test(
+        "an accessory stopped and started again is reconnected as soon as it announces itself, not after its back-off")
     func returnSkipsBackoff() async throws {
         let rig = try await Self.rig()
         await rig.stopAccessory()
         _ = try await rig.events.wait(count: 3)
-        try await eventually("the back-off wait of 80 s or more") { rig.capture.lines.contains { $0.contains("reconnecting in") } }
+        try await eventually("the back-off wait of 80 s or more") {
+            rig.capture.lines.contains { $0.contains("reconnecting in") }
+        }
         try await rig.accessory.start()
         try await rig.announce()
         // Without the announcement the next attempt would come 80 s or more after the connection was lost.
@@ -114,10 +130,14 @@ struct ProviderDiscoveryTests {
         await rig.stop()
     }
 
-    @Test("an impostor announcing the paired id elsewhere changes nothing: the live connection stays, and it is logged once when tried")
+    @Test(
+        "an impostor announcing the paired id elsewhere changes nothing: the live connection stays, and it is logged once when tried"
+    )
     func impostor() async throws {
-        let rig = try await Self.rig(settings: HAPProviderSettings(
-            pollInterval: .seconds(3600), keepaliveInterval: .seconds(3600), backoff: ReconnectBackoff(initial: .milliseconds(200), maximum: .milliseconds(400))))
+        let rig = try await Self.rig(
+            settings: HAPProviderSettings(
+                pollInterval: .seconds(3600), keepaliveInterval: .seconds(3600),
+                backoff: ReconnectBackoff(initial: .milliseconds(200), maximum: .milliseconds(400))))
         let impostor = try await HAPPythonAccessory.start(pairingID: rig.pairing.accessoryPairingID)
         // Under a name of its own, as another device would announce itself.
         try await rig.announce(port: impostor.port, instance: "Impostor")
@@ -135,8 +155,12 @@ struct ProviderDiscoveryTests {
             rig.capture.lines.filter { $0.contains("still cannot connect") }.count >= 3
         }
         let lines = rig.capture.lines
-        #expect(lines.filter { $0.contains("is announced at 127.0.0.1:\(impostor.port), but pair-verify there failed") }.count == 1, "\(lines)")
-        #expect(!lines.contains { $0.contains("no longer accepts this controller") }, "an impostor cannot make the accessory look reset")
+        #expect(
+            lines.filter { $0.contains("is announced at 127.0.0.1:\(impostor.port), but pair-verify there failed") }
+                .count == 1, "\(lines)")
+        #expect(
+            !lines.contains { $0.contains("no longer accepts this controller") },
+            "an impostor cannot make the accessory look reset")
         #expect(rig.storedPairing?.port == rig.pairing.port)
 
         try await rig.accessory.start()
@@ -147,7 +171,9 @@ struct ProviderDiscoveryTests {
         await rig.stop()
     }
 
-    @Test("a new c# re-fetches the accessories on the open connection: removed and added ones are reconciled, nothing goes offline")
+    @Test(
+        "a new c# re-fetches the accessories on the open connection: removed and added ones are reconciled, nothing goes offline"
+    )
     func configurationChange() async throws {
         let rig = try await Self.rig()
         try await rig.accessory.removeAccessory("Switch")
@@ -162,7 +188,9 @@ struct ProviderDiscoveryTests {
         #expect(await rig.events.summaries.last == "synced \([1, 2, 4, 5, 6, 8, porch].sorted())")
         #expect(await rig.events.summaries.allSatisfy { !$0.hasSuffix("false") }, "nothing offline")
         #expect(await rig.provider.isConnected)
-        #expect(rig.capture.lines.contains { $0.contains("changed its configuration") && $0.contains("1 added, 0 removed") })
+        #expect(
+            rig.capture.lines.contains { $0.contains("changed its configuration") && $0.contains("1 added, 0 removed") }
+        )
 
         // The new accessory's events arrive over the same connection.
         try await rig.accessory.setValue(accessory: "Porch", characteristic: "On", value: .bool(true))
@@ -176,7 +204,9 @@ struct ProviderDiscoveryTests {
     func stateNumber() async throws {
         let rig = try await Self.rig()
         try await rig.announce(state: 2)
-        try await eventually("the re-read") { rig.capture.lines.contains { $0.contains("state number") && $0.contains("re-read") } }
+        try await eventually("the re-read") {
+            rig.capture.lines.contains { $0.contains("state number") && $0.contains("re-read") }
+        }
         #expect(await rig.events.summaries.allSatisfy { !$0.hasSuffix("false") })
         await rig.stop()
     }
@@ -190,8 +220,13 @@ struct ProviderDiscoveryTests {
         try await eventually("offline with the reason", timeout: .seconds(60)) {
             await rig.events.items.contains { if case .reachability(_, false, reason) = $0 { true } else { false } }
         }
-        try await eventually("the error") { rig.capture.lines.contains { $0.contains("no longer accepts this controller") } }
-        #expect(rig.capture.lines.contains { $0.contains("Pair again with hap2mqtt pair --id \(rig.pairing.accessoryPairingID)") })
+        try await eventually("the error") {
+            rig.capture.lines.contains { $0.contains("no longer accepts this controller") }
+        }
+        #expect(
+            rig.capture.lines.contains {
+                $0.contains("Pair again with hap2mqtt pair --id \(rig.pairing.accessoryPairingID)")
+            })
         await rig.stop()
     }
 }

@@ -1,7 +1,8 @@
-@testable import HAPController
 import HomeModel
 import HomeStore
 import Testing
+
+@testable import HAPController
 
 /// Collects what a provider reports, for tests to wait on.
 actor ProviderEvents {
@@ -17,7 +18,9 @@ actor ProviderEvents {
 
     /// Waits up to `timeout` until at least `count` events arrived; returns them all.
     func wait(count: Int, timeout: Duration = .seconds(30)) async throws -> [ProviderEvent] {
-        try await eventuallyHere("\(count) provider events (have \(items.map(Self.summary)))", timeout: timeout) { items.count >= count }
+        try await eventuallyHere("\(count) provider events (have \(items.map(Self.summary)))", timeout: timeout) {
+            items.count >= count
+        }
         return items
     }
 
@@ -29,7 +32,10 @@ actor ProviderEvents {
         case .synced(let accessories): return "synced \(accessories.map(\.aid))"
         case .syncFailed: return "syncFailed"
         case .values(let updates):
-            return "values " + updates.map { "\($0.address.accessory.aid).\($0.address.iid)=\($0.value?.description ?? "nil") \($0.source.rawValue)" }.joined(separator: " ")
+            return "values "
+                + updates.map {
+                    "\($0.address.accessory.aid).\($0.address.iid)=\($0.value?.description ?? "nil") \($0.source.rawValue)"
+                }.joined(separator: " ")
         case .accessoryAdded(let a): return "added \(a.aid)"
         case .accessoryRemoved(let id): return "removed \(id.aid)"
         case .accessoryUpdated(let a): return "updated \(a.aid)"

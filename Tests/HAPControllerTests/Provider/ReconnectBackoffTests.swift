@@ -1,7 +1,8 @@
 import HAP2MQTTTesting
-@testable import HAPController
 import SystemSupport
 import Testing
+
+@testable import HAPController
 
 @Suite("Reconnect back-off")
 struct ReconnectBackoffTests {
@@ -17,7 +18,9 @@ struct ReconnectBackoffTests {
             for failure in 1...12 {
                 let delay = jittered.nextDelay(using: &generator).inSeconds
                 let base = backoff.baseDelay(afterFailures: failure).inSeconds
-                #expect(delay >= max(base * 0.8, 0.5) && delay <= min(base * 1.2, 60), "seed \(seed), failure \(failure): \(delay) s")
+                #expect(
+                    delay >= max(base * 0.8, 0.5) && delay <= min(base * 1.2, 60),
+                    "seed \(seed), failure \(failure): \(delay) s")
             }
             #expect(jittered.failures == 12)
         }

@@ -1,5 +1,6 @@
 import HAP2MQTTTesting
 import Testing
+
 @testable import HAPController
 
 @Suite("Encrypted session framing")
@@ -7,8 +8,10 @@ struct HAPSessionCipherTests {
     /// A controller and an accessory cipher with matching keys.
     static func pair() throws -> (controller: HAPSessionCipher, accessory: HAPSessionCipher) {
         let keys = try SessionKeys(sharedSecret: SecureRandom.bytes(32))
-        return (HAPSessionCipher(keys: keys),
-                HAPSessionCipher(encryptionKey: keys.accessoryToController, decryptionKey: keys.controllerToAccessory))
+        return (
+            HAPSessionCipher(keys: keys),
+            HAPSessionCipher(encryptionKey: keys.accessoryToController, decryptionKey: keys.controllerToAccessory)
+        )
     }
 
     // The expected keys are HKDF-SHA512 outputs computed with Python's `cryptography` (see PrimitiveVectorTests).
@@ -17,10 +20,14 @@ struct HAPSessionCipherTests {
         let keys = try SessionKeys(sharedSecret: Array(0...31))
         #expect(hex(keys.controllerToAccessory) == "c3ca130c7033dbe5e7ff7f91d117ead869bac476994c7a48ca170c111136ed96")
         #expect(hex(keys.accessoryToController) == "c09403ef8aa6c5045cbd8cf9bf3e665b2caed623af2be0e87c8f80f519914d3d")
-        #expect(throws: CryptoError.self) { try SessionKeys(controllerToAccessory: [1], accessoryToController: keys.accessoryToController) }
+        #expect(throws: CryptoError.self) {
+            try SessionKeys(controllerToAccessory: [1], accessoryToController: keys.accessoryToController)
+        }
     }
 
-    @Test("frames hold at most 1024 bytes and round-trip across the boundary", arguments: [1, 1023, 1024, 1025, 2048, 5000])
+    @Test(
+        "frames hold at most 1024 bytes and round-trip across the boundary",
+        arguments: [1, 1023, 1024, 1025, 2048, 5000])
     func boundaries(size: Int) throws {
         var (controller, accessory) = try Self.pair()
         let plaintext = (0..<size).map { UInt8(truncatingIfNeeded: $0 * 7) }
@@ -38,11 +45,13 @@ struct HAPSessionCipherTests {
         var controller = HAPSessionCipher(keys: keys)
         let wire = try controller.seal(Array("a".utf8)) + controller.seal(Array("bc".utf8))
         #expect(Array(wire[0..<2]) == [1, 0])
-        let first = try ChaCha20Poly1305.open(Array(wire[2..<19]), key: keys.controllerToAccessory,
-                                              nonce: [UInt8](repeating: 0, count: 12), aad: [1, 0])
+        let first = try ChaCha20Poly1305.open(
+            Array(wire[2..<19]), key: keys.controllerToAccessory,
+            nonce: [UInt8](repeating: 0, count: 12), aad: [1, 0])
         #expect(first == Array("a".utf8))
-        let second = try ChaCha20Poly1305.open(Array(wire[21...]), key: keys.controllerToAccessory,
-                                               nonce: [0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0], aad: [2, 0])
+        let second = try ChaCha20Poly1305.open(
+            Array(wire[21...]), key: keys.controllerToAccessory,
+            nonce: [0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0], aad: [2, 0])
         #expect(second == Array("bc".utf8))
     }
 
@@ -61,7 +70,8 @@ struct HAPSessionCipherTests {
         var random = SeededGenerator(seed: seed)
         var (controller, accessory) = try Self.pair()
         for direction in 0..<2 {
-            var messages: [UInt8] = [], wire: [UInt8] = []
+            var messages: [UInt8] = []
+            var wire: [UInt8] = []
             for _ in 0..<40 {
                 let message = random.bytes(Int.random(in: 0...2500, using: &random))
                 messages += message
@@ -93,13 +103,16 @@ struct HAPSessionCipherTests {
     @Test("frames replayed, reordered or decrypted with the other direction's key fail")
     func wrongOrderOrKey() throws {
         var (controller, accessory) = try Self.pair()
-        let a = try controller.seal([1]), b = try controller.seal([2])
+        let a = try controller.seal([1])
+        let b = try controller.seal([2])
         var reordered = accessory
         #expect(throws: SessionCipherError.authenticationFailed(frame: 0)) { try reordered.open(b + a) }
         #expect(try accessory.open(a) == [1])
         #expect(throws: SessionCipherError.authenticationFailed(frame: 1)) { try accessory.open(a) }
         var sameSide = controller
-        #expect(throws: SessionCipherError.authenticationFailed(frame: 0)) { try sameSide.open(try controller.seal([3])) }
+        #expect(throws: SessionCipherError.authenticationFailed(frame: 0)) {
+            try sameSide.open(try controller.seal([3]))
+        }
     }
 
     @Test("an empty plaintext gives no frame; a partial frame stays buffered")

@@ -1,5 +1,6 @@
-@testable import HAPController
 import Synchronization
+
+@testable import HAPController
 
 /// A `ServiceBrowser` the test drives: what it `send`s is what the browse reports, so that
 /// `HAPDiscovery` and the provider can be tested without a daemon (the real one runs in the namespace
@@ -56,13 +57,18 @@ extension ServiceInstance {
     /// A `_hap._tcp` instance with the usual TXT keys (`c#`, `s#`, `sf`, `ci`, `md`, `pv`, `ff`, `id`);
     /// `extra` strings are added as they are.
     static func hap(
-        _ name: String, id: String?, port: UInt16, addresses: [String] = ["127.0.0.1"], configuration: Int = 1, state: Int = 1,
+        _ name: String, id: String?, port: UInt16, addresses: [String] = ["127.0.0.1"], configuration: Int = 1,
+        state: Int = 1,
         statusFlags: Int = 0, category: Int = 2, model: String = "Bridge", extra: [[UInt8]] = []
     ) -> ServiceInstance {
-        var txt = ["c#=\(configuration)", "s#=\(state)", "sf=\(statusFlags)", "ci=\(category)", "md=\(model)", "pv=1.1", "ff=0"]
+        var txt = [
+            "c#=\(configuration)", "s#=\(state)", "sf=\(statusFlags)", "ci=\(category)", "md=\(model)", "pv=1.1",
+            "ff=0",
+        ]
         if let id { txt.append("id=\(id)") }
         return ServiceInstance(
-            name: name, hostName: name.replacingOccurrences(of: " ", with: "-") + ".local", port: port, addresses: addresses,
+            name: name, hostName: name.replacingOccurrences(of: " ", with: "-") + ".local", port: port,
+            addresses: addresses,
             txt: txt.map { Array($0.utf8) } + extra)
     }
 }

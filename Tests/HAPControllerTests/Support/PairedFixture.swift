@@ -26,7 +26,8 @@ struct PairedFixture: Sendable {
         let accessory = try await HAPPythonAccessory.start(profile: profile)
         let directory = try TemporaryDirectory()
         let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
-        let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
+        let pairing = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
         return PairedFixture(accessory: accessory, controller: controller, pairing: pairing, directory: directory)
     }
 
@@ -43,7 +44,9 @@ struct PairedFixture: Sendable {
 struct PairedFixtureTrait: SuiteTrait, TestScoping {
     var isRecursive: Bool { false }
 
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void)
+        async throws
+    {
         let fixture = try await PairedFixture.start()
         do {
             try await PairedFixture.$current.withValue(fixture) { try await function() }

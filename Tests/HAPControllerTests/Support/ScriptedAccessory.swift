@@ -1,9 +1,11 @@
 import Foundation
 import HAP2MQTTTesting
-@testable import HAPController
 import Testing
+
+@testable import HAPController
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One HTTP request as the scripted accessory read it.
@@ -64,7 +66,8 @@ actor ScriptedAccessory {
         for _ in 0..<steps {
             let request = try await readRequest()
             #expect(request.line == "POST /pair-setup HTTP/1.1")
-            await write(Self.response(body: try accessory.pairSetup(request.body), contentType: HAPContentType.pairingTLV8))
+            await write(
+                Self.response(body: try accessory.pairSetup(request.body), contentType: HAPContentType.pairingTLV8))
         }
     }
 
@@ -156,11 +159,15 @@ actor ScriptedAccessory {
     }
 
     /// A JSON response.
-    static func response(status: Int = 200, json: String) -> [UInt8] { response(status: status, body: Array(json.utf8)) }
+    static func response(status: Int = 200, json: String) -> [UInt8] {
+        response(status: status, body: Array(json.utf8))
+    }
 
     /// An `EVENT/1.0` message with a JSON body, as HAP-NodeJS writes it.
     static func event(_ json: String) -> [UInt8] {
-        Array("EVENT/1.0 200 OK\r\nContent-Type: application/hap+json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)".utf8)
+        Array(
+            "EVENT/1.0 200 OK\r\nContent-Type: application/hap+json\r\nContent-Length: \(json.utf8.count)\r\n\r\n\(json)"
+                .utf8)
     }
 
     private func receiveMore() async throws {
@@ -178,7 +185,9 @@ actor ScriptedAccessory {
     private static func receiveSome(_ descriptor: Int32) async -> [UInt8] {
         await onThread {
             var buffer = [UInt8](repeating: 0, count: 65536)
-            let n = buffer.withUnsafeMutableBytes { raw in raw.baseAddress.map { Glibc.recv(descriptor, $0, raw.count, 0) } ?? -1 }
+            let n = buffer.withUnsafeMutableBytes { raw in
+                raw.baseAddress.map { Glibc.recv(descriptor, $0, raw.count, 0) } ?? -1
+            }
             return n > 0 ? Array(buffer[0..<n]) : []
         }
     }
@@ -195,13 +204,15 @@ actor ScriptedAccessory {
     private func takeRequest() -> ScriptedRequest? {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard received.count >= 4,
-              let end = (0...(received.count - 4)).first(where: { Array(received[$0..<($0 + 4)]) == separator }) else { return nil }
+            let end = (0...(received.count - 4)).first(where: { Array(received[$0..<($0 + 4)]) == separator })
+        else { return nil }
         let lines = String(decoding: received[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let length = lines.dropFirst().compactMap { line -> Int? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int(parts[1].trimmingCharacters(in: .whitespaces))
-        }.first ?? 0
+        let length =
+            lines.dropFirst().compactMap { line -> Int? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                return Int(parts[1].trimmingCharacters(in: .whitespaces))
+            }.first ?? 0
         guard received.count >= end + 4 + length else { return nil }
         let body = Array(received[(end + 4)..<(end + 4 + length)])
         received.removeFirst(end + 4 + length)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HAPController
 
 /// The accessory side of pair-setup and pair-verify, written for tests from HAP spec §5.6–§5.7 and
@@ -57,33 +58,45 @@ struct TestAccessory {
         case 1:
             requestedMethod = request[.method]?.first
             let salt = try SecureRandom.bytes(16)
-            srp = try TestSRPServer(password: setupCode, salt: salt, privateKey: SecureRandom.bytes(32), encoding: srpEncoding)
+            srp = try TestSRPServer(
+                password: setupCode, salt: salt, privateKey: SecureRandom.bytes(32), encoding: srpEncoding)
             return respond(2, [(.publicKey, srp?.publicKey ?? []), (.salt, salt)])
         case 3:
             var server = try #require(srp)
-            let a = try #require(request[.publicKey]), m1 = try #require(request[.proof])
+            let a = try #require(request[.publicKey])
+            let m1 = try #require(request[.proof])
             guard let m2 = try server.verify(clientPublicKey: a, clientProof: m1) else {
                 return respond(4, [(.error, [PairingTLVError.authentication.rawValue])])
             }
             srp = server
-            setupEncryptionKey = try HKDF.sha512(key: server.sessionKey, salt: "Pair-Setup-Encrypt-Salt", info: "Pair-Setup-Encrypt-Info")
+            setupEncryptionKey = try HKDF.sha512(
+                key: server.sessionKey, salt: "Pair-Setup-Encrypt-Salt", info: "Pair-Setup-Encrypt-Info")
             return respond(4, [(.proof, proofOverride ?? m2)])
         case 5:
             let key = try #require(srp?.sessionKey)
-            let inner = try TLV8(decoding: ChaCha20Poly1305.open(try #require(request[.encryptedData]),
-                key: setupEncryptionKey, nonce: ChaCha20Poly1305.nonce(label: "PS-Msg05")))
-            let id = try #require(inner[.identifier]), ltpk = try #require(inner[.publicKey])
-            let deviceX = try HKDF.sha512(key: key, salt: "Pair-Setup-Controller-Sign-Salt", info: "Pair-Setup-Controller-Sign-Info")
-            guard try Ed25519PublicKey(rawRepresentation: ltpk)
-                .isValidSignature(try #require(inner[.signature]), for: deviceX + id + ltpk) else {
+            let inner = try TLV8(
+                decoding: ChaCha20Poly1305.open(
+                    try #require(request[.encryptedData]),
+                    key: setupEncryptionKey, nonce: ChaCha20Poly1305.nonce(label: "PS-Msg05")))
+            let id = try #require(inner[.identifier])
+            let ltpk = try #require(inner[.publicKey])
+            let deviceX = try HKDF.sha512(
+                key: key, salt: "Pair-Setup-Controller-Sign-Salt", info: "Pair-Setup-Controller-Sign-Info")
+            guard
+                try Ed25519PublicKey(rawRepresentation: ltpk)
+                    .isValidSignature(try #require(inner[.signature]), for: deviceX + id + ltpk)
+            else {
                 return respond(6, [(.error, [PairingTLVError.authentication.rawValue])])
             }
             controllers[String(decoding: id, as: UTF8.self)] = ltpk
-            let accessoryX = try HKDF.sha512(key: key, salt: "Pair-Setup-Accessory-Sign-Salt", info: "Pair-Setup-Accessory-Sign-Info")
+            let accessoryX = try HKDF.sha512(
+                key: key, salt: "Pair-Setup-Accessory-Sign-Salt", info: "Pair-Setup-Accessory-Sign-Info")
             let ourID = Array(pairingID.utf8)
-            let signature = try (signingKeyOverride ?? longTermKey).signature(for: accessoryX + ourID + longTermKey.publicKey)
+            let signature = try (signingKeyOverride ?? longTermKey).signature(
+                for: accessoryX + ourID + longTermKey.publicKey)
             let sub: TLV8 = [(.identifier, ourID), (.publicKey, longTermKey.publicKey), (.signature, signature)]
-            let sealed = try ChaCha20Poly1305.seal(sub.encoded(), key: setupEncryptionKey, nonce: ChaCha20Poly1305.nonce(label: "PS-Msg06"))
+            let sealed = try ChaCha20Poly1305.seal(
+                sub.encoded(), key: setupEncryptionKey, nonce: ChaCha20Poly1305.nonce(label: "PS-Msg06"))
             return respond(6, [(.encryptedData, tampered(sealed))])
         default:
             return respond(state + 1, [(.error, [PairingTLVError.unknown.rawValue])])
@@ -103,20 +116,26 @@ struct TestAccessory {
             let key = try X25519PrivateKey()
             ephemeral = key
             verifyShared = try key.sharedSecret(with: controllerEphemeral)
-            verifyKey = try HKDF.sha512(key: verifyShared, salt: "Pair-Verify-Encrypt-Salt", info: "Pair-Verify-Encrypt-Info")
+            verifyKey = try HKDF.sha512(
+                key: verifyShared, salt: "Pair-Verify-Encrypt-Salt", info: "Pair-Verify-Encrypt-Info")
             let id = Array((announcedIdentifier ?? pairingID).utf8)
-            let signature = try (signingKeyOverride ?? longTermKey).signature(for: key.publicKey + id + controllerEphemeral)
+            let signature = try (signingKeyOverride ?? longTermKey).signature(
+                for: key.publicKey + id + controllerEphemeral)
             let sub: TLV8 = [(.identifier, id), (.signature, signature)]
-            let sealed = try ChaCha20Poly1305.seal(sub.encoded(), key: verifyKey, nonce: ChaCha20Poly1305.nonce(label: "PV-Msg02"))
+            let sealed = try ChaCha20Poly1305.seal(
+                sub.encoded(), key: verifyKey, nonce: ChaCha20Poly1305.nonce(label: "PV-Msg02"))
             return respond(2, [(.publicKey, key.publicKey), (.encryptedData, tampered(sealed))])
         case 3:
             let key = try #require(ephemeral)
-            let inner = try TLV8(decoding: ChaCha20Poly1305.open(try #require(request[.encryptedData]),
-                key: verifyKey, nonce: ChaCha20Poly1305.nonce(label: "PV-Msg03")))
+            let inner = try TLV8(
+                decoding: ChaCha20Poly1305.open(
+                    try #require(request[.encryptedData]),
+                    key: verifyKey, nonce: ChaCha20Poly1305.nonce(label: "PV-Msg03")))
             let id = try #require(inner[.identifier])
             guard let ltpk = controllers[String(decoding: id, as: UTF8.self)],
-                  try Ed25519PublicKey(rawRepresentation: ltpk).isValidSignature(
-                    try #require(inner[.signature]), for: controllerEphemeral + id + key.publicKey) else {
+                try Ed25519PublicKey(rawRepresentation: ltpk).isValidSignature(
+                    try #require(inner[.signature]), for: controllerEphemeral + id + key.publicKey)
+            else {
                 return respond(4, [(.error, [PairingTLVError.authentication.rawValue])])
             }
             let controllerKeys = try SessionKeys(sharedSecret: verifyShared)

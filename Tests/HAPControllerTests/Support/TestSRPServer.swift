@@ -20,13 +20,16 @@ struct TestSRPServer {
     /// K as this server uses it, set by `verify` when the client's proof matched.
     private(set) var sessionKey: [UInt8] = []
 
-    init(username: String = "Pair-Setup", password: String, salt: [UInt8], privateKey: [UInt8], encoding: Encoding) throws {
+    init(username: String = "Pair-Setup", password: String, salt: [UInt8], privateKey: [UInt8], encoding: Encoding)
+        throws
+    {
         self.encoding = encoding
         self.username = Array(username.utf8)
         self.salt = salt
         self.privateKey = privateKey
         let context = try BigNumberContext()
-        let n = try BigNumber(bytes: SRPGroup.modulus), g = try BigNumber(bytes: SRPGroup.generator)
+        let n = try BigNumber(bytes: SRPGroup.modulus)
+        let g = try BigNumber(bytes: SRPGroup.generator)
         let x = try SHA512.hash(salt, SHA512.hash(self.username, Array(":".utf8), Array(password.utf8)))
         let v = try context.modExp(g, BigNumber(bytes: x), n)
         verifier = v.bytes()

@@ -1,6 +1,6 @@
 import HAP2MQTTTesting
-import Testing
 import HAPController
+import Testing
 
 @Suite("TLV8 against random input", .timeLimit(.minutes(10)))
 struct TLV8FuzzTests {
@@ -10,7 +10,9 @@ struct TLV8FuzzTests {
         var share = FairShare()
         for round in 0..<2_500 {
             await share.turn()
-            let count = round % 10 == 0 ? Int.random(in: 1_000...70_000, using: &random) : Int.random(in: 0...600, using: &random)
+            let count =
+                round % 10 == 0
+                ? Int.random(in: 1_000...70_000, using: &random) : Int.random(in: 0...600, using: &random)
             let bytes = random.bytes(count)
             do {
                 let decoded = try TLV8(decoding: bytes)

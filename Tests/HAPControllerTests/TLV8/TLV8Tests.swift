@@ -1,5 +1,5 @@
-import Testing
 import HAPController
+import Testing
 
 @Suite("TLV8")
 struct TLV8Tests {
@@ -39,7 +39,8 @@ struct TLV8Tests {
     func separators() throws {
         let bytes: [UInt8] = [0x01, 0x01, 0x41, 0xFF, 0x00, 0x01, 0x01, 0x42, 0xFF, 0x00, 0xFF, 0x00, 0x01, 0x01, 0x43]
         let decoded = try TLV8(decoding: bytes)
-        #expect(decoded.items.map(\.type) == [.identifier, .separator, .identifier, .separator, .separator, .identifier])
+        #expect(
+            decoded.items.map(\.type) == [.identifier, .separator, .identifier, .separator, .separator, .identifier])
         #expect(decoded.values(of: .identifier) == [[0x41], [0x42], [0x43]])
         #expect(decoded.encoded() == bytes)
         #expect(decoded.records(startingWith: .identifier).map { $0.string(.identifier) } == ["A", "B", "C"])
@@ -61,20 +62,24 @@ struct TLV8Tests {
         #expect(decoded.description == "TLV8[0x2a: 2 B, State: 1 B]")
     }
 
-    @Test("truncated input is an error that says where", arguments: [
-        ([0x06] as [UInt8], TLV8Error.truncated(offset: 0, needed: 2, available: 1)),
-        ([0x06, 0x02, 0x01], TLV8Error.truncated(offset: 0, needed: 4, available: 3)),
-        ([0x06, 0x01, 0x01, 0x03], TLV8Error.truncated(offset: 3, needed: 2, available: 1)),
-        ([0x06, 0x01, 0x01, 0x03, 0x05, 0, 0, 0], TLV8Error.truncated(offset: 3, needed: 7, available: 5)),
-    ])
+    @Test(
+        "truncated input is an error that says where",
+        arguments: [
+            ([0x06] as [UInt8], TLV8Error.truncated(offset: 0, needed: 2, available: 1)),
+            ([0x06, 0x02, 0x01], TLV8Error.truncated(offset: 0, needed: 4, available: 3)),
+            ([0x06, 0x01, 0x01, 0x03], TLV8Error.truncated(offset: 3, needed: 2, available: 1)),
+            ([0x06, 0x01, 0x01, 0x03, 0x05, 0, 0, 0], TLV8Error.truncated(offset: 3, needed: 7, available: 5)),
+        ])
     func truncated(bytes: [UInt8], error: TLV8Error) {
         #expect(throws: error) { try TLV8(decoding: bytes) }
     }
 
     @Test("integers are little-endian, 1 to 8 bytes; strings must be UTF-8")
     func accessors() {
-        let message: TLV8 = [(.retryDelay, [0x2C, 0x01]), (.error, []), (.identifier, [0xFF, 0xFE]),
-                             (.salt, [UInt8](repeating: 1, count: 9))]
+        let message: TLV8 = [
+            (.retryDelay, [0x2C, 0x01]), (.error, []), (.identifier, [0xFF, 0xFE]),
+            (.salt, [UInt8](repeating: 1, count: 9)),
+        ]
         #expect(message.integer(.retryDelay) == 300)
         #expect(message.integer(.error) == nil)
         #expect(message.integer(.salt) == nil)
@@ -88,8 +93,10 @@ struct TLV8Tests {
 
     @Test("records split on a repeated leading type when the server sends no separators")
     func recordsWithoutSeparators() throws {
-        let message: TLV8 = [(.state, [2]), (.identifier, [0x61]), (.publicKey, [1]), (.permissions, [1]),
-                             (.identifier, [0x62]), (.publicKey, [2]), (.permissions, [0])]
+        let message: TLV8 = [
+            (.state, [2]), (.identifier, [0x61]), (.publicKey, [1]), (.permissions, [1]),
+            (.identifier, [0x62]), (.publicKey, [2]), (.permissions, [0]),
+        ]
         let records = message.records(startingWith: .identifier)
         #expect(records.count == 2)
         #expect(records[0].string(.identifier) == "a" && records[0].integer(.state) == 2)
@@ -98,8 +105,9 @@ struct TLV8Tests {
 
     @Test("error codes 1 to 7 have their HAP names")
     func errorCodes() {
-        #expect((1...7).compactMap { PairingTLVError(rawValue: $0)?.description }
-            == ["Unknown", "Authentication", "Backoff", "MaxPeers", "MaxTries", "Unavailable", "Busy"])
+        #expect(
+            (1...7).compactMap { PairingTLVError(rawValue: $0)?.description }
+                == ["Unknown", "Authentication", "Backoff", "MaxPeers", "MaxTries", "Unavailable", "Busy"])
         #expect(PairingTLVError(rawValue: 8) == nil)
     }
 }

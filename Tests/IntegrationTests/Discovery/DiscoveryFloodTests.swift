@@ -7,7 +7,9 @@ import Testing
 /// they can be resolved, while `hap2mqtt discover` and `hap2mqtt run` listen. Runs only inside a private
 /// network namespace of its own (`DiscoveryNamespaceTests` starts it): the flood fills that namespace's
 /// loopback and daemon, which would cost the other discovery tests their packets and their timing.
-@Suite("discovery under a flood of announcements through Avahi", .enabled(if: AvahiNamespace.isInside, "runs inside a private network namespace (DiscoveryNamespaceTests)"))
+@Suite(
+    "discovery under a flood of announcements through Avahi",
+    .enabled(if: AvahiNamespace.isInside, "runs inside a private network namespace (DiscoveryNamespaceTests)"))
 struct DiscoveryFloodTests {
     /// The resident memory of the running gateway (`VmRSS` of `/proc/<pid>/status`), in KiB.
     static func residentKiB(_ gateway: GatewayProcess) throws -> Int {
@@ -21,13 +23,17 @@ struct DiscoveryFloodTests {
     static func linesPerService(_ log: String) -> [Substring: Int] {
         var counts: [Substring: Int] = [:]
         for line in log.split(separator: "\n") where line.contains(" discovery: ") {
-            guard let start = line.range(of: "\"Flood ")?.lowerBound, let end = line[line.index(after: start)...].firstIndex(of: "\"") else { continue }
+            guard let start = line.range(of: "\"Flood ")?.lowerBound,
+                let end = line[line.index(after: start)...].firstIndex(of: "\"")
+            else { continue }
             counts[line[start...end], default: 0] += 1
         }
         return counts
     }
 
-    @Test("services that vanish mid-resolve and nonsense TXT records: discover and run keep working, one log line per service")
+    @Test(
+        "services that vanish mid-resolve and nonsense TXT records: discover and run keep working, one log line per service"
+    )
     func flood() async throws {
         let live = try await LiveGateway.start(announced: true)
         try await live.waitUntilOnline()
@@ -35,7 +41,9 @@ struct DiscoveryFloodTests {
         let before = try Self.residentKiB(live.gateway)
         // discover listens well beyond the flood: under it the daemon answers slowly, and most services are
         // gone before they resolve.
-        let listing = Task { try await live.gateway.runCommand(["discover", "--json", "--timeout", "30"], timeout: .seconds(180)) }
+        let listing = Task {
+            try await live.gateway.runCommand(["discover", "--json", "--timeout", "30"], timeout: .seconds(180))
+        }
         let sent = try await AvahiNamespace.flood(seconds: 3, batch: 50)
         let discovered = try await listing.value
         #expect(sent >= 500)
@@ -54,7 +62,8 @@ struct DiscoveryFloodTests {
 
         #expect(live.gateway.isRunning, "the gateway survived the flood:\n\(live.gateway.log.suffix(3000))")
         try await live.publish("hap2mqtt/switch/switch/on/set", "true")
-        try await live.waitFor("hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#, timeout: .seconds(60))
+        try await live.waitFor(
+            "hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#, timeout: .seconds(60))
         await live.stop()
     }
 }

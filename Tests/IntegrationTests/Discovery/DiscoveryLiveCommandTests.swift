@@ -8,7 +8,9 @@ import Testing
 /// `hap2mqtt discover` and `hap2mqtt pair --id` against HAP-python accessories that announce themselves
 /// through their own zeroconf, found through a real avahi-daemon. Runs only inside a private network
 /// namespace (`DiscoveryNamespaceTests` starts it).
-@Suite("discover and pair --id with Avahi", .enabled(if: AvahiNamespace.isInside, "runs inside a private network namespace (DiscoveryNamespaceTests)"))
+@Suite(
+    "discover and pair --id with Avahi",
+    .enabled(if: AvahiNamespace.isInside, "runs inside a private network namespace (DiscoveryNamespaceTests)"))
 struct DiscoveryLiveCommandTests {
     /// One line of `hap2mqtt discover --json`.
     struct Listed: Decodable, Equatable {
@@ -33,7 +35,8 @@ struct DiscoveryLiveCommandTests {
     /// `hap2mqtt discover --json --timeout 2` until it lists every id of `ids` with `condition` true; the
     /// last listing.
     static func discover(
-        _ gateway: GatewayProcess, ids: [String], timeout: Duration = .seconds(30), until condition: @escaping ([String: Listed]) -> Bool = { _ in true }
+        _ gateway: GatewayProcess, ids: [String], timeout: Duration = .seconds(30),
+        until condition: @escaping ([String: Listed]) -> Bool = { _ in true }
     ) async throws -> [String: Listed] {
         var listed: [String: Listed] = [:]
         try await eventually("hap2mqtt discover to list \(ids)", timeout: timeout) {
@@ -49,7 +52,9 @@ struct DiscoveryLiveCommandTests {
         return listed
     }
 
-    @Test("discover lists the accessories with their fields; pair --id pairs one, which then shows as paired with this gateway")
+    @Test(
+        "discover lists the accessories with their fields; pair --id pairs one, which then shows as paired with this gateway"
+    )
     func discoverAndPair() async throws {
         let broker = try await MosquittoBroker()
         let first = try await HAPPythonAccessory.start(announced: true)
@@ -59,25 +64,41 @@ struct DiscoveryLiveCommandTests {
 
         let before = try await Self.discover(gateway, ids: [a.pairingID, b.pairingID])
         let suffix = a.pairingID.replacingOccurrences(of: ":", with: "").suffix(6)
-        #expect(before[a.pairingID] == Listed(
-            id: a.pairingID, name: "hap2mqtt Test Bridge \(suffix)", model: "hap2mqtt Test Bridge", category: "bridge", category_id: 2,
-            host: "hap2mqtt-Test-Bridge-\(suffix).local", addresses: ["127.0.0.1"], port: Int(first.port),
-            configuration_number: a.configVersion, state_number: 1, status_flags: 1, feature_flags: 0, protocol_version: "1.1",
-            paired: false, paired_with_gateway: false, pairing: nil))
+        #expect(
+            before[a.pairingID]
+                == Listed(
+                    id: a.pairingID, name: "hap2mqtt Test Bridge \(suffix)", model: "hap2mqtt Test Bridge",
+                    category: "bridge", category_id: 2,
+                    host: "hap2mqtt-Test-Bridge-\(suffix).local", addresses: ["127.0.0.1"], port: Int(first.port),
+                    configuration_number: a.configVersion, state_number: 1, status_flags: 1, feature_flags: 0,
+                    protocol_version: "1.1",
+                    paired: false, paired_with_gateway: false, pairing: nil))
         #expect(before[b.pairingID]?.port == Int(second.port))
         // The table on standard output, between the gateway's debug lines on standard error.
-        let table = try await gateway.runCommand(["discover", "--timeout", "2"]).output.split(separator: "\n").filter { !$0.hasPrefix("20") }
+        let table = try await gateway.runCommand(["discover", "--timeout", "2"]).output.split(separator: "\n").filter {
+            !$0.hasPrefix("20")
+        }
         #expect(table.first?.hasPrefix("NAME ") == true && table.first?.hasSuffix(" PAIRED") == true, "\(table)")
         let row = try #require(table.first { $0.contains(a.pairingID) })
-        #expect(row.hasPrefix("hap2mqtt Test Bridge \(suffix)  ") && row.hasSuffix("  127.0.0.1  \(first.port)  \(a.configVersion)   1   no: hap2mqtt pair --id \(a.pairingID)"), "\(row)")
+        #expect(
+            row.hasPrefix("hap2mqtt Test Bridge \(suffix)  ")
+                && row.hasSuffix(
+                    "  127.0.0.1  \(first.port)  \(a.configVersion)   1   no: hap2mqtt pair --id \(a.pairingID)"),
+            "\(row)")
 
         let paired = try await gateway.runCommand(["pair", "--id", a.pairingID.lowercased(), "--code", first.setupCode])
         #expect(paired.status == 0, "\(paired.output)")
-        #expect(paired.output.contains("paired with \"hap2mqtt Test Bridge\" (accessory id \(a.pairingID)) at 127.0.0.1:\(first.port)"), "\(paired.output)")
+        #expect(
+            paired.output.contains(
+                "paired with \"hap2mqtt Test Bridge\" (accessory id \(a.pairingID)) at 127.0.0.1:\(first.port)"),
+            "\(paired.output)")
         #expect(try await first.status().paired)
 
-        let after = try await Self.discover(gateway, ids: [a.pairingID, b.pairingID]) { $0[a.pairingID]?.paired == true }
-        #expect(after[a.pairingID]?.paired_with_gateway == true && after[a.pairingID]?.pairing == "hap2mqtt Test Bridge")
+        let after = try await Self.discover(gateway, ids: [a.pairingID, b.pairingID]) {
+            $0[a.pairingID]?.paired == true
+        }
+        #expect(
+            after[a.pairingID]?.paired_with_gateway == true && after[a.pairingID]?.pairing == "hap2mqtt Test Bridge")
         #expect(after[a.pairingID]?.status_flags == 0)
         #expect(after[b.pairingID]?.paired == false)
         await first.stop()
@@ -85,7 +106,9 @@ struct DiscoveryLiveCommandTests {
         await broker.stop()
     }
 
-    @Test("pair --id with an accessory that announces it is paired fails with the usual error before any pair-setup; an unknown id says so")
+    @Test(
+        "pair --id with an accessory that announces it is paired fails with the usual error before any pair-setup; an unknown id says so"
+    )
     func pairRefused() async throws {
         let broker = try await MosquittoBroker()
         let accessory = try await HAPPythonAccessory.start(announced: true)
@@ -100,14 +123,19 @@ struct DiscoveryLiveCommandTests {
         accessory.pause()
         let refused = try await gateway.runCommand(["pair", "--id", id, "--code", accessory.setupCode])
         #expect(refused.status == 1)
-        #expect(refused.output.contains("hap2mqtt: already paired with another controller: remove that pairing first, or reset the accessory"), "\(refused.output)")
+        #expect(
+            refused.output.contains(
+                "hap2mqtt: already paired with another controller: remove that pairing first, or reset the accessory"),
+            "\(refused.output)")
         let mine = try await other.runCommand(["pair", "--id", id, "--code", accessory.setupCode])
         #expect(mine.status == 1 && mine.output.contains("is this controller's pairing"), "\(mine.output)")
         accessory.resume()
 
         let unknown = try await gateway.runCommand(["pair", "--id", "01:02:03:04:05:06", "--code", accessory.setupCode])
         #expect(unknown.status == 1)
-        #expect(unknown.output.contains("no accessory with id 01:02:03:04:05:06 announced itself within 10 seconds"), "\(unknown.output)")
+        #expect(
+            unknown.output.contains("no accessory with id 01:02:03:04:05:06 announced itself within 10 seconds"),
+            "\(unknown.output)")
         await accessory.stop()
         await broker.stop()
     }

@@ -7,13 +7,16 @@ import Testing
 /// `hap2mqtt run` following announcements through a real avahi-daemon: a HAP-python bridge that
 /// announces itself with its own zeroconf, paired with `pair --id`. Runs only inside a private network
 /// namespace (`DiscoveryNamespaceTests` starts it).
-@Suite("hap2mqtt run follows announcements through Avahi", .enabled(if: AvahiNamespace.isInside, "runs inside a private network namespace (DiscoveryNamespaceTests)"))
+@Suite(
+    "hap2mqtt run follows announcements through Avahi",
+    .enabled(if: AvahiNamespace.isInside, "runs inside a private network namespace (DiscoveryNamespaceTests)"))
 struct DiscoveryLiveGatewayTests {
     static let slugs = ["hap2mqtt_test_bridge", "light", "switch", "temperature", "lock", "thermostat", "blind"]
 
     /// Whether the observer saw `offline` on any availability topic.
     static func sawOffline(_ live: LiveGateway) async -> [String] {
-        await live.observer.messages(on: "hap2mqtt/+/availability").filter { $0.payloadString == "offline" }.map(\.topic)
+        await live.observer.messages(on: "hap2mqtt/+/availability").filter { $0.payloadString == "offline" }.map(
+            \.topic)
     }
 
     @Test("an accessory restarted on another port is followed there, and its pairing file keeps the new port")
@@ -30,16 +33,20 @@ struct DiscoveryLiveGatewayTests {
             try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(60))
         }
         #expect(live.gateway.log.contains("moved from 127.0.0.1:"), "\(live.gateway.log.suffix(3000))")
-        let file = live.gateway.stateDirectory.appendingPathComponent("pairing-\(id.replacingOccurrences(of: ":", with: "-")).json")
+        let file = live.gateway.stateDirectory.appendingPathComponent(
+            "pairing-\(id.replacingOccurrences(of: ":", with: "-")).json")
         let stored = try JSONDecoder().decode(StoredPairing.self, from: Data(contentsOf: file))
         #expect(stored.port == Int(port))
-        #expect(!live.gateway.log.contains("changed; connecting with it"), "the gateway's own save starts no new provider")
+        #expect(
+            !live.gateway.log.contains("changed; connecting with it"), "the gateway's own save starts no new provider")
         try await live.publish("hap2mqtt/switch/switch/on/set", "true")
         try await live.waitFor("hap2mqtt/switch/switch/on/set/result", #"{"status":"ok","value":true}"#)
         await live.stop()
     }
 
-    @Test("an accessory stopped and started again is online as soon as it announces itself, long before its back-off ends")
+    @Test(
+        "an accessory stopped and started again is online as soon as it announces itself, long before its back-off ends"
+    )
     func returned() async throws {
         let live = try await LiveGateway.start(announced: true)
         try await live.waitUntilOnline()
@@ -55,10 +62,13 @@ struct DiscoveryLiveGatewayTests {
         // The announcement, not the end of the back-off, brought it back: right after the long wait began,
         // the next thing the provider did was to hear the announcement and connect.
         let lines = live.gateway.log.split(separator: "\n").filter { $0.contains(" hap: ") }
-        let announced = try #require(lines.lastIndex { $0.contains("announced itself at 127.0.0.1:\(live.accessory.port); reconnecting now") })
+        let announced = try #require(
+            lines.lastIndex { $0.contains("announced itself at 127.0.0.1:\(live.accessory.port); reconnecting now") })
         let waited = try #require(lines[..<announced].lastIndex { Self.backoff($0) != nil })
         #expect(try #require(Self.backoff(lines[waited])) >= 12, "\(lines.joined(separator: "\n"))")
-        #expect(!lines[waited..<announced].contains { $0.contains("connecting to 127.0.0.1") }, "\(lines[waited...announced])")
+        #expect(
+            !lines[waited..<announced].contains { $0.contains("connecting to 127.0.0.1") },
+            "\(lines[waited...announced])")
         await live.stop()
     }
 
@@ -77,7 +87,9 @@ struct DiscoveryLiveGatewayTests {
         return Double(line[range.upperBound...].prefix { $0 != " " })
     }
 
-    @Test("an accessory dropped and added back while running (c# up) is reconciled on the open connection, nothing offline")
+    @Test(
+        "an accessory dropped and added back while running (c# up) is reconciled on the open connection, nothing offline"
+    )
     func configurationChange() async throws {
         let live = try await LiveGateway.start(announced: true)
         try await live.waitUntilOnline()

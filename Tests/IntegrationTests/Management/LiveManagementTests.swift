@@ -22,16 +22,22 @@ struct LiveManagementTests {
             let gateway = try GatewayProcess(brokerURL: broker.url)
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "replies/#"])
             try gateway.start()
-            _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) { $0.payloadString == #"{"state":"online"}"# }
+            _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
+                $0.payloadString == #"{"state":"online"}"#
+            }
             return Unpaired(broker: broker, accessory: accessory, gateway: gateway, observer: observer)
         }
 
         /// Publishes `payload` on `bridge/request/<command>` and returns the answer's JSON object.
-        func request(_ command: String, _ payload: String, timeout: Duration = .seconds(60)) async throws -> [String: Any] {
+        func request(_ command: String, _ payload: String, timeout: Duration = .seconds(60)) async throws -> [String:
+            Any]
+        {
             await observer.clear()
             try await observer.publish("hap2mqtt/bridge/request/\(command)", payload)
             let answer = try await observer.waitFor(topic: "hap2mqtt/bridge/response/\(command)", timeout: timeout)
-            return try #require((try? JSONSerialization.jsonObject(with: Data(answer.payload))) as? [String: Any], "\(answer.payloadString ?? "")")
+            return try #require(
+                (try? JSONSerialization.jsonObject(with: Data(answer.payload))) as? [String: Any],
+                "\(answer.payloadString ?? "")")
         }
 
         /// The setup code in every form it could be written, searched in the log and every retained topic.
@@ -54,14 +60,17 @@ struct LiveManagementTests {
         }
     }
 
-    @Test("pair over MQTT: bad requests and a wrong code are answered with clear errors; then the accessory comes online at once")
+    @Test(
+        "pair over MQTT: bad requests and a wrong code are answered with clear errors; then the accessory comes online at once"
+    )
     func pair() async throws {
         let live = try await Unpaired.start()
         let port = live.accessory.port
         let code = live.accessory.setupCode
 
         let wrongDigits = code == "111-22-333" ? "111-22-334" : "111-22-333"
-        let wrong = try await live.request("pair", #"{"host":"127.0.0.1","port":\#(port),"code":"\#(wrongDigits)","transaction":"t1"}"#)
+        let wrong = try await live.request(
+            "pair", #"{"host":"127.0.0.1","port":\#(port),"code":"\#(wrongDigits)","transaction":"t1"}"#)
         #expect(wrong["status"] as? String == "error")
         #expect(wrong["error"] as? String == "wrong setup code: check the 8-digit code on the accessory")
         #expect(wrong["transaction"] as? String == "t1")
@@ -75,11 +84,14 @@ struct LiveManagementTests {
         #expect((nowhere["error"] as? String)?.hasPrefix("cannot reach 127.0.0.1:1") == true, "\(nowhere)")
 
         // Retained: not carried out, and not kept by the broker.
-        try await live.observer.publish(MQTTMessage(
-            topic: "hap2mqtt/bridge/request/pair", string: #"{"host":"127.0.0.1","port":\#(port),"code":"\#(code)"}"#,
-            qos: .atLeastOnce, retain: true))
+        try await live.observer.publish(
+            MQTTMessage(
+                topic: "hap2mqtt/bridge/request/pair",
+                string: #"{"host":"127.0.0.1","port":\#(port),"code":"\#(code)"}"#,
+                qos: .atLeastOnce, retain: true))
         try await eventually("the retained request cleared", timeout: .seconds(30)) {
-            (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/bridge/request/#"]))?.isEmpty == true
+            (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/bridge/request/#"]))?.isEmpty
+                == true
         }
         #expect(live.gateway.log.contains("ignored a retained request on hap2mqtt/bridge/request/pair"))
         #expect(try await live.accessory.status().paired == false)
@@ -98,7 +110,9 @@ struct LiveManagementTests {
         #expect(data["id"] as? String == (try await live.accessory.status().pairingID).uppercased())
         // Taken up at once: the pairing watcher is asked right after the pair, not in its next round.
         for slug in LiveManagementTests.slugs {
-            _ = try await live.observer.waitFor(topic: "hap2mqtt/\(slug)/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+            _ = try await live.observer.waitFor(topic: "hap2mqtt/\(slug)/availability", timeout: .seconds(30)) {
+                $0.payloadString == "online"
+            }
         }
         #expect(live.gateway.log.contains("bridge/request/pair: done"))
         try await live.expectCodeNowhere()
@@ -111,7 +125,9 @@ struct LiveManagementTests {
         let paired = try await live.request(
             "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
         #expect(paired["status"] as? String == "ok", "\(paired)")
-        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) {
+            $0.payloadString == "online"
+        }
 
         let unknown = try await live.request("unpair", #"{"accessory":"nobody"}"#)
         #expect(unknown["status"] as? String == "error")
@@ -122,7 +138,8 @@ struct LiveManagementTests {
         #expect((answer["data"] as? [String: Any])?["outcome"] as? String == "removed")
         try await eventually("every accessory topic cleared", timeout: .seconds(30)) {
             let now = (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/#"])) ?? [:]
-            return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") } && now["hap2mqtt/bridge/accessories"] == "[]"
+            return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") }
+                && now["hap2mqtt/bridge/accessories"] == "[]"
         }
         #expect(try await live.accessory.status().paired == false)
         try await live.expectCodeNowhere()
@@ -135,11 +152,15 @@ struct LiveManagementTests {
         let paired = try await live.request(
             "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
         #expect(paired["status"] as? String == "ok", "\(paired)")
-        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) {
+            $0.payloadString == "online"
+        }
         try await live.observer.publish("hap2mqtt/light/lightbulb/on/set", "true")
         _ = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/on/set/result", timeout: .seconds(30))
         try await live.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
-        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/brightness", timeout: .seconds(30)) { $0.payloadString == "42" }
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/brightness", timeout: .seconds(30)) {
+            $0.payloadString == "42"
+        }
 
         let answer = try await live.request("health_check", #"{"transaction":1}"#)
         #expect((answer["data"] as? [String: Any])?["healthy"] as? Bool == true, "\(answer)")
@@ -159,22 +180,29 @@ struct LiveManagementTests {
         await live.stop()
     }
 
-    @Test("refresh over MQTT re-fetches the accessories: one removed on the bridge loses its topics, without going offline")
+    @Test(
+        "refresh over MQTT re-fetches the accessories: one removed on the bridge loses its topics, without going offline"
+    )
     func refresh() async throws {
         let live = try await Unpaired.start()
         let paired = try await live.request(
             "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
         #expect(paired["status"] as? String == "ok", "\(paired)")
-        _ = try await live.observer.waitFor(topic: "hap2mqtt/blind/availability", timeout: .seconds(30)) { $0.payloadString == "online" }
+        _ = try await live.observer.waitFor(topic: "hap2mqtt/blind/availability", timeout: .seconds(30)) {
+            $0.payloadString == "online"
+        }
         _ = try await live.accessory.removeAccessory("Blind")
         let answer = try await live.request("refresh", #"{"accessory":"light"}"#)
         #expect(answer["status"] as? String == "ok", "\(answer)\n\(live.gateway.log.suffix(2000))")
         let servers = (answer["data"] as? [String: Any])?["accessory_servers"] as? [String]
-        #expect(servers?.map { $0.uppercased() } == ["HAP:\(try await live.accessory.status().pairingID.uppercased())"], "\(answer)")
+        #expect(
+            servers?.map { $0.uppercased() } == ["HAP:\(try await live.accessory.status().pairingID.uppercased())"],
+            "\(answer)")
         try await eventually("the blind's topics cleared", timeout: .seconds(30)) {
             (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/blind/#"]))?.isEmpty == true
         }
-        #expect(await live.observer.messages(on: "hap2mqtt/light/availability").allSatisfy { $0.payloadString == "online" })
+        #expect(
+            await live.observer.messages(on: "hap2mqtt/light/availability").allSatisfy { $0.payloadString == "online" })
         await live.stop()
     }
 

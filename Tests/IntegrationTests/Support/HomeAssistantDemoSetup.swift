@@ -27,12 +27,15 @@ struct HomeAssistantDemoSetup {
             try await LiveGateway.pair(gateway, port: bridge.port, code: try bridge.setupCode())
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
             try gateway.start()
-            let online = await observer.firstMessage(on: "hap2mqtt/bridge/state", within: .seconds(30)) { $0.payloadString == LiveGateway.online }
+            let online = await observer.firstMessage(on: "hap2mqtt/bridge/state", within: .seconds(30)) {
+                $0.payloadString == LiveGateway.online
+            }
             await observer.disconnect()
             try #require(online != nil, "hap2mqtt did not come online:\n\(gateway.log.suffix(3000))")
             let homeAssistant = try await HomeAssistant.start(brokerPort: broker.port)
             teardown.add { await homeAssistant.stop() }
-            try await body(HomeAssistantDemoSetup(broker: broker, bridge: bridge, gateway: gateway, homeAssistant: homeAssistant))
+            try await body(
+                HomeAssistantDemoSetup(broker: broker, bridge: bridge, gateway: gateway, homeAssistant: homeAssistant))
         }
     }
 
@@ -45,12 +48,16 @@ struct HomeAssistantDemoSetup {
         do {
             return try await homeAssistant.waitForState(entityID, timeout: timeout, where: predicate)
         } catch {
-            throw TestSupportError.timedOut("\(error)\n--- hap2mqtt ---\n\(gateway.log.suffix(2000))\n--- demo bridge ---\n\(bridge.log.suffix(1500))")
+            throw TestSupportError.timedOut(
+                "\(error)\n--- hap2mqtt ---\n\(gateway.log.suffix(2000))\n--- demo bridge ---\n\(bridge.log.suffix(1500))"
+            )
         }
     }
 
     /// The value the demo bridge's accessory holds now, as a number.
     func number(_ accessory: String, _ characteristic: String) async throws -> Double {
-        try #require(try await bridge.value(accessory: accessory, characteristic: characteristic)?.doubleValue, "\(accessory) \(characteristic)")
+        try #require(
+            try await bridge.value(accessory: accessory, characteristic: characteristic)?.doubleValue,
+            "\(accessory) \(characteristic)")
     }
 }

@@ -38,9 +38,13 @@ struct HomeAssistantServicesSetup: Sendable {
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "homeassistant/#"])
             teardown.add { await observer.disconnect() }
             try gateway.start()
-            let online = await observer.firstMessage(on: "hap2mqtt/bridge/state", within: .seconds(60)) { $0.payloadString == LiveGateway.online }
+            let online = await observer.firstMessage(on: "hap2mqtt/bridge/state", within: .seconds(60)) {
+                $0.payloadString == LiveGateway.online
+            }
             try #require(online != nil, "hap2mqtt did not come online:\n\(gateway.log.suffix(3000))")
-            try await body(HomeAssistantServicesSetup(broker: broker, homeAssistant: homeAssistant, bridge: bridge, gateway: gateway, observer: observer))
+            try await body(
+                HomeAssistantServicesSetup(
+                    broker: broker, homeAssistant: homeAssistant, bridge: bridge, gateway: gateway, observer: observer))
         }
     }
 
@@ -49,7 +53,9 @@ struct HomeAssistantServicesSetup: Sendable {
     struct Scope: SuiteTrait, TestScoping {
         @TaskLocal static var current: HomeAssistantServicesSetup?
 
-        func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void)
+            async throws
+        {
             try await HomeAssistantServicesSetup.with { setup in
                 try await Scope.$current.withValue(setup) { try await function() }
                 let problems = try await setup.homeAssistant.problems()
@@ -67,7 +73,8 @@ struct HomeAssistantServicesSetup: Sendable {
     /// - Throws: the time-out with the last state seen and the end of the gateway's log.
     @discardableResult
     func waitForState(
-        _ entityID: String, timeout: Duration = .seconds(30), where predicate: (HomeAssistantState) -> Bool = { $0.state != "unavailable" }
+        _ entityID: String, timeout: Duration = .seconds(30),
+        where predicate: (HomeAssistantState) -> Bool = { $0.state != "unavailable" }
     ) async throws -> HomeAssistantState {
         do {
             return try await homeAssistant.waitForState(entityID, timeout: timeout, where: predicate)
@@ -80,7 +87,8 @@ struct HomeAssistantServicesSetup: Sendable {
     /// with a value for which `value` holds (the accessory's own record of the write); returns that call.
     @discardableResult
     func call(
-        _ domain: String, _ service: String, _ data: [String: any Sendable], expecting accessory: String, _ characteristic: String,
+        _ domain: String, _ service: String, _ data: [String: any Sendable], expecting accessory: String,
+        _ characteristic: String,
         where value: @escaping (CharacteristicValue?) -> Bool
     ) async throws -> HAPPythonAccessory.SetterCall {
         let skipping = bridge.setterCalls.count
@@ -91,7 +99,8 @@ struct HomeAssistantServicesSetup: Sendable {
     /// Waits for a setter call of `characteristic` after the first `skipping` calls.
     @discardableResult
     func setterCall(
-        after skipping: Int, _ accessory: String, _ characteristic: String, where value: @escaping (CharacteristicValue?) -> Bool
+        after skipping: Int, _ accessory: String, _ characteristic: String,
+        where value: @escaping (CharacteristicValue?) -> Bool
     ) async throws -> HAPPythonAccessory.SetterCall {
         var found: HAPPythonAccessory.SetterCall?
         do {
@@ -103,7 +112,8 @@ struct HomeAssistantServicesSetup: Sendable {
             }
         } catch {
             throw TestSupportError.timedOut(
-                "\(error); the accessory recorded \(bridge.setterCalls.dropFirst(skipping))\n--- hap2mqtt ---\n\(gateway.log.suffix(2500))")
+                "\(error); the accessory recorded \(bridge.setterCalls.dropFirst(skipping))\n--- hap2mqtt ---\n\(gateway.log.suffix(2500))"
+            )
         }
         return try #require(found)
     }

@@ -20,7 +20,9 @@ struct LiveGateway {
     /// `run` is false, starts `hap2mqtt run`.
     /// - Parameter announced: the accessory announces itself over mDNS and is paired with `pair --id`
     ///   (only inside a private network namespace, `AvahiNamespace`).
-    static func start(extraYAML: String = "", pairingID: String? = nil, run: Bool = true, announced: Bool = false) async throws -> LiveGateway {
+    static func start(extraYAML: String = "", pairingID: String? = nil, run: Bool = true, announced: Bool = false)
+        async throws -> LiveGateway
+    {
         let broker = try await MosquittoBroker()
         let accessory = try await HAPPythonAccessory.start(pairingID: pairingID, announced: announced)
         let gateway = try GatewayProcess(brokerURL: broker.url, extraYAML: extraYAML)
@@ -71,8 +73,12 @@ struct LiveGateway {
     /// `filters` reads other topics instead (`homeassistant/#` for the discovery configs).
     /// `bridge/health` changes by itself (uptime, memory) every minute: it is left out of the state
     /// compared unless `includingHealth`.
-    func retainedSnapshot(_ filters: [String] = ["hap2mqtt/#"], includingHealth: Bool = false) async throws -> [String: String] {
-        try await MQTTTestClient.retainedSnapshot(of: broker, filters).filter { includingHealth || $0.key != "hap2mqtt/bridge/health" }
+    func retainedSnapshot(_ filters: [String] = ["hap2mqtt/#"], includingHealth: Bool = false) async throws -> [String:
+        String]
+    {
+        try await MQTTTestClient.retainedSnapshot(of: broker, filters).filter {
+            includingHealth || $0.key != "hap2mqtt/bridge/health"
+        }
     }
 
     /// Waits until the observer sees `payload` on `topic` (retained or not); returns the message.
@@ -106,7 +112,9 @@ struct LiveGateway {
     func stop() async {
         let running = gateway.isRunning
         await gateway.stop()
-        if running { #expect(gateway.terminationStatus == 0, "hap2mqtt did not stop cleanly:\n\(gateway.log.suffix(3000))") }
+        if running {
+            #expect(gateway.terminationStatus == 0, "hap2mqtt did not stop cleanly:\n\(gateway.log.suffix(3000))")
+        }
         await observer.disconnect()
         await accessory.stop()
         await broker.stop()

@@ -13,7 +13,9 @@ final class Teardown {
         add {
             let running = gateway.isRunning
             await gateway.stop()
-            if running { #expect(gateway.terminationStatus == 0, "hap2mqtt did not stop cleanly:\n\(gateway.log.suffix(3000))") }
+            if running {
+                #expect(gateway.terminationStatus == 0, "hap2mqtt did not stop cleanly:\n\(gateway.log.suffix(3000))")
+            }
         }
     }
 

@@ -23,9 +23,11 @@ final class AiohomekitSide {
         process.arguments = [
             BenchPython.path(Self.script), "--serve", "--port", String(port), "--pairing-file", pairingFile.path,
             "--control-port", String(controlPort),
-            "--read", "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)", "--write", "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
+            "--read", "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)", "--write",
+            "\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
             "--values", HAPBenchTarget.writeValues.map(String.init).joined(separator: ","),
-            "--event", "\(HAPBenchTarget.accessory)/\(HAPBenchTarget.characteristic)@\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
+            "--event",
+            "\(HAPBenchTarget.accessory)/\(HAPBenchTarget.characteristic)@\(HAPBenchTarget.aid).\(HAPBenchTarget.iid)",
         ]
         let stdin = Pipe()
         let stdout = Pipe()
@@ -39,7 +41,8 @@ final class AiohomekitSide {
             throw BenchmarkError.process("cannot run the aiohomekit side: \(error)")
         }
         struct Ready: Decodable { var aiohomekit: String }
-        guard let line = await lines.next(), let ready = try? JSONDecoder().decode(Ready.self, from: Data(line.utf8)) else {
+        guard let line = await lines.next(), let ready = try? JSONDecoder().decode(Ready.self, from: Data(line.utf8))
+        else {
             stop()
             throw BenchmarkError.process("the aiohomekit side did not start (its error is above)")
         }
@@ -52,7 +55,8 @@ final class AiohomekitSide {
         let command = #"{"op":"\#(operation.rawValue)","n":\#(n),"start":\#(start)}"# + "\n"
         input.write(Data(command.utf8))
         struct Answer: Decodable { var samples: [Double] }
-        guard let line = await lines.next(), let answer = try? JSONDecoder().decode(Answer.self, from: Data(line.utf8)) else {
+        guard let line = await lines.next(), let answer = try? JSONDecoder().decode(Answer.self, from: Data(line.utf8))
+        else {
             throw BenchmarkError.process("the aiohomekit side failed on \(operation.rawValue) (its error is above)")
         }
         return answer.samples.map { $0 * 1_000 }

@@ -21,11 +21,14 @@ final class BridgeFleet: Sendable {
     /// - Throws: why a bridge did not start or pair; the bridges that did are stopped first.
     static func start(count: Int, lights: Int, python: String) async throws -> BridgeFleet {
         let started = StartedBridges()
-        let pairings = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-bench-pairings-\(UUID().uuidString)")
+        let pairings = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hap2mqtt-bench-pairings-\(UUID().uuidString)")
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<count {
-                    group.addTask { await started.add(try await HAPPythonAccessory.start(lights: lights, python: python)) }
+                    group.addTask {
+                        await started.add(try await HAPPythonAccessory.start(lights: lights, python: python))
+                    }
                 }
                 try await group.waitForAll()
             }
@@ -37,7 +40,8 @@ final class BridgeFleet: Sendable {
                 for (index, bridge) in bridges.enumerated() {
                     group.addTask {
                         _ = try await controller.pair(
-                            host: "127.0.0.1", port: bridge.port, setupCode: try SetupCode(bridge.setupCode), name: "Bridge \(index + 1)")
+                            host: "127.0.0.1", port: bridge.port, setupCode: try SetupCode(bridge.setupCode),
+                            name: "Bridge \(index + 1)")
                     }
                 }
                 try await group.waitForAll()
@@ -54,7 +58,8 @@ final class BridgeFleet: Sendable {
     func copyPairings(to stateDirectory: URL) throws {
         try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: pairings.path) {
-            try FileManager.default.copyItem(at: pairings.appendingPathComponent(name), to: stateDirectory.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: pairings.appendingPathComponent(name), to: stateDirectory.appendingPathComponent(name))
         }
     }
 

@@ -41,7 +41,9 @@ final class ControllerSide {
                 let begin = Monotonic.now()
                 let list = try await client.accessories()
                 samples.append(Monotonic.micros(from: begin, to: Monotonic.now()))
-                guard !list.accessories.isEmpty else { throw BenchmarkError.process("GET /accessories listed no accessory") }
+                guard !list.accessories.isEmpty else {
+                    throw BenchmarkError.process("GET /accessories listed no accessory")
+                }
             }
         case .read:
             for _ in 0..<n {
@@ -88,14 +90,17 @@ final class ControllerSide {
             let now = Monotonic.now()
             if batch.contains(where: { $0.id == id && $0.value?.int64Value == value }) { arrival = now }
         }
-        guard let changedAt = try await changed else { throw BenchmarkError.process("the fixture's set_value gave no time stamp") }
+        guard let changedAt = try await changed else {
+            throw BenchmarkError.process("the fixture's set_value gave no time stamp")
+        }
         guard let arrival else { throw BenchmarkError.process("no event with \(value) for \(id) within 10 s") }
         return Monotonic.micros(from: changedAt, to: arrival)
     }
 
     private func check(_ status: HAPStatus?, _ what: String) throws {
         guard let status, status.isSuccess else {
-            throw BenchmarkError.process("the bridge refused the \(what): \(status.map { "HAP status \($0.rawValue)" } ?? "no result")")
+            throw BenchmarkError.process(
+                "the bridge refused the \(what): \(status.map { "HAP status \($0.rawValue)" } ?? "no result")")
         }
     }
 }

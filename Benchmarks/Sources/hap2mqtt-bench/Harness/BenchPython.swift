@@ -34,7 +34,8 @@ enum BenchPython {
         do {
             try await ExternalTool.run("bash", ["-c", script], in: repositoryRoot)
         } catch {
-            throw BenchmarkError.process("cannot make the benchmark's Python venv (\(venv) from \(requirements)): \(error)")
+            throw BenchmarkError.process(
+                "cannot make the benchmark's Python venv (\(venv) from \(requirements)): \(error)")
         }
         return path("\(venv)/bin/python")
     }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Time stamps cheap enough to take inside a libmosquitto callback: the monotonic clock in nanoseconds.
@@ -23,9 +24,9 @@ enum ProcessCPU {
     static func micros() -> Double {
         var usage = rusage()
         #if canImport(Glibc)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
-        getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF, &usage)
         #endif
         func us(_ t: timeval) -> Double { Double(t.tv_sec) * 1_000_000 + Double(t.tv_usec) }
         return us(usage.ru_utime) + us(usage.ru_stime)
@@ -37,7 +38,8 @@ enum ResidentMemory {
     /// `VmHWM` (peak resident set) and `VmRSS` (resident now) of this process, or of process `pid`; nil
     /// where `/proc` is missing or the process has gone.
     static func current(pid: Int32? = nil) -> (peakKB: Int, nowKB: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/status", encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/status", encoding: .utf8)
+        else { return nil }
         func field(_ name: String) -> Int? {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
             return line.split(separator: " ").compactMap { Int($0) }.first

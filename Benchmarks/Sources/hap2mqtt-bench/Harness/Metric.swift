@@ -10,8 +10,12 @@ struct Goal: Codable, Sendable {
     var comparison: Comparison
     var limit: Double
 
-    static func ratio(_ statistic: Statistic, atMost limit: Double) -> Goal { Goal(statistic: statistic, comparison: .atMost, limit: limit) }
-    static func ratio(_ statistic: Statistic, atLeast limit: Double) -> Goal { Goal(statistic: statistic, comparison: .atLeast, limit: limit) }
+    static func ratio(_ statistic: Statistic, atMost limit: Double) -> Goal {
+        Goal(statistic: statistic, comparison: .atMost, limit: limit)
+    }
+    static func ratio(_ statistic: Statistic, atLeast limit: Double) -> Goal {
+        Goal(statistic: statistic, comparison: .atLeast, limit: limit)
+    }
 
     func isMet(by value: Double) -> Bool {
         switch comparison {
@@ -41,7 +45,10 @@ struct Metric: Codable, Sendable {
     /// hap2mqtt's HAP controller against aiohomekit); nil for `gateway` and `baseline`.
     var sides: [String]?
 
-    init(name: String, unit: String, gateway: [Double], baseline: [Double]? = nil, goals: [Goal] = [], sides: [String]? = nil) {
+    init(
+        name: String, unit: String, gateway: [Double], baseline: [Double]? = nil, goals: [Goal] = [],
+        sides: [String]? = nil
+    ) {
         self.name = name
         self.unit = unit
         self.sides = sides

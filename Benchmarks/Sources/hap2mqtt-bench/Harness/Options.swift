@@ -20,18 +20,24 @@ struct Options: Sendable {
         var names: [String] = []
         var rest = arguments[...]
         func value(_ option: String) throws -> String {
-            guard let next = rest.popFirst() else { throw BenchmarkError.usage("\(option) needs a value\n\(Options.usage)") }
+            guard let next = rest.popFirst() else {
+                throw BenchmarkError.usage("\(option) needs a value\n\(Options.usage)")
+            }
             return next
         }
         while let argument = rest.popFirst() {
             switch argument {
             case "--size":
                 let text = try value(argument)
-                guard let size = RunSize(rawValue: text) else { throw BenchmarkError.usage("--size is tiny or full, not \(text)") }
+                guard let size = RunSize(rawValue: text) else {
+                    throw BenchmarkError.usage("--size is tiny or full, not \(text)")
+                }
                 self.size = size
             case "--runs":
                 let text = try value(argument)
-                guard let runs = Int(text), runs > 0 else { throw BenchmarkError.usage("--runs needs a positive number, not \(text)") }
+                guard let runs = Int(text), runs > 0 else {
+                    throw BenchmarkError.usage("--runs needs a positive number, not \(text)")
+                }
                 self.runs = runs
             case "--json":
                 jsonFile = try value(argument)
@@ -40,7 +46,9 @@ struct Options: Sendable {
             case "-h", "--help":
                 throw BenchmarkError.usage(Options.usage)
             default:
-                guard !argument.hasPrefix("-") else { throw BenchmarkError.usage("unknown option \(argument)\n\(Options.usage)") }
+                guard !argument.hasPrefix("-") else {
+                    throw BenchmarkError.usage("unknown option \(argument)\n\(Options.usage)")
+                }
                 names.append(argument)
             }
         }

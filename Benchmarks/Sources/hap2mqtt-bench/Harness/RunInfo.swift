@@ -11,7 +11,8 @@ struct RunInfo: Codable, Sendable {
     static func collect(size: RunSize) async -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        var commit = (try? await ExternalTool.run("git", ["rev-parse", "--short", "HEAD"]))?
+        var commit =
+            (try? await ExternalTool.run("git", ["rev-parse", "--short", "HEAD"]))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
         let status = (try? await ExternalTool.run("git", ["status", "--porcelain", "--untracked-files=no"])) ?? ""
         if !status.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { commit += "-dirty" }
@@ -21,15 +22,18 @@ struct RunInfo: Codable, Sendable {
     /// CPU model, cores, memory, kernel and the load average when the run began.
     private static func machine() -> String {
         func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        let cpu = read("/proc/cpuinfo").split(separator: "\n").first { $0.hasPrefix("model name") }
-            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown CPU"
+        let cpu =
+            read("/proc/cpuinfo").split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            ?? "unknown CPU"
         let memory = ProcessInfo.processInfo.physicalMemory / 1_048_576
         let load = read("/proc/loadavg").split(separator: " ").prefix(3).joined(separator: " ")
         var name = utsname()
         uname(&name)
         let kernel = withUnsafeBytes(of: name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let arch = withUnsafeBytes(of: name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) MiB, Linux \(kernel) \(arch), load \(load)"
+        return
+            "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) MiB, Linux \(kernel) \(arch), load \(load)"
     }
 }
 

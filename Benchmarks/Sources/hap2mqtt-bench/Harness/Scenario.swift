@@ -27,7 +27,8 @@ struct BenchmarkContext: Sendable {
         // No cap on the broker's queue: a QoS 1 burst to one subscriber must not be cut short. No Nagle on
         // the broker's sockets: with it, a PUBACK followed by a PUBLISH waits for the client's delayed ACK
         // (40 ms), and every request/reply timing would measure that, for the gateway and the baseline alike.
-        let broker = try await MosquittoBroker(options: .init(extraConfiguration: ["max_queued_messages 0", "set_tcp_nodelay true"]))
+        let broker = try await MosquittoBroker(
+            options: .init(extraConfiguration: ["max_queued_messages 0", "set_tcp_nodelay true"]))
         do {
             let result = try await body(broker)
             await broker.stop()

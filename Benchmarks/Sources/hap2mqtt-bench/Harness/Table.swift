@@ -13,21 +13,32 @@ enum Table {
             return "  " + name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
                 + side.padding(toLength: sideWidth, withPad: " ", startingAt: 0) + pad(n, 6) + " " + cells + "  " + tail
         }
-        lines.append("  " + "metric".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-            + "side".padding(toLength: sideWidth, withPad: " ", startingAt: 0) + pad("n", 6) + " "
-            + Statistic.allCases.map { pad($0.rawValue, 10) }.joined(separator: " ") + "  unit")
+        lines.append(
+            "  " + "metric".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                + "side".padding(toLength: sideWidth, withPad: " ", startingAt: 0) + pad("n", 6) + " "
+                + Statistic.allCases.map { pad($0.rawValue, 10) }.joined(separator: " ") + "  unit")
         for metric in result.metrics {
             let s = metric.gateway
             let sides = metric.sides ?? ["gateway", "baseline"]
             let verdict = metric.goalsMet.map { met in
-                "goal " + metric.goals.map(\.text).joined(separator: ", ") + (judged ? (met ? ": met" : ": MISSED") : ": not judged (tiny run)")
+                "goal " + metric.goals.map(\.text).joined(separator: ", ")
+                    + (judged ? (met ? ": met" : ": MISSED") : ": not judged (tiny run)")
             }
             if let baseline = metric.baseline, let ratio = metric.ratio {
                 lines.append(row(metric.name, sides[0], "\(s.n)", [s.median, s.p90, s.p99, s.max], metric.unit))
-                lines.append(row("", sides[1], "\(baseline.n)", [baseline.median, baseline.p90, baseline.p99, baseline.max], metric.unit))
-                lines.append(row("", "ratio", "", [ratio.median, ratio.p90, ratio.p99, ratio.max], verdict ?? "gateway/baseline"))
+                lines.append(
+                    row(
+                        "", sides[1], "\(baseline.n)", [baseline.median, baseline.p90, baseline.p99, baseline.max],
+                        metric.unit))
+                lines.append(
+                    row(
+                        "", "ratio", "", [ratio.median, ratio.p90, ratio.p99, ratio.max], verdict ?? "gateway/baseline")
+                )
             } else {
-                lines.append(row(metric.name, sides[0], "\(s.n)", [s.median, s.p90, s.p99, s.max], metric.unit + (verdict.map { "  \($0)" } ?? "")))
+                lines.append(
+                    row(
+                        metric.name, sides[0], "\(s.n)", [s.median, s.p90, s.p99, s.max],
+                        metric.unit + (verdict.map { "  \($0)" } ?? "")))
             }
         }
         for note in result.notes { lines.append("  note: \(note)") }

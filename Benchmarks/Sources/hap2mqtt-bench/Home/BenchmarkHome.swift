@@ -61,7 +61,8 @@ struct BenchmarkHome: Sendable {
     init(accessories count: Int) {
         accessories = (0..<count).map { index in
             InMemoryAccessoryProvider.accessory(
-                aid: index + 2, name: "Bench \(index + 1)", serverID: BenchmarkHome.serverID, services: BenchmarkHome.services)
+                aid: index + 2, name: "Bench \(index + 1)", serverID: BenchmarkHome.serverID,
+                services: BenchmarkHome.services)
         }
         var perAccessory: [[Changeable]] = []
         for accessory in accessories {
@@ -69,8 +70,10 @@ struct BenchmarkHome: Sendable {
             for service in accessory.services where service.type != .Service.accessoryInformation {
                 for c in service.characteristics where c.isReadable {
                     if let cycle = BenchmarkHome.cycle(for: c), cycle.count >= 2 {
-                        list.append(Changeable(
-                            address: CharacteristicAddress(accessory: accessory.id, iid: c.iid), isWritable: c.isWritable, cycle: cycle))
+                        list.append(
+                            Changeable(
+                                address: CharacteristicAddress(accessory: accessory.id, iid: c.iid),
+                                isWritable: c.isWritable, cycle: cycle))
                     }
                 }
             }

@@ -26,7 +26,9 @@ final class GatewayRig: Stoppable {
         configuration.will = Gateway.lastWill(baseTopic: base)
         mqtt = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
         try await mqtt.connect()
-        gateway = Gateway(configuration: GatewayConfiguration(baseTopic: base, stateQoS: stateQoS, version: "bench"), store: store, mqtt: mqtt, logger: Logger(label: "gateway"))
+        gateway = Gateway(
+            configuration: GatewayConfiguration(baseTopic: base, stateQoS: stateQoS, version: "bench"), store: store,
+            mqtt: mqtt, logger: Logger(label: "gateway"))
         let gateway = self.gateway
         // The gateway waits for the store's first sync, which starts with `publishHome(to:)`.
         runner = Task { await gateway.run() }
@@ -53,7 +55,8 @@ final class GatewayRig: Stoppable {
         brokerURL: String, base: String, accessories: [Accessory], stateQoS: MQTTQoS = .atLeastOnce,
         _ body: (GatewayRig) async throws -> T
     ) async throws -> T {
-        try await withStopping(try await GatewayRig(brokerURL: brokerURL, base: base, accessories: accessories, stateQoS: stateQoS), body)
+        try await withStopping(
+            try await GatewayRig(brokerURL: brokerURL, base: base, accessories: accessories, stateQoS: stateQoS), body)
     }
 
     func stop() async {

@@ -39,7 +39,9 @@ final class BareClient: @unchecked Sendable {
     /// Creates the client; nothing touches the network until `connect(port:)`.
     init(name: String, echo: Echo? = nil) throws {
         _ = mosquittoLibrary
-        guard let pointer = mosquitto_new(name, true, nil) else { throw BenchmarkError.mqtt("mosquitto_new failed for \(name)") }
+        guard let pointer = mosquitto_new(name, true, nil) else {
+            throw BenchmarkError.mqtt("mosquitto_new failed for \(name)")
+        }
         self.name = name
         self.pointer = pointer
         self.echo = echo
@@ -94,7 +96,11 @@ final class BareClient: @unchecked Sendable {
             state.withLock { state in
                 var mid: Int32 = 0
                 let rc = mosquitto_subscribe(pointer, &mid, filter, qos)
-                if rc == MOSQ_ERR_SUCCESS.rawValue { state.subscribes[mid] = continuation } else { continuation.resume() }
+                if rc == MOSQ_ERR_SUCCESS.rawValue {
+                    state.subscribes[mid] = continuation
+                } else {
+                    continuation.resume()
+                }
             }
         }
     }
@@ -119,7 +125,8 @@ final class BareClient: @unchecked Sendable {
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        let fulfilled = await withCheckedContinuation { (continuation: CheckedContinuation<(any Expectation)?, Never>) in
+        let fulfilled = await withCheckedContinuation {
+            (continuation: CheckedContinuation<(any Expectation)?, Never>) in
             state.withLock { $0.waiter = Waiter(id: id, expectation: expectation, continuation: continuation) }
             start()
             Task { [weak self] in

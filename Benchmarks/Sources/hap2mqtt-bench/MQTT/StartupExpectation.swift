@@ -80,7 +80,8 @@ struct StartupExpectation: Expectation {
             var topic: String
             var services: [Service]
         }
-        guard let payload = bridgeAccessories, let list = try? JSONDecoder().decode([Entry].self, from: Data(payload)) else {
+        guard let payload = bridgeAccessories, let list = try? JSONDecoder().decode([Entry].self, from: Data(payload))
+        else {
             throw BenchmarkError.mqtt("bridge/accessories is missing or not the expected JSON")
         }
         guard list.count == accessories else {

@@ -7,7 +7,8 @@ import MQTT
 /// the results for both sides; gateway and baseline samples alternate.
 struct CommandScenario: BenchmarkScenario {
     let name = "command"
-    let summary = "/set commands one at a time (1,000 samples): publish → ok result, against a bare request → reply echo"
+    let summary =
+        "/set commands one at a time (1,000 samples): publish → ok result, against a bare request → reply echo"
 
     func run(_ context: BenchmarkContext) async throws -> ScenarioResult {
         let started = Monotonic.now()
@@ -18,7 +19,8 @@ struct CommandScenario: BenchmarkScenario {
             let base = context.uniqueBase(name)
             let echoBase = CommandScenario.echoBase(base)
             let requester = try await BareClient.connected("bench-requester", port: broker.port)
-            let echo = try await BareClient.connected("bench-echo", port: broker.port, echo: .init(replySuffix: "/result", qos: 1))
+            let echo = try await BareClient.connected(
+                "bench-echo", port: broker.port, echo: .init(replySuffix: "/result", qos: 1))
             defer {
                 requester.stop()
                 echo.stop()
@@ -32,7 +34,9 @@ struct CommandScenario: BenchmarkScenario {
                 return try await context.pairedSamples(samples) { index in
                     let c = writable[index % writable.count]
                     let payload = Array(c.cycle.value(index / writable.count + 1).description.utf8)
-                    guard let state = topics.stateTopic(c.address) else { throw BenchmarkError.mqtt("no state topic for \(c.address)") }
+                    guard let state = topics.stateTopic(c.address) else {
+                        throw BenchmarkError.mqtt("no state topic for \(c.address)")
+                    }
                     let g = try await roundTrip(requester, "\(state)/set", payload)
                     let b = try await roundTrip(requester, echoBase + state.dropFirst(base.count) + "/set", payload)
                     return (g, b)
@@ -41,8 +45,13 @@ struct CommandScenario: BenchmarkScenario {
         }
         return ScenarioResult(
             scenario: name,
-            parameters: "\(samples) commands at QoS 1 over \(writable.count) writable characteristics, provider answering at once",
-            metrics: [Metric(name: "command round trip", unit: "µs", gateway: gateway, baseline: baseline, goals: [.ratio(.median, atMost: 1.5)])],
+            parameters:
+                "\(samples) commands at QoS 1 over \(writable.count) writable characteristics, provider answering at once",
+            metrics: [
+                Metric(
+                    name: "command round trip", unit: "µs", gateway: gateway, baseline: baseline,
+                    goals: [.ratio(.median, atMost: 1.5)])
+            ],
             notes: [
                 "gateway: publish of <state>/set to receipt of <state>/set/result with status ok (the write went through the home store to the provider)",
                 "baseline: publish of a request to receipt of the echo client's reply, same payload sizes, QoS 1 both ways",
@@ -58,10 +67,14 @@ struct CommandScenario: BenchmarkScenario {
     private func roundTrip(_ requester: BareClient, _ topic: String, _ payload: [UInt8]) async throws -> Double {
         let resultTopic = topic + "/result"
         var start: UInt64 = 0
-        guard let result = await requester.expect(TopicsExpectation([resultTopic]), timeout: .seconds(10), start: {
-            start = Monotonic.now()
-            requester.publish(topic, payload, qos: 1, retain: false)
-        }), let arrival = result.arrivals[resultTopic] else {
+        guard
+            let result = await requester.expect(
+                TopicsExpectation([resultTopic]), timeout: .seconds(10),
+                start: {
+                    start = Monotonic.now()
+                    requester.publish(topic, payload, qos: 1, retain: false)
+                }), let arrival = result.arrivals[resultTopic]
+        else {
             throw BenchmarkError.timedOut("no answer on \(resultTopic) within 10 s")
         }
         let text = String(decoding: result.payloads[resultTopic] ?? [], as: UTF8.self)

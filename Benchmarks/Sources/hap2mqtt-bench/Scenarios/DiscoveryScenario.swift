@@ -20,8 +20,10 @@ struct DiscoveryScenario: BenchmarkScenario {
     var name: String { kind.rawValue }
     var summary: String {
         switch kind {
-        case .return: "an announced accessory stopped and started again: from ready to availability online, with discovery and with the back-off alone"
-        case .move: "an announced accessory started again on another port: from ready to availability online, with discovery and without"
+        case .return:
+            "an announced accessory stopped and started again: from ready to availability online, with discovery and with the back-off alone"
+        case .move:
+            "an announced accessory started again on another port: from ready to availability online, with discovery and without"
         }
     }
 
@@ -40,10 +42,13 @@ struct DiscoveryScenario: BenchmarkScenario {
         if let problem = AvahiNamespace.problem {
             return ScenarioResult(
                 scenario: name, parameters: "not run", metrics: [],
-                notes: ["skipped: needs a private network namespace with avahi-daemon, which cannot be made here: \(problem)"],
+                notes: [
+                    "skipped: needs a private network namespace with avahi-daemon, which cannot be made here: \(problem)"
+                ],
                 seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(name)-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-\(name)-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         // The venv is made out here: the namespace has no network to fetch packages with.
@@ -55,7 +60,8 @@ struct DiscoveryScenario: BenchmarkScenario {
         guard status == 0, let data = try? Data(contentsOf: file) else {
             throw BenchmarkError.process("\(name) in the namespace failed (status \(status)):\n\(output.suffix(6000))")
         }
-        FileHandle.standardError.write(Data(output.split(separator: "\n").filter { $0.hasPrefix("  … ") }.map { $0 + "\n" }.joined().utf8))
+        FileHandle.standardError.write(
+            Data(output.split(separator: "\n").filter { $0.hasPrefix("  … ") }.map { $0 + "\n" }.joined().utf8))
         return try JSONDecoder().decode(ScenarioResult.self, from: data)
     }
 
@@ -65,11 +71,15 @@ struct DiscoveryScenario: BenchmarkScenario {
         guard arguments.count == 4, let kind = Kind(rawValue: arguments[0]), let size = RunSize(rawValue: arguments[1]),
             AvahiNamespace.isInside
         else {
-            FileHandle.standardError.write(Data("usage: hap2mqtt-bench \(subcommand) return|move tiny|full RUNS|- FILE (inside a namespace)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "usage: hap2mqtt-bench \(subcommand) return|move tiny|full RUNS|- FILE (inside a namespace)\n".utf8)
+            )
             exit(2)
         }
         do {
-            let result = try await DiscoveryScenario(kind: kind).measure(BenchmarkContext(size: size, runs: Int(arguments[2])))
+            let result = try await DiscoveryScenario(kind: kind).measure(
+                BenchmarkContext(size: size, runs: Int(arguments[2])))
             try JSONEncoder().encode(result).write(to: URL(fileURLWithPath: arguments[3]))
         } catch {
             FileHandle.standardError.write(Data("hap2mqtt-bench: \(error)\n".utf8))
@@ -93,13 +103,20 @@ struct DiscoveryScenario: BenchmarkScenario {
             for discovery in context.pick(full: [true, false], tiny: [true]) {
                 // Without discovery a moved accessory is never found again: one sample shows it.
                 let count = kind == .move && !discovery ? 1 : samples
-                context.progress("\(name), discovery \(discovery ? "on" : "off"): \(count) sample\(count == 1 ? "" : "s")")
-                let rig = try await Rig.start(broker: broker, python: python, discovery: discovery, base: context.uniqueBase(name))
+                context.progress(
+                    "\(name), discovery \(discovery ? "on" : "off"): \(count) sample\(count == 1 ? "" : "s")")
+                let rig = try await Rig.start(
+                    broker: broker, python: python, discovery: discovery, base: context.uniqueBase(name))
                 do {
-                    guard await subscriber.expect(PayloadExpectation(topic: rig.availability, payload: "online"), timeout: .seconds(60), start: {
-                        Task { try? await subscriber.subscribe(rig.availability) }
-                    }) != nil else {
-                        throw BenchmarkError.timedOut("the gateway was not online within 60 s\n\(rig.gateway.log.suffix(2000))")
+                    guard
+                        await subscriber.expect(
+                            PayloadExpectation(topic: rig.availability, payload: "online"), timeout: .seconds(60),
+                            start: {
+                                Task { try? await subscriber.subscribe(rig.availability) }
+                            }) != nil
+                    else {
+                        throw BenchmarkError.timedOut(
+                            "the gateway was not online within 60 s\n\(rig.gateway.log.suffix(2000))")
                     }
                     for index in 1...count {
                         let seconds = try await sample(rig, subscriber: subscriber, discovery: discovery)
@@ -119,40 +136,64 @@ struct DiscoveryScenario: BenchmarkScenario {
             }
         }
         let goal: Double = kind == .return ? 1 : 5
-        var metrics = [Metric(name: "ready → online, discovery on", unit: "s", gateway: with,
-                              goals: [Goal(statistic: .median, comparison: .atMost, limit: goal)])]
-        if !without.isEmpty { metrics.append(Metric(name: "ready → online, discovery off (back-off only)", unit: "s", gateway: without)) }
+        var metrics = [
+            Metric(
+                name: "ready → online, discovery on", unit: "s", gateway: with,
+                goals: [Goal(statistic: .median, comparison: .atMost, limit: goal)])
+        ]
+        if !without.isEmpty {
+            metrics.append(Metric(name: "ready → online, discovery off (back-off only)", unit: "s", gateway: without))
+        }
         var notes = [
             "from the accessory's ready line (server listening, first announcement sent; CLOCK_MONOTONIC in the fixture) to the subscriber receiving online on <base>/light/availability",
             "the accessory (HAP-python, SIGTERM, so its zeroconf says goodbye) stays stopped \(Self.pause.components.seconds) s, during which the gateway without discovery is in its back-off",
         ]
         if never > 0 {
-            notes.append("discovery off: never online within \(Self.moveLimit.components.seconds) s (nothing tells the gateway the new port; one sample)")
+            notes.append(
+                "discovery off: never online within \(Self.moveLimit.components.seconds) s (nothing tells the gateway the new port; one sample)"
+            )
         }
         return ScenarioResult(
-            scenario: name, parameters: "\(samples) samples each, in a private network namespace with its own avahi-daemon",
+            scenario: name,
+            parameters: "\(samples) samples each, in a private network namespace with its own avahi-daemon",
             metrics: metrics, notes: notes, seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
     }
 
     /// One stop and start; the seconds from ready to online, nil when it never came.
     private func sample(_ rig: Rig, subscriber: BareClient, discovery: Bool) async throws -> Double? {
-        guard await subscriber.expect(PayloadExpectation(topic: rig.availability, payload: "offline"), timeout: .seconds(30), start: {
-            Task { await rig.accessory.stop() }
-        }) != nil else {
-            throw BenchmarkError.timedOut("the stopped accessory did not go offline within 30 s\n\(rig.gateway.log.suffix(2000))")
+        guard
+            await subscriber.expect(
+                PayloadExpectation(topic: rig.availability, payload: "offline"), timeout: .seconds(30),
+                start: {
+                    Task { await rig.accessory.stop() }
+                }) != nil
+        else {
+            throw BenchmarkError.timedOut(
+                "the stopped accessory did not go offline within 30 s\n\(rig.gateway.log.suffix(2000))")
         }
         try await Task.sleep(for: Self.pause)
         let limit = kind == .move && !discovery ? Self.moveLimit : .seconds(120)
         let kind = self.kind
         var starting: Task<Void, any Error>?
-        let online = await subscriber.expect(PayloadExpectation(topic: rig.availability, payload: "online"), timeout: limit, start: {
-            starting = Task { if kind == .move { try await rig.accessory.startOnAnotherPort() } else { try await rig.accessory.start() } }
-        })
+        let online = await subscriber.expect(
+            PayloadExpectation(topic: rig.availability, payload: "online"), timeout: limit,
+            start: {
+                starting = Task {
+                    if kind == .move {
+                        try await rig.accessory.startOnAnotherPort()
+                    } else {
+                        try await rig.accessory.start()
+                    }
+                }
+            })
         try await starting?.value
-        guard let ready = rig.accessory.readyNanoseconds else { throw BenchmarkError.process("the accessory gave no ready time") }
+        guard let ready = rig.accessory.readyNanoseconds else {
+            throw BenchmarkError.process("the accessory gave no ready time")
+        }
         guard let arrival = online?.arrival else {
             if kind == .move && !discovery { return nil }
-            throw BenchmarkError.timedOut("the accessory did not come back online within \(limit)\n\(rig.gateway.log.suffix(2000))")
+            throw BenchmarkError.timedOut(
+                "the accessory did not come back online within \(limit)\n\(rig.gateway.log.suffix(2000))")
         }
         return Monotonic.micros(from: ready, to: arrival) / 1e6
     }
@@ -166,10 +207,13 @@ struct DiscoveryScenario: BenchmarkScenario {
         static func start(broker: MosquittoBroker, python: String, discovery: Bool, base: String) async throws -> Rig {
             let accessory = try await HAPPythonAccessory.start(python: python, announced: true)
             let gateway = try GatewayProcess(
-                brokerURL: broker.url, baseTopic: base, environment: ["HAP2MQTT_HOMEKIT_DISCOVERY": String(discovery)], logLevel: "debug")
+                brokerURL: broker.url, baseTopic: base, environment: ["HAP2MQTT_HOMEKIT_DISCOVERY": String(discovery)],
+                logLevel: "debug")
             let id = try await accessory.status().pairingID
             let paired = try await gateway.runCommand(["pair", "--id", id, "--code", accessory.setupCode])
-            guard paired.status == 0 else { throw BenchmarkError.process("hap2mqtt pair --id failed: \(paired.output)") }
+            guard paired.status == 0 else {
+                throw BenchmarkError.process("hap2mqtt pair --id failed: \(paired.output)")
+            }
             try gateway.start()
             return Rig(accessory: accessory, gateway: gateway, availability: "\(base)/light/availability")
         }

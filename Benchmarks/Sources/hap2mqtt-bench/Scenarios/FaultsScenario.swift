@@ -25,17 +25,24 @@ struct FaultsScenario: BenchmarkScenario {
         try await context.withBroker { broker in
             for round in 1...removals {
                 removed.append(Double(try await removal(broker: broker, python: python, context: context)))
-                context.progress("removed while stopped, round \(round)/\(removals): \(Int(removed.last ?? 0)) stale topics")
+                context.progress(
+                    "removed while stopped, round \(round)/\(removals): \(Int(removed.last ?? 0)) stale topics")
             }
-            renamed = try await killedRenames(renames, broker: broker, python: python, context: context).map(Double.init)
+            renamed = try await killedRenames(renames, broker: broker, python: python, context: context).map(
+                Double.init)
         }
         let goal = [Goal(statistic: .max, comparison: .atMost, limit: 0)]
         return ScenarioResult(
             scenario: name,
-            parameters: "a HAP-python bridge of 6 accessories; \(removals) removals while stopped, \(renames) renames killed 0–20 ms after the request",
+            parameters:
+                "a HAP-python bridge of 6 accessories; \(removals) removals while stopped, \(renames) renames killed 0–20 ms after the request",
             metrics: [
-                Metric(name: "stale topics and configs of an accessory removed while stopped", unit: "topics", gateway: removed, goals: goal),
-                Metric(name: "stale topics under the old slug after a rename killed", unit: "topics", gateway: renamed, goals: goal),
+                Metric(
+                    name: "stale topics and configs of an accessory removed while stopped", unit: "topics",
+                    gateway: removed, goals: goal),
+                Metric(
+                    name: "stale topics under the old slug after a rename killed", unit: "topics", gateway: renamed,
+                    goals: goal),
             ],
             notes: [
                 "counted with a fresh MQTT client once bridge/state is online again: retained messages under <base>/<removed or old slug> and discovery configs of the removed accessory's node id",
@@ -55,7 +62,9 @@ struct FaultsScenario: BenchmarkScenario {
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["\(base)/bridge/state"])
             try await start(gateway, observer: observer, base: base)
             let snapshot = try await retained(on: broker, ["\(base)/#", "homeassistant/#"])
-            let node = "hap2mqtt_" + (try Self.accessoryID(slug: "switch", in: snapshot["\(base)/bridge/accessories"]) ?? "")
+            let node =
+                "hap2mqtt_"
+                + (try Self.accessoryID(slug: "switch", in: snapshot["\(base)/bridge/accessories"]) ?? "")
                 .lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
             await gateway.stop()
             _ = try await bridge.removeAccessory("Switch")
@@ -65,7 +74,9 @@ struct FaultsScenario: BenchmarkScenario {
             await gateway.stop()
             await observer.disconnect()
             await bridge.stop()
-            return after.keys.filter { $0.hasPrefix("\(base)/switch/") || $0 == "\(base)/switch" || $0.contains("/\(node)/") }.count
+            return after.keys.filter {
+                $0.hasPrefix("\(base)/switch/") || $0 == "\(base)/switch" || $0.contains("/\(node)/")
+            }.count
         } catch {
             await gateway.stop()
             await bridge.stop()
@@ -75,7 +86,9 @@ struct FaultsScenario: BenchmarkScenario {
 
     /// One bridge, one gateway, `count` renames of the Light each killed 0–20 ms after the request; the
     /// stale topics after each restart.
-    private func killedRenames(_ count: Int, broker: MosquittoBroker, python: String, context: BenchmarkContext) async throws -> [Int] {
+    private func killedRenames(_ count: Int, broker: MosquittoBroker, python: String, context: BenchmarkContext)
+        async throws -> [Int]
+    {
         let base = context.uniqueBase(name)
         let bridge = try await HAPPythonAccessory.start(python: python)
         let gateway = try GatewayProcess(brokerURL: broker.url, baseTopic: base, logLevel: "info")
@@ -125,7 +138,9 @@ struct FaultsScenario: BenchmarkScenario {
     private func start(_ gateway: GatewayProcess, observer: MQTTTestClient, base: String) async throws {
         try gateway.start()
         do {
-            _ = try await observer.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) { $0.payloadString == #"{"state":"online"}"# }
+            _ = try await observer.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) {
+                $0.payloadString == #"{"state":"online"}"#
+            }
         } catch {
             throw BenchmarkError.timedOut("hap2mqtt run did not come online: \(error)\n\(gateway.log.suffix(2_000))")
         }

@@ -13,7 +13,8 @@ struct FloodScenario: BenchmarkScenario {
     /// The small payloads, sent round-robin to the command topics.
     static let smallPayloads: [[UInt8]] = [
         [], [0xC3, 0x28, 0xFF], Array("1e400".utf8), Array("1e-400".utf8), Array("NaN".utf8), [0x31, 0x00],
-        Array(#"{"a":1,"a":2}"#.utf8), Array("true".utf8), Array("-5".utf8), Array(String(repeating: "[", count: 2000).utf8),
+        Array(#"{"a":1,"a":2}"#.utf8), Array("true".utf8), Array("-5".utf8),
+        Array(String(repeating: "[", count: 2000).utf8),
     ]
 
     func run(_ context: BenchmarkContext) async throws -> ScenarioResult {
@@ -34,26 +35,32 @@ struct FloodScenario: BenchmarkScenario {
             defer { try? FileManager.default.removeItem(at: gateway.directory) }
             do {
                 try fleet.copyPairings(to: gateway.stateDirectory)
-                let watcher = try await MQTTTestClient.connect(to: broker, subscribe: ["\(base)/bridge/state", "\(base)/bridge/health"])
+                let watcher = try await MQTTTestClient.connect(
+                    to: broker, subscribe: ["\(base)/bridge/state", "\(base)/bridge/health"])
                 try gateway.start()
-                _ = try await watcher.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) { $0.payloadString == #"{"state":"online"}"# }
+                _ = try await watcher.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) {
+                    $0.payloadString == #"{"state":"online"}"#
+                }
                 try await Task.sleep(for: .seconds(1))
                 guard let pid = gateway.processIdentifier, let start = ResidentMemory.current(pid: pid) else {
                     throw BenchmarkError.process("hap2mqtt run exited\n\(gateway.log.suffix(2_000))")
                 }
-                let topics = (1...lights).flatMap { n in
-                    ["on", "brightness", "hue", "saturation"].map { "\(base)/light_\(n)/lightbulb/\($0)/set" }
-                } + ["\(base)/light_1/set", "\(base)/bridge/request/rename"]
+                let topics =
+                    (1...lights).flatMap { n in
+                        ["on", "brightness", "hue", "saturation"].map { "\(base)/light_\(n)/lightbulb/\($0)/set" }
+                    } + ["\(base)/light_1/set", "\(base)/bridge/request/rename"]
                 let publisher = try await MQTTTestClient.connect(to: broker, subscribe: [])
                 context.progress("\(large) commands of 1 MB")
                 let megabyte = Array(repeating: UInt8(ascii: "5"), count: 1_000_000)
                 for index in 0..<large {
-                    try await publisher.publish(MQTTMessage(topic: topics[index % topics.count], payload: megabyte, qos: .atLeastOnce))
+                    try await publisher.publish(
+                        MQTTMessage(topic: topics[index % topics.count], payload: megabyte, qos: .atLeastOnce))
                 }
                 context.progress("\(small) small bad commands")
                 for index in 0..<small {
                     let payload = Self.smallPayloads[index % Self.smallPayloads.count]
-                    try await publisher.publish(MQTTMessage(topic: topics[(index / 7) % topics.count], payload: payload, qos: .atLeastOnce))
+                    try await publisher.publish(
+                        MQTTMessage(topic: topics[(index / 7) % topics.count], payload: payload, qos: .atLeastOnce))
                 }
                 await publisher.disconnect()
                 context.progress("settling for \(settle)")
@@ -61,8 +68,10 @@ struct FloodScenario: BenchmarkScenario {
                 guard let end = ResidentMemory.current(pid: pid) else {
                     throw BenchmarkError.process("hap2mqtt run exited during the flood\n\(gateway.log.suffix(2_000))")
                 }
-                figures = (Double(start.nowKB) / 1024, Double(end.peakKB) / 1024, Double(end.nowKB) / 1024,
-                           await watcher.messages(on: "\(base)/bridge/health").last?.payloadString ?? "none")
+                figures = (
+                    Double(start.nowKB) / 1024, Double(end.peakKB) / 1024, Double(end.nowKB) / 1024,
+                    await watcher.messages(on: "\(base)/bridge/health").last?.payloadString ?? "none"
+                )
                 await watcher.disconnect()
                 await gateway.stop()
                 await fleet.stop()
@@ -72,16 +81,22 @@ struct FloodScenario: BenchmarkScenario {
                 throw error
             }
         }
-        context.progress("start \(Table.number(figures.start)) MB, peak \(Table.number(figures.peak)) MB, settled \(Table.number(figures.settled)) MB")
+        context.progress(
+            "start \(Table.number(figures.start)) MB, peak \(Table.number(figures.peak)) MB, settled \(Table.number(figures.settled)) MB"
+        )
         return ScenarioResult(
             scenario: name,
-            parameters: "\(large) × 1 MB and \(small) small bad commands, a HAP-python bridge of \(lights) lights, the \(binary.deletingLastPathComponent().lastPathComponent) binary",
+            parameters:
+                "\(large) × 1 MB and \(small) small bad commands, a HAP-python bridge of \(lights) lights, the \(binary.deletingLastPathComponent().lastPathComponent) binary",
             metrics: [
                 Metric(name: "resident when ready", unit: "MB", gateway: [figures.start]),
-                Metric(name: "peak resident through the flood", unit: "MB", gateway: [figures.peak],
-                       goals: [Goal(statistic: .max, comparison: .atMost, limit: 80)]),
-                Metric(name: "resident \(settle.components.seconds) s after the flood", unit: "MB", gateway: [figures.settled],
-                       goals: [Goal(statistic: .max, comparison: .atMost, limit: figures.start + 10)]),
+                Metric(
+                    name: "peak resident through the flood", unit: "MB", gateway: [figures.peak],
+                    goals: [Goal(statistic: .max, comparison: .atMost, limit: 80)]),
+                Metric(
+                    name: "resident \(settle.components.seconds) s after the flood", unit: "MB",
+                    gateway: [figures.settled],
+                    goals: [Goal(statistic: .max, comparison: .atMost, limit: figures.start + 10)]),
             ],
             notes: [
                 "peak: VmHWM of the hap2mqtt process; ready and settled: its VmRSS (/proc/<pid>/status)",

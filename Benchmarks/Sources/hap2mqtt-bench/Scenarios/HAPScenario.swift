@@ -11,7 +11,8 @@ import SystemSupport
 /// that both meet the same moments of a busy machine.
 struct HAPScenario: BenchmarkScenario {
     let name = "hap"
-    let summary = "HAP controller against aiohomekit 4.0.1 on a HAP-python bridge: pair-verify, /accessories, 200 reads, 200 writes, 200 events"
+    let summary =
+        "HAP controller against aiohomekit 4.0.1 on a HAP-python bridge: pair-verify, /accessories, 200 reads, 200 writes, 200 events"
 
     func run(_ context: BenchmarkContext) async throws -> ScenarioResult {
         let started = Monotonic.now()
@@ -20,18 +21,23 @@ struct HAPScenario: BenchmarkScenario {
         context.progress("Python venv for HAP-python and aiohomekit")
         let python = try await BenchPython.ensure()
         let accessory = try await HAPPythonAccessory.start(python: python)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-bench-hap-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hap2mqtt-bench-hap-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let result = try await measure(context, accessory: accessory, python: python, folder: folder, samples: samples, runs: runs)
+            let result = try await measure(
+                context, accessory: accessory, python: python, folder: folder, samples: samples, runs: runs)
             await accessory.stop()
             return ScenarioResult(
                 scenario: name,
-                parameters: "\(samples) reads, writes and events and \(HAPOperations.count(.pairVerify, samples: samples)) pair-verifies and /accessories "
+                parameters:
+                    "\(samples) reads, writes and events and \(HAPOperations.count(.pairVerify, samples: samples)) pair-verifies and /accessories "
                     + "per run and side, runs: \(runs), one HAP-python bridge of 6 accessories, the sides taking turns every \(HAPOperations.block(.read, samples: samples)) samples",
                 metrics: HAPOperations.Operation.allCases.map { operation in
-                    Metric(name: operation.title, unit: "µs", gateway: result.ours[operation], baseline: result.theirs[operation],
-                           goals: [.ratio(.median, atMost: 0.8)], sides: ["hap2mqtt", "aiohomekit"])
+                    Metric(
+                        name: operation.title, unit: "µs", gateway: result.ours[operation],
+                        baseline: result.theirs[operation],
+                        goals: [.ratio(.median, atMost: 0.8)], sides: ["hap2mqtt", "aiohomekit"])
                 },
                 notes: [
                     "hap2mqtt: HAPController.connect and HAPClient (the API its HAP accessory provider uses), in this process",
@@ -53,17 +59,21 @@ struct HAPScenario: BenchmarkScenario {
         let directory = StateDirectory(path: folder.path)
         try directory.create()
         let controller = HAPController(stateDirectory: directory, logger: Logger(label: "hap"))
-        let pairing = try await controller.pair(host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode), name: "bench")
+        let pairing = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode), name: "bench")
         let pairingFile = folder.appendingPathComponent("aiohomekit-pairing.json")
         let admin = try await controller.connect(to: pairing)
         try await AiohomekitSide.addPairing(over: admin, port: accessory.port, file: pairingFile)
         await admin.connection.close()
-        guard let controlPort = accessory.controlPort else { throw BenchmarkError.process("the HAP-python fixture has no control channel") }
+        guard let controlPort = accessory.controlPort else {
+            throw BenchmarkError.process("the HAP-python fixture has no control channel")
+        }
 
         let ours = try await ControllerSide(controller: controller, pairing: pairing, accessory: accessory)
         let theirs: AiohomekitSide
         do {
-            theirs = try await AiohomekitSide(python: python, port: accessory.port, controlPort: controlPort, pairingFile: pairingFile)
+            theirs = try await AiohomekitSide(
+                python: python, port: accessory.port, controlPort: controlPort, pairingFile: pairingFile)
         } catch {
             await ours.close()
             throw error
@@ -88,8 +98,9 @@ struct HAPScenario: BenchmarkScenario {
                         }
                     }
                 }
-                context.progress("run \(run)/\(runs): read median \(Table.number(Summary(result.ours[.read]).median)) µs (hap2mqtt), "
-                    + "\(Table.number(Summary(result.theirs[.read]).median)) µs (aiohomekit)")
+                context.progress(
+                    "run \(run)/\(runs): read median \(Table.number(Summary(result.ours[.read]).median)) µs (hap2mqtt), "
+                        + "\(Table.number(Summary(result.theirs[.read]).median)) µs (aiohomekit)")
             }
         } catch {
             await ours.close()

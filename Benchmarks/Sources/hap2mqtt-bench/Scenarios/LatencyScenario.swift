@@ -27,16 +27,19 @@ struct LatencyScenario: BenchmarkScenario {
             return try await GatewayRig.with(brokerURL: broker.url, base: base, accessories: home.accessories) { rig in
                 try await rig.publishHome(to: subscriber)
                 return try await context.pairedSamples(samples) { index in
-                    try await sample(index, home: home, base: base, rig: rig, subscriber: subscriber, publisher: publisher)
+                    try await sample(
+                        index, home: home, base: base, rig: rig, subscriber: subscriber, publisher: publisher)
                 }
             }
         }
         return ScenarioResult(
             scenario: name,
-            parameters: "\(samples) samples at QoS 1 (the default state QoS), \(home.accessories.count) accessories × \(BenchmarkHome.characteristicsPerAccessory) characteristics",
+            parameters:
+                "\(samples) samples at QoS 1 (the default state QoS), \(home.accessories.count) accessories × \(BenchmarkHome.characteristicsPerAccessory) characteristics",
             metrics: [
-                Metric(name: "delivery latency", unit: "µs", gateway: gateway, baseline: baseline,
-                       goals: [.ratio(.median, atMost: 1.2), .ratio(.p99, atMost: 2)]),
+                Metric(
+                    name: "delivery latency", unit: "µs", gateway: gateway, baseline: baseline,
+                    goals: [.ratio(.median, atMost: 1.2), .ratio(.p99, atMost: 2)])
             ],
             notes: [
                 "gateway: from the provider reporting the change to the subscriber's callback for its state message",
@@ -53,20 +56,28 @@ struct LatencyScenario: BenchmarkScenario {
         var start: UInt64 = 0
         // The change's characteristic message, then its accessory's JSON, which follows it: waiting for
         // both keeps one sample's messages out of the next.
-        guard let gateway = await subscriber.expect(StateBurstExpectation(base: base, count: 1), timeout: .seconds(10), start: {
-            start = Monotonic.now()
-            rig.provider.send(event)
-        }), let arrival = gateway.first else {
+        guard
+            let gateway = await subscriber.expect(
+                StateBurstExpectation(base: base, count: 1), timeout: .seconds(10),
+                start: {
+                    start = Monotonic.now()
+                    rig.provider.send(event)
+                }), let arrival = gateway.first
+        else {
             throw BenchmarkError.timedOut("change \(index) did not reach the subscriber within 10 s")
         }
         let gatewayMicros = Monotonic.micros(from: start, to: arrival)
         try await Task.sleep(for: LatencyScenario.gap)
 
         let messages = gateway.recorded
-        guard let baseline = await subscriber.expect(StateBurstExpectation(base: base, count: 1), timeout: .seconds(10), start: {
-            start = Monotonic.now()
-            for message in messages { publisher.publish(message.topic, message.payload, qos: 1, retain: true) }
-        }), let echoed = baseline.first else {
+        guard
+            let baseline = await subscriber.expect(
+                StateBurstExpectation(base: base, count: 1), timeout: .seconds(10),
+                start: {
+                    start = Monotonic.now()
+                    for message in messages { publisher.publish(message.topic, message.payload, qos: 1, retain: true) }
+                }), let echoed = baseline.first
+        else {
             throw BenchmarkError.timedOut("baseline sample \(index) did not reach the subscriber within 10 s")
         }
         try await Task.sleep(for: LatencyScenario.gap)

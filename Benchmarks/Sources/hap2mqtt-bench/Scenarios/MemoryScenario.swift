@@ -22,18 +22,23 @@ struct MemoryScenario: BenchmarkScenario {
             for index in 1...runs {
                 let base = context.uniqueBase(name)
                 try await subscriber.subscribe("\(base)/#")
-                let report = try await MemoryProbe.measure(brokerURL: broker.url, base: base, home: home, subscriber: subscriber)
+                let report = try await MemoryProbe.measure(
+                    brokerURL: broker.url, base: base, home: home, subscriber: subscriber)
                 subscriber.unsubscribe("\(base)/#")
-                context.progress("run \(index)/\(runs): peak \(report.peakKB / 1024) MB, at start \(report.startKB / 1024) MB")
+                context.progress(
+                    "run \(index)/\(runs): peak \(report.peakKB / 1024) MB, at start \(report.startKB / 1024) MB")
                 peaks.append(Double(report.peakKB) / 1024)
                 starts.append(Double(report.startKB) / 1024)
             }
         }
         return ScenarioResult(
             scenario: name,
-            parameters: "\(home.characteristicCount) characteristics (\(accessories) accessories × \(BenchmarkHome.characteristicsPerAccessory)), runs: \(runs), a child process each",
+            parameters:
+                "\(home.characteristicCount) characteristics (\(accessories) accessories × \(BenchmarkHome.characteristicsPerAccessory)), runs: \(runs), a child process each",
             metrics: [
-                Metric(name: "peak resident memory", unit: "MB", gateway: peaks, goals: [Goal(statistic: .max, comparison: .atMost, limit: 60)]),
+                Metric(
+                    name: "peak resident memory", unit: "MB", gateway: peaks,
+                    goals: [Goal(statistic: .max, comparison: .atMost, limit: 60)]),
                 Metric(name: "resident before the home", unit: "MB", gateway: starts),
                 Metric(name: "peak growth from the home", unit: "MB", gateway: zip(peaks, starts).map { $0 - $1 }),
             ],

@@ -7,7 +7,8 @@ import HAP2MQTTTesting
 /// just before it is stopped). The bridges are started and paired before the timer.
 struct ScaleScenario: BenchmarkScenario {
     let name = "scale"
-    let summary = "hap2mqtt run with HAP-python bridges of 149 accessories × 10 characteristics (1 and 10 bridges): time to all retained state, peak memory"
+    let summary =
+        "hap2mqtt run with HAP-python bridges of 149 accessories × 10 characteristics (1 and 10 bridges): time to all retained state, peak memory"
 
     /// Characteristics of a light (AccessoryInformation's 6, Lightbulb's 4) and of the bridge itself
     /// (AccessoryInformation, HAPProtocolInformation's Version), and how many of them are readable
@@ -32,15 +33,20 @@ struct ScaleScenario: BenchmarkScenario {
             let subscriber = try await BareClient.connected("bench-subscriber", port: broker.port)
             defer { subscriber.stop() }
             for bridges in setups {
-                context.progress("starting \(bridges) HAP-python bridge\(bridges == 1 ? "" : "s") of \(lights) lights and pairing with them")
+                context.progress(
+                    "starting \(bridges) HAP-python bridge\(bridges == 1 ? "" : "s") of \(lights) lights and pairing with them"
+                )
                 let fleet = try await BridgeFleet.start(count: bridges, lights: lights, python: python)
                 var ready: [Double] = []
                 var peaks: [Double] = []
                 var counts = (characteristics: 0, messages: 0)
                 do {
                     for index in 1...runs {
-                        let run = try await measure(fleet: fleet, lights: lights, broker: broker, subscriber: subscriber, context: context)
-                        context.progress("\(bridges) bridge(s), run \(index)/\(runs): ready after \(Table.number(run.seconds)) s, peak \(Table.number(run.peakMB)) MB")
+                        let run = try await measure(
+                            fleet: fleet, lights: lights, broker: broker, subscriber: subscriber, context: context)
+                        context.progress(
+                            "\(bridges) bridge(s), run \(index)/\(runs): ready after \(Table.number(run.seconds)) s, peak \(Table.number(run.peakMB)) MB"
+                        )
                         ready.append(run.seconds)
                         peaks.append(run.peakMB)
                         counts = (run.characteristics, run.messages)
@@ -53,11 +59,17 @@ struct ScaleScenario: BenchmarkScenario {
                 let total = bridges * (lights * Self.perLight.all + Self.onBridge.all)
                 let goal = Self.goals[bridges]
                 let label = "\(bridges) bridge\(bridges == 1 ? "" : "s"), \(total) characteristics"
-                metrics.append(Metric(name: "ready, \(label)", unit: "s", gateway: ready,
-                                      goals: goal.map { [Goal(statistic: .median, comparison: .atMost, limit: $0.seconds)] } ?? []))
-                metrics.append(Metric(name: "peak resident, \(label)", unit: "MB", gateway: peaks,
-                                      goals: goal.map { [Goal(statistic: .max, comparison: .atMost, limit: $0.megabytes)] } ?? []))
-                notes.append("\(label): \(counts.characteristics) readable characteristics with state topics, \(counts.messages) messages under the base topic until ready")
+                metrics.append(
+                    Metric(
+                        name: "ready, \(label)", unit: "s", gateway: ready,
+                        goals: goal.map { [Goal(statistic: .median, comparison: .atMost, limit: $0.seconds)] } ?? []))
+                metrics.append(
+                    Metric(
+                        name: "peak resident, \(label)", unit: "MB", gateway: peaks,
+                        goals: goal.map { [Goal(statistic: .max, comparison: .atMost, limit: $0.megabytes)] } ?? []))
+                notes.append(
+                    "\(label): \(counts.characteristics) readable characteristics with state topics, \(counts.messages) messages under the base topic until ready"
+                )
             }
         }
         notes += [
@@ -67,7 +79,8 @@ struct ScaleScenario: BenchmarkScenario {
         ]
         return ScenarioResult(
             scenario: name,
-            parameters: "HAP-python bridges of \(lights) lights × \(Self.perLight.all) characteristics (+\(Self.onBridge.all) of the bridge), runs: \(runs), the \(binary.deletingLastPathComponent().lastPathComponent) binary",
+            parameters:
+                "HAP-python bridges of \(lights) lights × \(Self.perLight.all) characteristics (+\(Self.onBridge.all) of the bridge), runs: \(runs), the \(binary.deletingLastPathComponent().lastPathComponent) binary",
             metrics: metrics, notes: notes, seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
     }
 
@@ -90,7 +103,8 @@ struct ScaleScenario: BenchmarkScenario {
         defer { try? FileManager.default.removeItem(at: gateway.directory) }
         try fleet.copyPairings(to: gateway.stateDirectory)
         let expectation = StartupExpectation(
-            base: base, accessories: bridges * (lights + 1), characteristics: bridges * (lights * Self.perLight.readable + Self.onBridge.readable))
+            base: base, accessories: bridges * (lights + 1),
+            characteristics: bridges * (lights * Self.perLight.readable + Self.onBridge.readable))
         var start: UInt64 = 0
         var startError: (any Error)?
         let seen = await subscriber.expect(expectation, timeout: .seconds(120)) {
@@ -98,17 +112,24 @@ struct ScaleScenario: BenchmarkScenario {
             do { try gateway.start() } catch { startError = error }
         }
         do {
-            if let startError { throw BenchmarkError.process("cannot start \(try GatewayProcess.binary().path): \(startError)") }
+            if let startError {
+                throw BenchmarkError.process("cannot start \(try GatewayProcess.binary().path): \(startError)")
+            }
             guard let seen else {
-                throw BenchmarkError.timedOut("hap2mqtt run was not ready within 120 s (\(subscriber.timedOutProgress))\n\(gateway.log.suffix(2_000))")
+                throw BenchmarkError.timedOut(
+                    "hap2mqtt run was not ready within 120 s (\(subscriber.timedOutProgress))\n\(gateway.log.suffix(2_000))"
+                )
             }
             let (ready, readable) = try seen.readyTime()
             try await Task.sleep(for: .seconds(1))
             guard let pid = gateway.processIdentifier, let peak = ResidentMemory.current(pid: pid)?.peakKB else {
-                throw BenchmarkError.process("hap2mqtt run exited, or /proc has no VmHWM for it\n\(gateway.log.suffix(2_000))")
+                throw BenchmarkError.process(
+                    "hap2mqtt run exited, or /proc has no VmHWM for it\n\(gateway.log.suffix(2_000))")
             }
             await gateway.stop()
-            return Run(seconds: Monotonic.micros(from: start, to: ready) / 1e6, peakMB: Double(peak) / 1024, characteristics: readable, messages: seen.messages)
+            return Run(
+                seconds: Monotonic.micros(from: start, to: ready) / 1e6, peakMB: Double(peak) / 1024,
+                characteristics: readable, messages: seen.messages)
         } catch {
             await gateway.stop()
             throw error
@@ -122,7 +143,8 @@ struct ScaleScenario: BenchmarkScenario {
             return try GatewayProcess.binary()
         } catch {
             throw BenchmarkError.process(
-                "scale runs the hap2mqtt binary built beside hap2mqtt-bench: swift build -c release --product hap2mqtt (or scripts/bench, which builds both)")
+                "scale runs the hap2mqtt binary built beside hap2mqtt-bench: swift build -c release --product hap2mqtt (or scripts/bench, which builds both)"
+            )
         }
     }
 }

@@ -22,7 +22,8 @@ struct PairCommand: Subcommand {
         OptionSpec("host", "H", "The accessory's host name or IP address (needed without --id)."),
         OptionSpec("port", "P", "The accessory's HAP port, 1 to 65535 (needed without --id)."),
         OptionSpec("code-file", "PATH", "Read the setup code from the first line of this file."),
-        OptionSpec("code", "XXX-XX-XXX", "The setup code; '-' reads it from standard input (without either, it is asked for)."),
+        OptionSpec(
+            "code", "XXX-XX-XXX", "The setup code; '-' reads it from standard input (without either, it is asked for)."),
         OptionSpec("name", "N", "A name for the pairing (default: the accessory's name)."),
     ]
 
@@ -83,7 +84,8 @@ struct PairCommand: Subcommand {
             throw Self.invalid("--port", "expected a number from 1 to 65535, got \(port)")
         }
         switch code {
-        case .argument(let text) where text.reveal.trimmingSpaces.isEmpty: throw Self.invalid("--code", "must not be empty")
+        case .argument(let text) where text.reveal.trimmingSpaces.isEmpty:
+            throw Self.invalid("--code", "must not be empty")
         case .file(let path) where path.isEmpty: throw Self.invalid("--code-file", "must not be empty")
         default: break
         }

@@ -9,10 +9,10 @@ struct UnpairCommand: Subcommand {
         another controller can pair with it).
         """
     static let options = [
-        OptionSpec("force", nil, "Forget the pairing here even when the accessory cannot be told."),
+        OptionSpec("force", nil, "Forget the pairing here even when the accessory cannot be told.")
     ]
     static let arguments = [
-        ArgumentSpec("NAME|ID", "The pairing's name or id, as hap2mqtt accessories lists it."),
+        ArgumentSpec("NAME|ID", "The pairing's name or id, as hap2mqtt accessories lists it.")
     ]
 
     /// The pairing's name or id, as given.

@@ -3,7 +3,9 @@ extension ConfigurationSection {
     /// `mqtt.password_file`; its trailing line breaks dropped). Returns the secret (nil when neither is
     /// set or the text is empty) and the file's path when it came from one.
     /// - Throws: `ConfigurationError` when both are set, or the file cannot be read or is not UTF-8.
-    mutating func secret(_ key: String, file fileKey: String) throws(ConfigurationError) -> (secret: Secret?, file: String?) {
+    mutating func secret(_ key: String, file fileKey: String) throws(ConfigurationError) -> (
+        secret: Secret?, file: String?
+    ) {
         var secret = try value(key)?.text().nonEmpty.map(Secret.init)
         let fileValue = value(fileKey)
         let path = try fileValue?.text().nonEmpty

@@ -1,11 +1,12 @@
 import Gateway
-import SystemSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import JSON
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension ConfigurationValue {
     /// An MQTT topic name from the configuration (MQTT 5 §4.7): not empty, at most
@@ -90,7 +91,7 @@ struct FileReadFailure: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 #if canImport(Glibc)
-private let systemRead = Glibc.read
+    private let systemRead = Glibc.read
 #else
-private let systemRead = Darwin.read
+    private let systemRead = Darwin.read
 #endif

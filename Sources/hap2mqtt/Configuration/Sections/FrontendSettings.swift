@@ -33,7 +33,8 @@ struct FrontendSettings: Sendable, Hashable {
             throw section.invalid("\(section.keyPath("auth_token_file")): \(file) is empty; put the token in it")
         }
         if enabled, authToken == nil, !WebPageConfiguration.isLoopback(host: host) {
-            let problem = "is not a loopback address, so other machines can reach the web page: set "
+            let problem =
+                "is not a loopback address, so other machines can reach the web page: set "
                 + "\(section.keyPath("auth_token_file")) (or \(section.keyPath("auth_token"))), or use 127.0.0.1"
             throw hostValue?.invalid(problem) ?? section.invalid(problem)
         }

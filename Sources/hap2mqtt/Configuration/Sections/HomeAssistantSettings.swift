@@ -1,4 +1,5 @@
 import SystemSupport
+
 /// The `homeassistant` section: MQTT discovery for Home Assistant (its "MQTT Discovery" and birth
 /// message conventions).
 struct HomeAssistantSettings: Sendable, Hashable {

@@ -34,12 +34,16 @@ struct HomeKitSettings: Sendable, Hashable {
         if let value = section.value("state_dir") { stateDirectory = try value.nonEmptyText() }
         let day = 0.0...86_400
         if let value = section.value("poll_interval") { pollInterval = try value.seconds(in: day, allowsZero: false) }
-        if let value = section.value("catchup_interval") { catchupInterval = try value.seconds(in: day, allowsZero: false) }
+        if let value = section.value("catchup_interval") {
+            catchupInterval = try value.seconds(in: day, allowsZero: false)
+        }
         if let value = section.value("write_timeout") { writeTimeout = try value.seconds(in: day, allowsZero: false) }
         if let value = section.value("keepalive_interval") {
             keepaliveInterval = try value.seconds(in: day, allowsZero: false)
         }
-        if let value = section.value("snapshot_interval") { snapshotInterval = try value.seconds(in: day, allowsZero: true) }
+        if let value = section.value("snapshot_interval") {
+            snapshotInterval = try value.seconds(in: day, allowsZero: true)
+        }
         if let value = section.value("discovery") { discovery = try value.bool() }
         if let value = section.value("accessories") {
             for (key, entry) in try value.entries() {

@@ -102,7 +102,9 @@ struct MQTTSettings: Sendable, Hashable {
         if let value = section.value("max_command_size") {
             let expected = "a number of bytes from 1024 to 268435455"
             let bytes = try value.integer(expected)
-            guard (1024...268_435_455).contains(bytes) else { throw value.invalid("expected \(expected), got \(bytes)") }
+            guard (1024...268_435_455).contains(bytes) else {
+                throw value.invalid("expected \(expected), got \(bytes)")
+            }
             maxCommandSize = bytes
         }
     }

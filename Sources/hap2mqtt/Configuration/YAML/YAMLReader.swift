@@ -95,9 +95,10 @@ private struct TreeBuilder {
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
             try refuse(anchor: scalar.anchor, tag: scalar.tag, at: mark)
-            let text = scalar.value.map {
-                String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
-            } ?? ""
+            let text =
+                scalar.value.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
+                } ?? ""
             try add(YAMLNode(.scalar(text, style(scalar.style)), at: mark))
         case YAML_SEQUENCE_START_EVENT:
             try refuse(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, at: mark)
