@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A plain HTTP/1.1 client over a loopback socket, for tests of the web page's server: it sends exactly
 /// the bytes a test gives (an unnormalized path, a wrong length), which a URL library would correct.
