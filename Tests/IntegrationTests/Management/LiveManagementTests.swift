@@ -40,6 +40,16 @@ struct LiveManagementTests {
                 "\(answer.payloadString ?? "")")
         }
 
+        /// Pairs the accessory over MQTT by host and port and waits until `slug` is online.
+        func pairOverMQTT(waitingFor slug: String) async throws {
+            let paired = try await request(
+                "pair", #"{"host":"127.0.0.1","port":\#(accessory.port),"code":"\#(accessory.setupCode)"}"#)
+            #expect(paired["status"] as? String == "ok", "\(paired)")
+            _ = try await observer.waitFor(topic: "hap2mqtt/\(slug)/availability", timeout: .seconds(30)) {
+                $0.payloadString == "online"
+            }
+        }
+
         /// The setup code in every form it could be written, searched in the log and every retained topic.
         func expectCodeNowhere() async throws {
             let code = accessory.setupCode
@@ -122,12 +132,7 @@ struct LiveManagementTests {
     @Test("unpair over MQTT by slug clears every topic of the accessory; an unknown accessory is a clear error")
     func unpair() async throws {
         let live = try await Unpaired.start()
-        let paired = try await live.request(
-            "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
-        #expect(paired["status"] as? String == "ok", "\(paired)")
-        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) {
-            $0.payloadString == "online"
-        }
+        try await live.pairOverMQTT(waitingFor: "light")
 
         let unknown = try await live.request("unpair", #"{"accessory":"nobody"}"#)
         #expect(unknown["status"] as? String == "error")
@@ -149,12 +154,7 @@ struct LiveManagementTests {
     @Test("health_check over MQTT: healthy, and bridge/health names the accessory server with its address and counts")
     func health() async throws {
         let live = try await Unpaired.start()
-        let paired = try await live.request(
-            "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
-        #expect(paired["status"] as? String == "ok", "\(paired)")
-        _ = try await live.observer.waitFor(topic: "hap2mqtt/light/availability", timeout: .seconds(30)) {
-            $0.payloadString == "online"
-        }
+        try await live.pairOverMQTT(waitingFor: "light")
         try await live.observer.publish("hap2mqtt/light/lightbulb/on/set", "true")
         _ = try await live.observer.waitFor(topic: "hap2mqtt/light/lightbulb/on/set/result", timeout: .seconds(30))
         try await live.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
@@ -185,12 +185,7 @@ struct LiveManagementTests {
     )
     func refresh() async throws {
         let live = try await Unpaired.start()
-        let paired = try await live.request(
-            "pair", #"{"host":"127.0.0.1","port":\#(live.accessory.port),"code":"\#(live.accessory.setupCode)"}"#)
-        #expect(paired["status"] as? String == "ok", "\(paired)")
-        _ = try await live.observer.waitFor(topic: "hap2mqtt/blind/availability", timeout: .seconds(30)) {
-            $0.payloadString == "online"
-        }
+        try await live.pairOverMQTT(waitingFor: "blind")
         _ = try await live.accessory.removeAccessory("Blind")
         let answer = try await live.request("refresh", #"{"accessory":"light"}"#)
         #expect(answer["status"] as? String == "ok", "\(answer)\n\(live.gateway.log.suffix(2000))")
