@@ -26,7 +26,7 @@ public struct SlugRegistry: Sendable {
         guard let directory else { return }
         do {
             guard let data = try directory.read(SlugRegistry.fileName) else { return }
-            guard let map = try? JSONDecoder().decode([String: String].self, from: data) else {
+            guard let map = Self.map(from: data) else {
                 logger.error(
                     "\(directory.url(SlugRegistry.fileName).path) is not valid JSON; moved aside to slugs.json.corrupt and starting a new slug map"
                 )
@@ -115,18 +115,28 @@ public struct SlugRegistry: Sendable {
         return nil
     }
 
+    /// The file's map of accessory id to slug; nil when `data` is not a JSON object of strings.
+    private static func map(from data: Data) -> [String: String]? {
+        guard let object = (try? JSONValue(parsing: data))?.objectValue else { return nil }
+        var map: [String: String] = [:]
+        for member in object {
+            guard let slug = member.value.stringValue else { return nil }
+            map[member.key] = slug
+        }
+        return map
+    }
+
     /// `text` for a log line or an answer: cut after 40 characters, so that a huge value is not echoed.
     static func shown(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
     private mutating func save() {
         hasUnsavedChanges = false
         guard let directory else { return }
-        var map: [String: String] = [:]
-        for (id, slug) in slugByID { map[id.description] = slug }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        var map = JSONObject()
+        for (id, slug) in slugByID { map.append(id.description, .string(slug)) }
         do {
-            try directory.write(try encoder.encode(map), to: SlugRegistry.fileName)
+            let text = JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
+            try directory.write(Data(text), to: SlugRegistry.fileName)
         } catch {
             logger.error("cannot save the slug map: \(error)")
         }

@@ -1,10 +1,11 @@
 import Foundation
 import HomeModel
+public import JSON
 
 /// This controller's long-term identity (HAP spec §5.6.6.1): its pairing id, a UUID string the accessory
 /// stores, and its Ed25519 long-term key pair (LTSK as a 32-byte seed, LTPK). Created once and persisted by
-/// the pairing store; `Codable` with the seed and public key as base64. `description` never shows the seed.
-public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+/// the pairing store as JSON (`json`) with the seed and public key as base64. `description` never shows the seed.
+public struct ControllerIdentity: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The iOSDevicePairingID: an upper-case UUID string, sent as UTF-8 in pair-setup M5 and pair-verify M3.
@@ -52,31 +53,27 @@ public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConve
         hasher.combine(publicKey)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case pairingID, seed, publicKey
-    }
-
     /// Reads `{"pairingID": …, "seed": base64, "publicKey": base64}`; the public key must be the one the seed
     /// gives, so a damaged file is found when it is read, not at the next pairing.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let id = try container.decode(String.self, forKey: .pairingID)
-        let seed = try Base64Field.decode(container, .seed)
-        let stored = try Base64Field.decode(container, .publicKey)
+    /// - Throws: `JSONFieldError` naming the first member that is missing, of the wrong type or impossible.
+    public init(json: JSONValue) throws(JSONFieldError) {
+        let fields = try JSONFields(json)
+        let id = try fields.string("pairingID")
+        let seed = try Base64Field.bytes(fields, "seed")
+        let stored = try Base64Field.bytes(fields, "publicKey")
         guard let key = try? Ed25519PrivateKey(seed: seed), key.publicKey == stored else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .publicKey, in: container,
-                debugDescription: "the public key does not belong to the seed")
+            throw .invalid("publicKey", reason: "the public key does not belong to the seed")
         }
         self.init(pairingID: id, key: key)
     }
 
-    /// Writes the form `init(from:)` reads; the seed is secret, so protect the file it goes to.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(pairingID, forKey: .pairingID)
-        try container.encode(Base64.encode(seed), forKey: .seed)
-        try container.encode(Base64.encode(publicKey), forKey: .publicKey)
+    /// The form `init(json:)` reads; the seed is secret, so protect the file it goes to.
+    public var json: JSONValue {
+        [
+            "pairingID": .string(pairingID),
+            "seed": .string(Base64.encode(seed)),
+            "publicKey": .string(Base64.encode(publicKey)),
+        ]
     }
 
     public var description: String { "ControllerIdentity(\(pairingID))" }
@@ -86,19 +83,14 @@ public struct ControllerIdentity: Sendable, Hashable, Codable, CustomStringConve
     }
 }
 
-/// Base64 byte fields in `Codable` containers.
+/// Base64 byte members of stored JSON objects.
 enum Base64Field {
-    /// The bytes of the base64 string at `key`; a `DecodingError` if it is not base64.
-    static func decode<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, length: Int? = nil) throws
-        -> [UInt8]
-    {
-        guard let bytes = Base64.decode(try container.decode(String.self, forKey: key)) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not base64")
-        }
+    /// The bytes of the base64 string at `key`, of `length` bytes when given.
+    /// - Throws: `JSONFieldError` when the member is missing, not a string, not base64 or of another length.
+    static func bytes(_ fields: JSONFields, _ key: String, length: Int? = nil) throws(JSONFieldError) -> [UInt8] {
+        guard let bytes = Base64.decode(try fields.string(key)) else { throw .invalid(key, reason: "not base64") }
         if let length, bytes.count != length {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container,
-                debugDescription: "\(bytes.count) bytes where \(length) were expected")
+            throw .invalid(key, reason: "\(bytes.count) bytes where \(length) were expected")
         }
         return bytes
     }

@@ -1,9 +1,10 @@
 import HomeModel
+public import JSON
 
 /// A stored pairing with one accessory server (HAP spec §5.6.6.2): what pair-verify needs to reconnect.
-/// `Codable` (the accessory's LTPK as base64) for the pairing store; holds no secret (the controller's key
+/// Stored by the pairing store as JSON (`json`, the accessory's LTPK as base64); holds no secret (the controller's key
 /// is in `ControllerIdentity`, referenced by `controllerPairingID`).
-public struct Pairing: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct Pairing: Sendable, Hashable, CustomStringConvertible {
     /// The accessory's pairing id (its `id` TXT record), e.g. "AA:BB:CC:DD:EE:FF".
     public var accessoryPairingID: String
     /// The accessory's Ed25519 long-term public key (32 bytes).
@@ -39,31 +40,31 @@ public struct Pairing: Sendable, Hashable, Codable, CustomStringConvertible {
             controllerPairingID: controller.pairingID, host: host, port: port, name: name)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case accessoryPairingID, accessoryLTPK, controllerPairingID, host, port, name
-    }
-
-    /// Reads the stored form; the accessory LTPK must be base64 of 32 bytes.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+    /// Reads the stored form that `json` writes; the accessory LTPK must be base64 of 32 bytes.
+    /// - Throws: `JSONFieldError` naming the first member that is missing, of the wrong type or impossible.
+    public init(json: JSONValue) throws(JSONFieldError) {
+        let fields = try JSONFields(json)
         self.init(
-            accessoryPairingID: try container.decode(String.self, forKey: .accessoryPairingID),
-            accessoryLTPK: try Base64Field.decode(container, .accessoryLTPK, length: Ed25519PrivateKey.keyLength),
-            controllerPairingID: try container.decode(String.self, forKey: .controllerPairingID),
-            host: try container.decode(String.self, forKey: .host),
-            port: try container.decode(UInt16.self, forKey: .port),
-            name: try container.decodeIfPresent(String.self, forKey: .name))
+            accessoryPairingID: try fields.string("accessoryPairingID"),
+            accessoryLTPK: try Base64Field.bytes(fields, "accessoryLTPK", length: Ed25519PrivateKey.keyLength),
+            controllerPairingID: try fields.string("controllerPairingID"),
+            host: try fields.string("host"),
+            port: try fields.integer("port"),
+            name: try fields.optionalString("name"))
     }
 
-    /// Writes the form `init(from:)` reads, the LTPK as base64.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(accessoryPairingID, forKey: .accessoryPairingID)
-        try container.encode(Base64.encode(accessoryLTPK), forKey: .accessoryLTPK)
-        try container.encode(controllerPairingID, forKey: .controllerPairingID)
-        try container.encode(host, forKey: .host)
-        try container.encode(port, forKey: .port)
-        try container.encodeIfPresent(name, forKey: .name)
+    /// The stored form: `{"accessoryLTPK":base64,"accessoryPairingID":…,"controllerPairingID":…,"host":…,
+    /// "name":…,"port":…}`, `name` left out when there is none.
+    public var json: JSONValue {
+        var object: JSONObject = [
+            "accessoryPairingID": .string(accessoryPairingID),
+            "accessoryLTPK": .string(Base64.encode(accessoryLTPK)),
+            "controllerPairingID": .string(controllerPairingID),
+            "host": .string(host),
+            "port": JSONValue(Int(port)),
+        ]
+        if let name { object.append("name", .string(name)) }
+        return .object(object)
     }
 
     /// `Pairing(AA:BB:CC:DD:EE:FF "Lamp" at 192.168.1.5:51826)`.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 public import SystemSupport
 
 /// The controller's identity and its pairings, as files in the state directory (docs/DESIGN.md
@@ -38,7 +39,7 @@ public struct PairingStore: Sendable {
     ///   `.io` when it cannot be read at all.
     public func loadIdentity() throws(PairingStoreError) -> ControllerIdentity? {
         guard let data = try read(Self.identityFileName) else { return nil }
-        return try decode(ControllerIdentity.self, from: data, file: Self.identityFileName)
+        return try decode(from: data, file: Self.identityFileName, as: ControllerIdentity.init(json:))
     }
 
     /// The stored identity, or a new one that is saved first (on first use).
@@ -52,7 +53,7 @@ public struct PairingStore: Sendable {
         } catch {
             throw .crypto(error)
         }
-        try write(identity, to: Self.identityFileName)
+        try write(identity.json, to: Self.identityFileName)
         return identity
     }
 
@@ -63,7 +64,7 @@ public struct PairingStore: Sendable {
         for file in directory.files(withSuffix: Self.pairingFileSuffix) where file.hasPrefix(Self.pairingFilePrefix) {
             do throws(PairingStoreError) {
                 guard let data = try read(file) else { continue }
-                let pairing = try decode(Pairing.self, from: data, file: file)
+                let pairing = try decode(from: data, file: file, as: Pairing.init(json:))
                 // A file holds the pairing its name says; anything else was edited by hand or mixed up,
                 // and taking it for another accessory would drop this one's topics.
                 guard Self.fileName(forAccessory: pairing.accessoryPairingID) == file else {
@@ -90,13 +91,13 @@ public struct PairingStore: Sendable {
     public func pairing(accessoryPairingID: String) throws(PairingStoreError) -> Pairing? {
         let file = Self.fileName(forAccessory: accessoryPairingID)
         guard let data = try read(file) else { return nil }
-        return try decode(Pairing.self, from: data, file: file)
+        return try decode(from: data, file: file, as: Pairing.init(json:))
     }
 
     /// Writes `pairing` to its file (replacing the accessory's earlier pairing, if any).
     /// - Throws: `PairingStoreError.io`.
     public func save(_ pairing: Pairing) throws(PairingStoreError) {
-        try write(pairing, to: Self.fileName(forAccessory: pairing.accessoryPairingID))
+        try write(pairing.json, to: Self.fileName(forAccessory: pairing.accessoryPairingID))
     }
 
     /// Deletes the file of the pairing with the accessory `accessoryPairingID`; nothing when there is none.
@@ -140,45 +141,25 @@ public struct PairingStore: Sendable {
         }
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws(PairingStoreError) -> T {
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw .corruptFile(file: path(of: file), reason: Self.describe(error))
-        } catch {
+    /// The value `make` reads from the JSON text `data` of `file`.
+    /// - Throws: `PairingStoreError.corruptFile` with a reason that names the field, never its value.
+    func decode<T>(
+        from data: Data, file: String, as make: (JSONValue) throws(JSONFieldError) -> T
+    ) throws(PairingStoreError) -> T {
+        let json: JSONValue
+        do { json = try JSONValue(parsing: data) } catch {
             throw .corruptFile(file: path(of: file), reason: "not JSON")
         }
+        do { return try make(json) } catch { throw .corruptFile(file: path(of: file), reason: error.description) }
     }
 
-    private func write<T: Encodable>(_ value: T, to file: String) throws(PairingStoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data: Data
+    /// Writes `json` to `file` atomically (mode 0600), keys sorted, with a final newline.
+    /// - Throws: `PairingStoreError.io`.
+    func write(_ json: JSONValue, to file: String) throws(PairingStoreError) {
         do {
-            data = try encoder.encode(value)
-        } catch {
-            throw .io(file: path(of: file), reason: "cannot encode: \(error)")
-        }
-        do {
-            try directory.write(data + Data("\n".utf8), to: file)
+            try directory.write(Data(json.encoded(sortingKeys: true) + [UInt8(ascii: "\n")]), to: file)
         } catch {
             throw PairingStoreError(error)
-        }
-    }
-
-    /// A short reason for a decoding failure, without the file's values (they may be keys).
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): return "no \"\(key.stringValue)\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
-        case .dataCorrupted(let context):
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            guard field.isEmpty else { return "\"\(field)\": \(context.debugDescription)" }
-            // JSONDecoder reports a number too large for its field (a port of 70000) without the field.
-            let text = context.debugDescription.lowercased()
-            return text.contains("fit") || text.contains("representable") ? "a number is out of range" : "not JSON"
-        @unknown default: return "unreadable"
         }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import JSON
 import SystemSupport
 
 /// A pair-setup under way, recorded in the state directory (`pair-setup-pending.json`, written
@@ -10,7 +11,7 @@ import SystemSupport
 /// can reach it. The record left behind tells the next `pair` with that address why the accessory says
 /// it is paired, so its error can say that this interrupted pairing is the cause and the accessory must
 /// be reset.
-public struct PendingPairSetup: Codable, Sendable, Hashable {
+public struct PendingPairSetup: Sendable, Hashable {
     /// The file in the state directory.
     public static let fileName = "pair-setup-pending.json"
 
@@ -27,6 +28,20 @@ public struct PendingPairSetup: Codable, Sendable, Hashable {
         self.started = started.timeIntervalSince1970.rounded()
     }
 
+    /// Reads the file's form, `{"host":…,"port":…,"started":…}`.
+    /// - Throws: `JSONFieldError` naming the first member that is missing or of the wrong type.
+    init(json: JSONValue) throws(JSONFieldError) {
+        let fields = try JSONFields(json)
+        host = try fields.string("host")
+        port = try fields.integer("port")
+        started = try fields.double("started")
+    }
+
+    /// The file's form.
+    var json: JSONValue {
+        ["host": .string(host), "port": JSONValue(Int(port)), "started": .double(started)]
+    }
+
     /// `started` as `2026-12-01 23:45:10 UTC`, for messages.
     public var startedDescription: String {
         let formatter = DateFormatter()
@@ -41,18 +56,14 @@ extension PairingStore {
     /// Records that a pair-setup with `pending`'s address begins.
     /// - Throws: `PairingStoreError.io` when the file cannot be written (then pairing must not start).
     public func beginPairSetup(_ pending: PendingPairSetup) throws(PairingStoreError) {
-        let data: Data
-        do { data = try JSONEncoder().encode(pending) } catch {
-            throw .io(file: path(of: PendingPairSetup.fileName), reason: "cannot encode: \(error)")
-        }
-        do { try directory.write(data, to: PendingPairSetup.fileName) } catch { throw PairingStoreError(error) }
+        try write(pending.json, to: PendingPairSetup.fileName)
     }
 
     /// The pair-setup a controller began and never finished (it was killed), if any; nil also for a file
     /// that cannot be read or decoded (it only ever sharpens an error message).
     public func interruptedPairSetup() -> PendingPairSetup? {
         guard let data = try? directory.read(PendingPairSetup.fileName) else { return nil }
-        return try? JSONDecoder().decode(PendingPairSetup.self, from: data)
+        return try? decode(from: data, file: PendingPairSetup.fileName, as: PendingPairSetup.init(json:))
     }
 
     /// Forgets the record of the pair-setup under way: its outcome is known (saved, or refused).

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// What a running `hap2mqtt run` last said about itself, in `health.json` in its state directory: the
 /// file `hap2mqtt healthcheck` (the Docker image's `HEALTHCHECK`) reads. `HealthMonitor` writes it when
@@ -6,9 +7,9 @@ import Foundation
 /// that no longer runs or hangs.
 ///
 /// `{"state":"running","broker_connected":true,"home_synced":true,"updated":"2026-12-01T20:00:00Z"}`
-struct HealthStatus: Sendable, Hashable, Codable {
+struct HealthStatus: Sendable, Hashable {
     /// Where the gateway is in its life.
-    enum State: String, Sendable, Codable {
+    enum State: String, Sendable {
         /// Started; not yet connected and synced for the first time.
         case starting
         /// Connected and synced at least once (it may have lost the broker since: see the flags).
@@ -25,13 +26,6 @@ struct HealthStatus: Sendable, Hashable, Codable {
     /// When the gateway wrote this (its wall clock), to the second.
     var updated: Date
 
-    enum CodingKeys: String, CodingKey {
-        case state
-        case brokerConnected = "broker_connected"
-        case homeSynced = "home_synced"
-        case updated
-    }
-
     /// The file's name in the state directory.
     static let fileName = "health.json"
     /// The longest time between two writes of a running gateway.
@@ -39,22 +33,35 @@ struct HealthStatus: Sendable, Hashable, Codable {
     /// A file older than this is from a gateway that stopped without saying so, or hangs.
     static let maximumAge: TimeInterval = 60
 
-    /// The file's text.
+    /// The file's text: the members sorted by name, `updated` in ISO 8601 UTC to the second.
     func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
-        // Encoding four plain fields cannot fail.
-        return (try? encoder.encode(self)) ?? Data()
+        let object: JSONValue = [
+            "state": .string(state.rawValue),
+            "broker_connected": .bool(brokerConnected),
+            "home_synced": .bool(homeSynced),
+            "updated": .string(Self.timeFormat().string(from: updated)),
+        ]
+        return Data(object.encoded(sortingKeys: true))
     }
 
     /// Reads the file's text.
-    /// - Throws: `DecodingError` when it is not a health file.
+    /// - Throws: `JSONError` when it is not JSON, `JSONFieldError` when it is not a health file.
     static func decode(_ data: Data) throws -> HealthStatus {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(HealthStatus.self, from: data)
+        let fields = try JSONFields(JSONValue(parsing: data))
+        guard let state = State(rawValue: try fields.string("state")) else {
+            throw JSONFieldError.invalid("state", reason: "not starting, running or stopped")
+        }
+        guard let updated = timeFormat().date(from: try fields.string("updated")) else {
+            throw JSONFieldError.invalid("updated", reason: "not an ISO 8601 time")
+        }
+        return HealthStatus(
+            state: state, brokerConnected: try fields.bool("broker_connected"),
+            homeSynced: try fields.bool("home_synced"), updated: updated)
     }
+
+    /// ISO 8601 in UTC to the second (`2026-12-01T20:00:00Z`); a new formatter each time, as Foundation's
+    /// formatters are not `Sendable`.
+    private static func timeFormat() -> ISO8601DateFormatter { ISO8601DateFormatter() }
 
     /// Whether the gateway that wrote this is healthy at `now`, and a line that says why: healthy when it
     /// runs, is connected to the broker, has synced the home, and wrote the file within `maximumAge`.

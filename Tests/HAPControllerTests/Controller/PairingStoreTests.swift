@@ -82,6 +82,47 @@ struct PairingStoreTests {
                 == "\(truncated) is damaged (not JSON); it was left as it is: restore it from a backup or move it away")
     }
 
+    @Test("files written by earlier versions (Foundation's pretty-printed JSON) still read, and save compact")
+    func earlierFormat() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // RFC 8032 test 1's seed and public key, as base64.
+        let identityText = """
+            {
+              "pairingID" : "8A3C2F4E-0000-4000-8000-000000000001",
+              "publicKey" : "11qYAYKxCrfVS\\/7TyWQHOg7hcvPapiMlrwIaaPcHURo=",
+              "seed" : "nWGxne\\/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
+            }
+
+            """
+        let pairingText = """
+            {
+              "accessoryLTPK" : "11qYAYKxCrfVS\\/7TyWQHOg7hcvPapiMlrwIaaPcHURo=",
+              "accessoryPairingID" : "AA:BB:CC:DD:EE:01",
+              "controllerPairingID" : "8A3C2F4E-0000-4000-8000-000000000001",
+              "host" : "192.168.1.20",
+              "name" : "Lamp",
+              "port" : 51826
+            }
+
+            """
+        try Data(identityText.utf8).write(to: URL(fileURLWithPath: directory.path + "/controller.json"))
+        try Data(pairingText.utf8).write(to: URL(fileURLWithPath: directory.path + "/pairing-AA-BB-CC-DD-EE-01.json"))
+        let store = PairingStore(directory: directory.stateDirectory)
+        let identity = try #require(try store.loadIdentity())
+        #expect(identity.pairingID == "8A3C2F4E-0000-4000-8000-000000000001")
+        #expect(identity.publicKey == hex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"))
+        let pairing = try #require(store.loadPairings().pairings.first)
+        #expect(pairing.name == "Lamp" && pairing.port == 51826 && pairing.accessoryLTPK == identity.publicKey)
+        try store.save(pairing)
+        let saved = try String(contentsOfFile: directory.path + "/pairing-AA-BB-CC-DD-EE-01.json", encoding: .utf8)
+        #expect(
+            saved
+                == #"{"accessoryLTPK":"11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=","accessoryPairingID":"AA:BB:CC:DD:EE:01","controllerPairingID":"8A3C2F4E-0000-4000-8000-000000000001","host":"192.168.1.20","name":"Lamp","port":51826}"#
+                + "\n")
+        #expect(try store.pairing(accessoryPairingID: "aa:bb:cc:dd:ee:01") == pairing)
+    }
+
     @Test("a damaged identity is an error and is never replaced by a new one")
     func damagedIdentity() throws {
         let directory = try TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import HAPController
+import JSON
 import Testing
 
 @Suite("Controller identity and pairing records")
@@ -8,8 +9,8 @@ struct PairingStorageTypesTests {
     func identityCodable() throws {
         let identity = try ControllerIdentity.generate()
         #expect(UUID(uuidString: identity.pairingID) != nil)
-        let data = try JSONEncoder().encode(identity)
-        let decoded = try JSONDecoder().decode(ControllerIdentity.self, from: data)
+        let text = identity.json.description
+        let decoded = try ControllerIdentity(json: JSONValue(parsing: text))
         #expect(decoded == identity)
         // The restored identity still pairs: its key is whole.
         var accessory = try TestAccessory()
@@ -28,24 +29,26 @@ struct PairingStorageTypesTests {
     @Test("an identity whose public key does not fit its seed, or is not base64, does not decode")
     func identityCorrupt() throws {
         let identity = try ControllerIdentity.generate()
-        var object = try #require(
-            try JSONSerialization.jsonObject(with: JSONEncoder().encode(identity)) as? [String: String])
-        object["publicKey"] = Base64Text.of(try Ed25519PrivateKey().publicKey)
-        #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(ControllerIdentity.self, from: JSONSerialization.data(withJSONObject: object))
+        var object = try #require(identity.json.objectValue)
+        object.append("publicKey", .string(Base64Text.of(try Ed25519PrivateKey().publicKey)))
+        #expect(throws: JSONFieldError.invalid("publicKey", reason: "the public key does not belong to the seed")) {
+            try ControllerIdentity(json: .object(object))
         }
-        object["seed"] = "not base64!"
-        #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(ControllerIdentity.self, from: JSONSerialization.data(withJSONObject: object))
+        object.append("seed", "not base64!")
+        #expect(throws: JSONFieldError.invalid("seed", reason: "not base64")) {
+            try ControllerIdentity(json: .object(object))
+        }
+        #expect(throws: JSONFieldError.missing("pairingID")) {
+            try ControllerIdentity(json: ["seed": "AAAA", "publicKey": "AAAA"])
         }
     }
 
     @Test("descriptions of secrets show no secret bytes")
     func redaction() throws {
         let identity = try ControllerIdentity.generate()
-        let seedText = try #require(
-            try JSONSerialization.jsonObject(with: JSONEncoder().encode(identity)) as? [String: String])["seed"]
-        let seed = try #require(seedText)
+        // Read with Foundation, independent of the code under test.
+        let stored = try JSONSerialization.jsonObject(with: Data(identity.json.encoded())) as? [String: String]
+        let seed = try #require(stored?["seed"])
         var dumped = ""
         dump(identity, to: &dumped)
         for text in ["\(identity)", String(reflecting: identity), dumped] {
@@ -54,19 +57,26 @@ struct PairingStorageTypesTests {
         }
     }
 
-    @Test("a pairing round-trips through JSON, keeps an optional name, and needs a 32-byte LTPK")
-    func pairingCodable() throws {
+    @Test("a pairing round-trips through JSON, keeps an optional name, and needs a 32-byte LTPK and a port")
+    func pairingJSON() throws {
         let pairing = Pairing(
             accessoryPairingID: "AA:BB:CC:DD:EE:FF", accessoryLTPK: [UInt8](repeating: 7, count: 32),
             controllerPairingID: "C0FFEE", host: "192.168.1.5", port: 51826, name: "Kitchen Lamp")
-        let decoded = try JSONDecoder().decode(Pairing.self, from: JSONEncoder().encode(pairing))
-        #expect(decoded == pairing)
+        #expect(try Pairing(json: JSONValue(parsing: pairing.json.description)) == pairing)
         var unnamed = pairing
         unnamed.name = nil
-        #expect(try JSONDecoder().decode(Pairing.self, from: JSONEncoder().encode(unnamed)) == unnamed)
+        #expect(unnamed.json["name"] == nil)
+        #expect(try Pairing(json: JSONValue(parsing: unnamed.json.description)) == unnamed)
         #expect("\(pairing)" == "Pairing(AA:BB:CC:DD:EE:FF \"Kitchen Lamp\" at 192.168.1.5:51826)")
         let short = #"{"accessoryPairingID":"A","accessoryLTPK":"AAEC","controllerPairingID":"C","host":"h","port":1}"#
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Pairing.self, from: Data(short.utf8)) }
+        #expect(throws: JSONFieldError.invalid("accessoryLTPK", reason: "3 bytes where 32 were expected")) {
+            try Pairing(json: JSONValue(parsing: short))
+        }
+        let farPort = short.replacingOccurrences(of: #""AAEC""#, with: #""\#(Base64Text.of(pairing.accessoryLTPK))""#)
+            .replacingOccurrences(of: #""port":1"#, with: #""port":70000"#)
+        #expect(throws: JSONFieldError.outOfRange("port")) { try Pairing(json: JSONValue(parsing: farPort)) }
+        let textPort = farPort.replacingOccurrences(of: "70000", with: #""80""#)
+        #expect(throws: JSONFieldError.wrongType("port")) { try Pairing(json: JSONValue(parsing: textPort)) }
     }
 }
 
