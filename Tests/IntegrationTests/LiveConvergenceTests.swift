@@ -89,18 +89,41 @@ struct LiveConvergenceTests {
         try await eventually("the broker to hold the ghost", timeout: .seconds(30)) {
             try await live.retainedSnapshot()["hap2mqtt/ghost/switch/on"] == "true"
         }
-        // Another client with the gateway's client id takes its session over for a moment: the broker drops
-        // the gateway's connection, and the gateway connects again.
-        let yaml = try String(contentsOf: live.gateway.configurationFile, encoding: .utf8)
-        let line = try #require(yaml.split(separator: "\n").first { $0.contains("client_id:") })
-        let clientID = String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
-        let intruder = try await MQTTTestClient.connect(to: live.broker, clientID: clientID, subscribe: [])
-        await intruder.disconnect()
+        try await live.takeSessionOver()
         try await eventually("the ghost to be cleared after the reconnect", timeout: .seconds(60)) {
             try await live.retainedSnapshot()["hap2mqtt/ghost/switch/on"] == nil
         }
         #expect(live.gateway.log.contains("connected to the broker again"))
         #expect(try await live.retained("hap2mqtt/light/lightbulb/on") == "false")
+        await live.stop()
+    }
+
+    @Test(
+        "with discovery off, a bridge/discovered list an earlier run left is cleared at start and after every connection"
+    )
+    func staleDiscoveredListCleared() async throws {
+        let live = try await LiveGateway.start(run: false)
+        let stale =
+            #"[{"id":"AA:BB:CC:DD:EE:FF","name":"Gone Lamp","model":null,"category":"lightbulb","address":null,"addresses":[],"port":51826,"paired_elsewhere":false}]"#
+        let discovered = "hap2mqtt/bridge/discovered"
+        try await live.observer.publish(MQTTMessage(topic: discovered, string: stale, qos: .atLeastOnce, retain: true))
+        try await eventually("the broker to hold the stale list", timeout: .seconds(30)) {
+            try await live.retainedSnapshot()[discovered] == stale
+        }
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        // Cleared before bridge/state said online.
+        #expect(try await live.retainedSnapshot()[discovered] == nil)
+        #expect(live.gateway.log.contains("DNS-SD discovery is off"))
+
+        try await live.observer.publish(MQTTMessage(topic: discovered, string: stale, qos: .atLeastOnce, retain: true))
+        try await eventually("the broker to hold the stale list again", timeout: .seconds(30)) {
+            try await live.retainedSnapshot()[discovered] == stale
+        }
+        try await live.takeSessionOver()
+        try await eventually("the stale list to be cleared after the reconnect", timeout: .seconds(60)) {
+            try await live.retainedSnapshot()[discovered] == nil
+        }
         await live.stop()
     }
 

@@ -42,7 +42,18 @@ extension Gateway {
             outbox.clear(topic)
             cleared += 1
         }
+        if isDiscoveredListStale(scan) {
+            outbox.clear(topics.bridgeDiscovered)
+            cleared += 1
+        }
         return cleared
+    }
+
+    /// Whether the broker holds a `bridge/discovered` list that nobody keeps up to date: one an earlier run
+    /// left while this one has no discovery (`homekit.discovery` off, or no DNS-SD browser on the system).
+    /// A user would take it for the accessories on the network now.
+    private func isDiscoveredListStale(_ scan: RetainedScan) -> Bool {
+        management?.discovery == nil && scan.payloads[topics.bridgeDiscovered] != nil
     }
 
     /// Emits `accessory_removed` for each accessory that the last run's `bridge/accessories` (in `scan`)
@@ -93,7 +104,7 @@ extension Gateway {
     }
 
     /// Whether this gateway made `topic`: an accessory's topic under the base topic (`bridge/…` is left
-    /// alone: other parts publish there), or a discovery config whose `node_id` is one of `nodes`.
+    /// alone: other parts publish there; `bridge/discovered` has its own rule), or a discovery config whose `node_id` is one of `nodes`.
     private func isMadeByGateway(_ topic: String, nodes: Set<String>) -> Bool {
         let base = topics.base + "/"
         if topic.hasPrefix(base) { return !topic.hasPrefix(base + "bridge/") }

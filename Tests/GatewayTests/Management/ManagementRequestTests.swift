@@ -163,6 +163,20 @@ struct ManagementRequestTests {
         }
     }
 
+    @Test("without discovery, a bridge/discovered list left on the broker is cleared after a connection")
+    func staleDiscoveredCleared() async throws {
+        let management = Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "management"))
+        try await withGatewayHarness(management: management) { h in
+            try await h.waitUntilOnline()
+            try h.mqtt.publish([
+                MQTTMessage(topic: "hap2mqtt/bridge/discovered", string: "[]", qos: .atLeastOnce, retain: true)
+            ])
+            await h.mqtt.reconnect()
+            try await eventually("the stale list cleared") { h.mqtt.retained("hap2mqtt/bridge/discovered") == nil }
+            #expect(h.mqtt.retained("hap2mqtt/bridge/health") != nil)
+        }
+    }
+
     @Test("health_check answers healthy and publishes bridge/health with the accessory server's counts")
     func healthCheck() async throws {
         let management = Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "management"))

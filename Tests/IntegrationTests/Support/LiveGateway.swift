@@ -108,6 +108,16 @@ struct LiveGateway {
         try await observer.publish(topic, payload, properties: properties)
     }
 
+    /// Makes the gateway connect to the broker again: another client with the gateway's client id takes its
+    /// session over for a moment, the broker drops the gateway's connection, and the gateway reconnects.
+    func takeSessionOver() async throws {
+        let yaml = try String(contentsOf: gateway.configurationFile, encoding: .utf8)
+        let line = try #require(yaml.split(separator: "\n").first { $0.contains("client_id:") })
+        let clientID = String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+        let intruder = try await MQTTTestClient.connect(to: broker, clientID: clientID, subscribe: [])
+        await intruder.disconnect()
+    }
+
     /// Stops everything that runs, the gateway first (a running gateway must exit cleanly, with status 0).
     func stop() async {
         let running = gateway.isRunning
