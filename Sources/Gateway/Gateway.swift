@@ -34,6 +34,8 @@ public actor Gateway {
     let management: Management?
 
     var index: TopicIndex
+    /// The options saved through `bridge/request/options`, by accessory (`Management/Gateway+Options.swift`).
+    var accessoryOptions: [AccessoryID: AccessoryOptions] = [:]
     /// What is published for each accessory besides its topics.
     var published: [AccessoryID: PublishedAccessory] = [:]
     var outbox = Outbox()
@@ -112,7 +114,7 @@ public actor Gateway {
         // The gateway's own device first: Home Assistant links an accessory's device to it (`via_device`)
         // only when it knows it already.
         publishBridgeDiscovery()
-        for accessory in subscription.snapshot {
+        for accessory in subscription.snapshot where !isExcluded(accessory.id) {
             register(accessory, reachable: subscription.unreachable[accessory.id] == nil, filling: scan)
         }
         isReady = true

@@ -8,6 +8,8 @@ public enum GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPayload(String)
     /// A command payload larger than `mqtt.max_command_size`.
     case payloadTooLarge(size: Int, limit: Int)
+    /// A command to an accessory its options exclude (`bridge/request/options`), by its slug.
+    case excludedAccessory(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,9 @@ public enum GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidPayload(let why): return why
         case .payloadTooLarge(let size, let limit):
             return "the payload is \(size) bytes; commands may be at most \(limit) bytes (mqtt.max_command_size)"
+        case .excludedAccessory(let slug):
+            return
+                "accessory '\(slug)' is excluded by its options and takes no commands; bridge/request/options {\"accessory\":\"\(slug)\",\"options\":{\"exclude\":false}} brings it back"
         }
     }
 }

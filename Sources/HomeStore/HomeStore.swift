@@ -45,6 +45,8 @@ public actor HomeStore {
     var earlyUnreachable: [AccessoryID: (provider: Int, reason: String)] = [:]
     /// Reads, writes and events per provider slot (`ProviderStatistics.swift`).
     var counts: [Int: ProviderCounts] = [:]
+    /// Names and rooms saved through the bridge API, over the configuration's (`HomeStore+Options.swift`).
+    var optionOverrides: [AccessoryID: AccessoryOverride] = [:]
 
     /// A store that has no providers yet and is not started, logging through `logger` (its caller's,
     /// labelled `homestore` in the program).
@@ -57,7 +59,13 @@ public actor HomeStore {
     /// reported as `.accessoryUpdated`.
     public func configure(_ configuration: HomeStoreConfiguration) {
         self.configuration = configuration
-        for id in entries.keys.sorted() {
+        placeAgain(entries.keys.sorted())
+    }
+
+    /// Places the accessories `ids` again after their overrides changed; each one whose name, room or
+    /// home changed is reported as `.accessoryUpdated`.
+    func placeAgain(_ ids: [AccessoryID]) {
+        for id in ids {
             guard let entry = entries[id] else { continue }
             let placed = place(entry.placement, id: id)
             guard placed != StoredAccessory.Placement(accessory: entry.accessory) else { continue }
@@ -289,12 +297,15 @@ public actor HomeStore {
         subscribers.send(batch)
     }
 
-    /// The configuration's name, room and home over what the provider sent; the first home by default.
+    /// The saved options' name and room, then the configuration's name, room and home, over what the
+    /// provider sent; the first home by default.
     func place(_ placement: StoredAccessory.Placement, id: AccessoryID) -> StoredAccessory.Placement {
         let override = configuration.overrides[id]
+        let option = optionOverrides[id]
         return StoredAccessory.Placement(
-            configuredName: override?.name ?? placement.configuredName, room: override?.room ?? placement.room,
-            home: override?.home ?? placement.home ?? configuration.homes.first?.name)
+            configuredName: option?.name ?? override?.name ?? placement.configuredName,
+            room: option?.room ?? override?.room ?? placement.room,
+            home: option?.home ?? override?.home ?? placement.home ?? configuration.homes.first?.name)
     }
 }
 

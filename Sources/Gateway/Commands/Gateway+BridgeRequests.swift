@@ -98,15 +98,25 @@ extension Gateway {
         guard let to = request["to"]?.stringValue else {
             return .failure(.invalidPayload(#"give the new name: {"accessory":"…","to":"new_slug"}"#))
         }
+        switch await moveTopics(of: id, to: to) {
+        case .failure(let error): return .failure(error)
+        case .success(let old):
+            return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")
+        }
+    }
+
+    /// Moves a published accessory to the topics of slug `to`: every old topic is cleared, `accessory_renamed`
+    /// is emitted and `bridge/accessories` published again (nothing happens when `to` is its slug already).
+    /// Returns the old slug; fails with `GatewayError.invalidSlug` when `to` cannot be used, or when the
+    /// accessory is not published.
+    func moveTopics(of id: AccessoryID, to: String) async -> Result<String, GatewayError> {
         guard let entry = published[id], let oldLayout = index.layouts[id], let accessory = await store.accessory(id)
         else {
             return .failure(.invalidPayload("accessory \(id) is gone"))
         }
         let old = oldLayout.slug
         // Nothing to move, and no rename event for subscribers to act on.
-        guard to != old else {
-            return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")
-        }
+        guard to != old else { return .success(old) }
         do {
             try index.rename(id, to: to)
         } catch {
@@ -122,6 +132,6 @@ extension Gateway {
         }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
-        return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")
+        return .success(old)
     }
 }

@@ -49,6 +49,11 @@ extension Gateway {
             flush()
             return
         }
+        if let slug = excludedSlug(of: command) {
+            refuse(command, message, .excludedAccessory(slug))
+            flush()
+            return
+        }
         switch command {
         case .set(let state):
             if let colour = index.hs(stateTopic: state) {

@@ -22,6 +22,7 @@ extension Gateway {
                     if topic.isAccessoryName { renamed.insert(address.accessory) }
                 }
             case .accessoryAdded(let accessory):
+                guard !isExcluded(accessory.id) else { continue }
                 register(accessory, reachable: true)
                 emit(
                     .accessoryAdded(
@@ -148,6 +149,7 @@ extension Gateway {
     /// An accessory changed its services, characteristics or name: topics that no longer exist are
     /// cleared, new ones published; the slug stays.
     func update(old: Accessory, new: Accessory) {
+        guard !isExcluded(new.id) else { return }
         guard let before = published[new.id] else {
             register(new, reachable: true)
             return

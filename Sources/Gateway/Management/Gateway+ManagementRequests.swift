@@ -9,51 +9,46 @@ import MQTT
 /// `pair` while one runs is told it is busy.
 extension Gateway {
     /// The management requests, by command name.
-    static let managementRequests: Set<String> = ["pair", "refresh", "unpair"]
+    static let managementRequests: Set<String> = ["options", "pair", "refresh", "unpair"]
 
     /// Starts the management request `command`; its answer is published when the operation ends.
     func startManagementRequest(
         _ command: String, _ request: JSONObject, transaction: String?, answer: Responder.Request
     ) {
-        guard let management else {
-            let error = GatewayError.invalidPayload(
-                "'\(command)' is not available: this gateway was started without pairing")
+        /// Answers a request refused before its operation starts.
+        func refuse(_ reason: String) {
+            let error = GatewayError.invalidPayload(reason)
             outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
+        }
+        guard let management else {
+            refuse("'\(command)' is not available: this gateway was started without pairing")
             return
         }
         let operation: @Sendable () async -> Result<String, ManagementError>
         switch command {
         case "pair":
-            let parsed: PairRequest
             switch Self.pairRequest(request) {
-            case .failure(let error):
-                outbox.send(
-                    contentsOf: Responder.answer(
-                        .failure(.invalidPayload(error.description)), transaction: transaction, to: answer))
-                return
-            case .success(let value): parsed = value
+            case .failure(let error): return refuse(error.description)
+            case .success(let parsed): operation = { await Self.pair(parsed, with: management) }
             }
-            operation = { await Self.pair(parsed, with: management) }
+        case "options":
+            switch Self.optionsRequest(request) {
+            case .failure(let error): return refuse(error.description)
+            case .success(let (accessory, change)):
+                operation = { await Self.setOptions(accessory, change, with: management) }
+            }
         case "refresh":
             guard request["accessory"] == nil || request["accessory"]?.stringValue != nil else {
-                let error = GatewayError.invalidPayload(
-                    #"name the accessory: {"accessory":"<slug or id>"}, or {} for every one"#)
-                outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
-                return
+                return refuse(#"name the accessory: {"accessory":"<slug or id>"}, or {} for every one"#)
             }
             let accessory = request["accessory"]?.stringValue
             operation = { await Self.refresh(accessory, with: management) }
         default:
             guard let accessory = request["accessory"]?.stringValue else {
-                let error = GatewayError.invalidPayload(
-                    #"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
-                outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
-                return
+                return refuse(#"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
             }
             guard request["force"] == nil || request["force"]?.boolValue != nil else {
-                let error = GatewayError.invalidPayload(#""force" must be true or false"#)
-                outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
-                return
+                return refuse(#""force" must be true or false"#)
             }
             let force = request["force"]?.boolValue ?? false
             operation = { await Self.unpair(accessory, force: force, with: management) }
@@ -114,6 +109,58 @@ extension Gateway {
                 "replaced": .bool(paired.replaced),
             ]
             if let old = paired.replacedName { data.append("replaced_name", .string(old)) }
+            return .success(JSONValue.object(data).description)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `options`: `{"accessory":"<slug or id>","options":{"name":…,"room":…,"exclude":…}}`; a key left out
+    /// keeps its option, `null` removes it.
+    private static func optionsRequest(_ request: JSONObject) -> Result<
+        (String, AccessoryOptionsChange), ManagementError
+    > {
+        let shape = #"{"accessory":"<slug or id>","options":{"name":"…","room":"…","exclude":false}}"#
+        guard let accessory = request["accessory"]?.stringValue, !accessory.isEmpty else {
+            return .failure(.invalidRequest("name the accessory: \(shape)"))
+        }
+        guard let options = request["options"]?.objectValue else {
+            return .failure(.invalidRequest("give the options as an object: \(shape)"))
+        }
+        var change = AccessoryOptionsChange()
+        for option in options {
+            switch (option.key, option.value) {
+            case ("name", .null): change.name = .remove
+            case ("name", .string(let name)): change.name = .set(name)
+            case ("room", .null): change.room = .remove
+            case ("room", .string(let room)): change.room = .set(room)
+            case ("exclude", .null): change.exclude = .remove
+            case ("exclude", .bool(let exclude)): change.exclude = .set(exclude)
+            case ("name", _), ("room", _):
+                return .failure(.invalidRequest("\"\(option.key)\" must be a string, or null to remove it"))
+            case ("exclude", _):
+                return .failure(.invalidRequest(#""exclude" must be true or false, or null to remove it"#))
+            default:
+                let shown = JSONString.quoted(String(option.key.prefix(40)))
+                return .failure(
+                    .invalidRequest(
+                        "unknown option \(shown); the options are \(AccessoryOptionsChange.keys.joined(separator: ", "))"
+                    ))
+            }
+        }
+        return .success((accessory, change))
+    }
+
+    /// Runs `options` and gives the answer's `data`: `{"id","accessory","options"}`, and `"from"` (the old
+    /// slug) when a new name moved the topics.
+    private static func setOptions(_ accessory: String, _ change: AccessoryOptionsChange, with management: Management)
+        async -> Result<String, ManagementError>
+    {
+        do {
+            let result = try await management.setOptions(accessory, change)
+            var data: JSONObject = ["id": .string(result.id.description), "accessory": .string(result.slug)]
+            if let from = result.previousSlug { data.append("from", .string(from)) }
+            data.append("options", result.options.jsonValue)
             return .success(JSONValue.object(data).description)
         } catch {
             return .failure(error)

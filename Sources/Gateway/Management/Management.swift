@@ -22,27 +22,49 @@ public actor Management {
     private weak var gateway: Gateway?
     /// What the pair under way was asked to pair with, as the busy answer names it.
     private var pairingUnderWay: String?
+    /// Where the options of `setOptions` are saved; nil keeps them in memory (tests).
+    private let optionsFile: AccessoryOptionsFile?
+    /// The options saved, by accessory.
+    private var savedOptions: [AccessoryID: AccessoryOptions] = [:]
+    /// Why the saved options could not be read: `setOptions` refuses, so that the file is not replaced.
+    private var optionsFileProblem: String?
 
     /// Operations on `pairing`'s backend.
     /// - Parameters:
     ///   - discovery: the accessories seen on the network (`discovered()`, `bridge/discovered`); nil when
     ///     discovery is off or not wanted (the command line).
-    ///   - logger: for debugging lines (never a setup code); the callers report outcomes, each its own way.
+    ///   - options: where `setOptions` saves the accessories' options (`options.json` in the state
+    ///     directory); nil keeps them in memory.
+    ///   - logger: for debugging lines (never a setup code), and the one line about a damaged options
+    ///     file; the callers report outcomes, each its own way.
     ///   - pairingsChanged: called after a pair or an unpair changed the pairings, so that the running
     ///     gateway takes the change up at once (`hap2mqtt run` checks its state directory then).
     public init(
-        pairing: any AccessoryPairing, discovery: (any AccessoryDiscovery)? = nil, logger: Logger,
-        pairingsChanged: @escaping @Sendable () async -> Void = {}
+        pairing: any AccessoryPairing, discovery: (any AccessoryDiscovery)? = nil, options: AccessoryOptionsFile? = nil,
+        logger: Logger, pairingsChanged: @escaping @Sendable () async -> Void = {}
     ) {
         self.pairing = pairing
         self.discovery = discovery
+        self.optionsFile = options
         self.logger = logger
         self.pairingsChanged = pairingsChanged
     }
 
-    /// Lets the operations use the running `gateway` (held weakly: the gateway owns this).
-    public func attach(_ gateway: Gateway) {
+    /// Lets the operations use the running `gateway` (held weakly: the gateway owns this), and hands it
+    /// and its store the saved options. Call it before the gateway runs and before its store starts, so
+    /// that the first publish already shows them. A damaged options file is logged in one line and kept
+    /// as it is; the gateway then runs without saved options.
+    public func attach(_ gateway: Gateway) async {
         self.gateway = gateway
+        if let optionsFile {
+            do {
+                savedOptions = try optionsFile.load()
+            } catch {
+                optionsFileProblem = error.description
+                logger.error("the saved accessory options are not applied: \(error)")
+            }
+        }
+        await gateway.takeSavedOptions(savedOptions)
     }
 
     /// Pairs with the accessory `request` names and saves the pairing; a running gateway then takes its
@@ -107,6 +129,39 @@ public actor Management {
         } catch {
             throw .failed(error.description)
         }
+    }
+
+    /// Changes the options of `accessory` (`bridge/request/options`), saves them in the state directory,
+    /// and applies them at once: a new name moves the accessory's topics to the slug made from it (as the
+    /// `rename` request does, clearing the old ones), a room moves it in Home Assistant, `exclude` clears
+    /// every topic and discovery config of it and refuses its commands until `exclude` is false again. An
+    /// option removed (`.remove`) lets the YAML file's value apply again. The change is saved before it is
+    /// applied; when it cannot be saved, nothing changes.
+    /// - Parameters:
+    ///   - accessory: a topic slug (also an excluded accessory's) or an accessory id (`AA:BB:CC:DD:EE:FF/1`).
+    ///   - change: what to do with each option.
+    /// - Returns: the accessory, its slug now and before (when it moved), and every option saved for it.
+    /// - Throws: `ManagementError`: `.notRunning` without a running gateway, `.invalidRequest` for a bad
+    ///   value, `.unknownAccessory`, `.failed` when the options file is damaged or cannot be written.
+    public func setOptions(_ accessory: String, _ change: AccessoryOptionsChange) async throws(ManagementError)
+        -> AccessoryOptionsResult
+    {
+        guard let gateway else { throw .notRunning("options need the running gateway (hap2mqtt run)") }
+        try change.validate()
+        guard let id = await gateway.optionsTarget(named: accessory) else {
+            throw .unknownAccessory("no accessory '\(accessory)'; see bridge/accessories")
+        }
+        if let optionsFileProblem { throw .failed(optionsFileProblem) }
+        let options = change.applied(to: savedOptions[id] ?? AccessoryOptions())
+        var all = savedOptions
+        all[id] = options.isEmpty ? nil : options
+        if all != savedOptions {
+            try optionsFile?.save(all)
+            savedOptions = all
+        }
+        let moved = try await gateway.applyOptions(options, to: id, renaming: change.name != .keep)
+        logger.debug("options of \(id): \(options)")
+        return AccessoryOptionsResult(id: id, slug: moved.slug, previousSlug: moved.from, options: options)
     }
 
     /// Whether the running gateway is healthy (`bridge/request/health_check`): it has published the home

@@ -50,6 +50,14 @@ extension AccessoryDescription {
         members.add("manufacturer", string: manufacturer, to: &out)
         members.add("model", string: model, to: &out)
         members.add("name", string: name, to: &out)
+        if let options {
+            members.key("options", to: &out)
+            var fields = JSONMembers(&out)
+            fields.add("exclude", options.exclude.map { $0 ? "true" : "false" }, to: &out)
+            fields.add("name", string: options.name, to: &out)
+            fields.add("room", string: options.room, to: &out)
+            out += "}"
+        }
         members.add("reachable", reachable ? "true" : "false", to: &out)
         members.add("room", string: room, to: &out)
         members.add("serial", string: serial, to: &out)

@@ -3,6 +3,7 @@
 
 internal import Foundation
 public import HomeModel
+public import HomeStore
 
 /// One entry of `<base>/bridge/accessories` (docs/DESIGN.md "Topics"): what a user or a tool needs to find an
 /// accessory's topics and know what each characteristic takes.
@@ -32,9 +33,18 @@ public struct AccessoryDescription: Encodable, Sendable {
         public var characteristics: [CharacteristicEntry]
     }
 
+    /// The options saved through `bridge/request/options` (only those set).
+    public struct OptionsEntry: Encodable, Sendable {
+        public var name: String?
+        public var room: String?
+        public var exclude: Bool?
+    }
+
     public var id: String
     public var name: String
     public var slug: String
+    /// Nil when no option is saved for the accessory.
+    public var options: OptionsEntry?
     public var home: String?
     public var room: String?
     public var manufacturer: String?
@@ -45,10 +55,17 @@ public struct AccessoryDescription: Encodable, Sendable {
     public var topic: String
     public var services: [ServiceEntry]
 
-    public init(accessory: Accessory, layout: AccessoryLayout, reachable: Bool, topics: TopicScheme) {
+    /// - Parameter options: the accessory's saved options (`bridge/request/options`), nil when none.
+    public init(
+        accessory: Accessory, layout: AccessoryLayout, reachable: Bool, topics: TopicScheme,
+        options: AccessoryOptions? = nil
+    ) {
         id = accessory.id.description
         name = accessory.name
         slug = layout.slug
+        if let options, !options.isEmpty {
+            self.options = OptionsEntry(name: options.name, room: options.room, exclude: options.exclude)
+        }
         home = accessory.home
         room = accessory.room
         manufacturer = accessory.manufacturer

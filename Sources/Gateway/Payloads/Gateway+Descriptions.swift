@@ -9,7 +9,8 @@ extension Gateway {
         return accessories.compactMap { accessory in
             guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { return nil }
             return AccessoryDescription(
-                accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics)
+                accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics,
+                options: accessoryOptions[accessory.id])
         }
     }
 }

@@ -24,13 +24,16 @@ extension Gateway {
         for accessory in accessories {
             guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { continue }
             writer.append(
-                AccessoryDescription(accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics))
+                AccessoryDescription(
+                    accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics,
+                    options: accessoryOptions[accessory.id]))
         }
         outbox.retain(topics.bridgeAccessories, payload: writer.finish(), qos: .atLeastOnce)
     }
 
-    /// `bridge/info`: version, base topic, MQTT settings, the configuration without secrets, and the
-    /// configured homes with their rooms (`"homes":[{"name":"Home","rooms":["Kitchen"]}]`).
+    /// `bridge/info`: version, base topic, MQTT settings, the configuration without secrets, the
+    /// configured homes with their rooms (`"homes":[{"name":"Home","rooms":["Kitchen"]}]`), and the options
+    /// saved through `bridge/request/options` by accessory id (`"options":{"AA:…/2":{"name":"Desk"}}`).
     func bridgeInfoJSON(homes: [Home]) -> String {
         let s = JSONString.quoted
         var fields = ["\"version\":\(s(configuration.version))"]
@@ -42,6 +45,8 @@ extension Gateway {
         fields.append("\"mqtt\":{\(mqtt.joined(separator: ","))}")
         fields.append("\"homes\":[\(homeList.joined(separator: ","))]")
         fields.append("\"config\":\(configuration.configurationJSON ?? "{}")")
+        // Beside the YAML file's `homekit.accessories` in `config`: the options saved through the bridge API.
+        fields.append("\"options\":\(savedOptionsJSON.description)")
         return "{" + fields.joined(separator: ",") + "}"
     }
 

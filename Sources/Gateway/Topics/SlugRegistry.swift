@@ -90,6 +90,17 @@ public struct SlugRegistry: Sendable {
     /// The accessory that has `slug`, if any.
     public func accessory(forSlug slug: String) -> AccessoryID? { idBySlug[slug] }
 
+    /// The slug accessory `id` has, if any.
+    public func slug(of id: AccessoryID) -> String? { slugByID[id] }
+
+    /// The slug a new name would give accessory `id`: made from `name`, with a suffix when another accessory
+    /// has it; its own slug when that is what the name makes.
+    public func slug(forRenaming id: AccessoryID, to name: String) -> String {
+        Slug.unique(Slug.make(name)) { slug in
+            Slug.reserved.contains(slug) || (idBySlug[slug].map { $0 != id } ?? false)
+        }
+    }
+
     /// Gives accessory `id` the slug `newSlug`.
     /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, longer than
     ///   `Slug.maximumLength`, reserved, or taken.

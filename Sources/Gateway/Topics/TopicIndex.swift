@@ -82,6 +82,15 @@ struct TopicIndex {
         return AccessoryID(name).flatMap { layouts[$0] == nil ? nil : $0 }
     }
 
+    /// The accessory that has `slug` in the registry, published or not (an excluded one, one gone).
+    func registeredAccessory(slug: String) -> AccessoryID? { slugs.accessory(forSlug: slug) }
+
+    /// The slug accessory `id` has in the registry, published or not.
+    func registeredSlug(of id: AccessoryID) -> String? { slugs.slug(of: id) }
+
+    /// The slug renaming accessory `id` to `name` gives it (`SlugRegistry.slug(forRenaming:to:)`).
+    func slug(forRenaming id: AccessoryID, to name: String) -> String { slugs.slug(forRenaming: id, to: name) }
+
     /// Gives accessory `id` the slug `newSlug` in the registry (saved at once); `add(_:)` then gives it
     /// its new layout.
     /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, reserved, or taken.

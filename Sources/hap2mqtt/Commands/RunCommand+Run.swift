@@ -66,7 +66,8 @@ enum RunCommandRunner {
         let management = Management(
             pairing: HAPAccessoryPairing(
                 controller: controller, discovery: discovery, discoveryLogger: loggers.discovery),
-            discovery: discovery, logger: loggers.program, pairingsChanged: { await watcher.check() })
+            discovery: discovery, options: AccessoryOptionsFile(directory: stateDirectory), logger: loggers.program,
+            pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
             configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
             management: management, logger: loggers.gateway)
