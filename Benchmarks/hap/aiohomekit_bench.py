@@ -19,7 +19,9 @@ after adding this controller through its own admin pairing), or pairs itself wit
 
 and prints one JSON object on stdout: {"aiohomekit": "4.0.1", "samples": {"read": [...], ...}}. With
 --serve it takes one operation at a time from stdin instead (see `serve`): hap2mqtt-bench runs it so,
-alternating blocks of samples with its own side.
+alternating blocks of samples with its own side; each block's answer also carries this process's CPU
+time per operation (getrusage of its own process, not the bridge's; for events less the control
+channel's, measured with as many pings after them).
 
   aiohomekit_bench.py --port P (--code XXX-XX-XXX | --pairing-file F) --control-port C [--samples 200]
       [--serve] [--read 2.10] [--write 2.10] [--values 0,100] [--event Light/Brightness@2.10]
@@ -32,6 +34,7 @@ import argparse
 import asyncio
 import importlib.metadata
 import json
+import resource
 import sys
 import time
 
@@ -81,6 +84,12 @@ async def control(port, command):
 
 def ms_since(start):
     return (time.perf_counter() - start) * 1000
+
+
+def cpu_us():
+    """This process's CPU time (user + system, all threads) in µs: getrusage, as hap2mqtt-bench reads its own."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return (usage.ru_utime + usage.ru_stime) * 1e6
 
 
 async def pair(controller, args):
@@ -183,6 +192,24 @@ class Bench:
         await self.pairing.unsubscribe([self.event_id])
         return samples
 
+    async def pings(self, n):
+        """`n` control-channel commands that do nothing: what each event's set_value costs this process
+        besides the event, subtracted from the events' CPU time."""
+        for _ in range(n):
+            await control(self.args.control_port, {"cmd": "ping"})
+
+    async def measure(self, name, n, start):
+        """`n` samples of operation `name` (ms) and this process's CPU time per operation over them (µs),
+        less, for events, the control channel's (as many pings, timed after them)."""
+        begin = cpu_us()
+        samples = await getattr(self, name)(n, start)
+        cpu = cpu_us() - begin
+        if name == "event":
+            begin = cpu_us()
+            await self.pings(n)
+            cpu -= cpu_us() - begin
+        return samples, cpu / n
+
 
 OPERATIONS = ("pair_verify", "accessories", "read", "write", "event")
 
@@ -198,7 +225,7 @@ async def run_all(bench, args):
 
 async def serve(bench):
     """Commands on stdin, one JSON object a line: {"op": "read", "n": 10, "start": 40} answers
-    {"samples": [...]} on stdout; {"op": "quit"} ends. hap2mqtt-bench alternates blocks of samples between
+    {"samples": [...], "cpu": µs per operation} on stdout; {"op": "quit"} ends. hap2mqtt-bench alternates blocks of samples between
     the two controllers this way, so that both meet the same moments of a busy machine."""
     loop = asyncio.get_running_loop()
     print(json.dumps({"ready": True, "aiohomekit": importlib.metadata.version("aiohomekit")}), flush=True)
@@ -211,8 +238,8 @@ async def serve(bench):
             return
         if command.get("op") not in OPERATIONS:
             raise ValueError(f"unknown operation {command.get('op')!r}")
-        samples = await getattr(bench, command["op"])(int(command["n"]), int(command.get("start", 0)))
-        print(json.dumps({"samples": samples}), flush=True)
+        samples, cpu = await bench.measure(command["op"], int(command["n"]), int(command.get("start", 0)))
+        print(json.dumps({"samples": samples, "cpu": cpu}), flush=True)
 
 
 async def run(args):

@@ -73,6 +73,10 @@ def emit(obj):
 
 # (accessory name, characteristic name) -> (HAP status that writes answer, whether the value is stored anyway).
 FAILING = {}
+
+# Whether each accepted write is printed ("set" lines); --quiet-writes turns it off, so that the process
+# reading the lines (hap2mqtt-bench's `hap`) does not count their parsing as its controller's CPU time.
+RECORD_WRITES = True
 _original_wrap_char_setter = accessory_driver_module._wrap_char_setter
 
 
@@ -128,10 +132,11 @@ def record_setters(driver, acc, effects):
                 continue
 
             def setter(value, char=char, service=service):
-                emit({
-                    "event": "set", "accessory": acc.display_name, "characteristic": char.display_name,
-                    "service": service.display_name, **typed(value), "timed": driver.current_pid is not None,
-                })
+                if RECORD_WRITES:
+                    emit({
+                        "event": "set", "accessory": acc.display_name, "characteristic": char.display_name,
+                        "service": service.display_name, **typed(value), "timed": driver.current_pid is not None,
+                    })
                 effect = effects.get(char.display_name)
                 if effect:
                     effect(value)
@@ -584,8 +589,11 @@ def main():
                         help="homeassistant: one accessory per service type Home Assistant controls instead of the six")
     parser.add_argument("--mdns", action="store_true",
                         help="announce over mDNS on 127.0.0.1 (only inside a private network namespace with lo alone)")
+    parser.add_argument("--quiet-writes", action="store_true", help="print no line per accepted write")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args()
+    global RECORD_WRITES
+    RECORD_WRITES = not args.quiet_writes
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)
     if args.reset:
         for path in (args.state, args.state + ".layout.json"):

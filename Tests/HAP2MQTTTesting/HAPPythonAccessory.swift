@@ -106,6 +106,7 @@ public final class HAPPythonAccessory: Sendable {
     private let fixedPairingID: String?
     private let lights: Int?
     private let profile: Profile
+    private let recordsWrites: Bool
 
     /// The default setup code, the one HAP-python's examples use.
     public static let defaultSetupCode = "031-45-154"
@@ -126,7 +127,7 @@ public final class HAPPythonAccessory: Sendable {
 
     private init(
         port: UInt16, setupCode: String, pairingID: String?, lights: Int?, profile: Profile, announced: Bool,
-        python given: String?
+        recordsWrites: Bool, python given: String?
     ) throws(HAPPythonAccessoryError) {
         let python: String
         if let given {
@@ -153,6 +154,7 @@ public final class HAPPythonAccessory: Sendable {
         self.fixedPairingID = pairingID
         self.lights = lights
         self.profile = profile
+        self.recordsWrites = recordsWrites
         self.shared = FixtureProcess(log: directory.appendingPathComponent("fixture.log"))
     }
 
@@ -171,11 +173,13 @@ public final class HAPPythonAccessory: Sendable {
     ///   - python: a Python with HAP-python instead of `HAP2MQTT_TEST_PYTHON` or `<repo>/.venv`.
     ///   - announced: announce it over mDNS on 127.0.0.1 with HAP-python's own zeroconf; the fixture
     ///     refuses that outside a private network namespace with `lo` alone (`AvahiNamespace`).
+    ///   - recordsWrites: false: the fixture prints no line per accepted write, and `setterCalls` stays
+    ///     empty (hap2mqtt-bench's `hap`, whose CPU figures would otherwise count reading those lines).
     /// - Throws: `HAPPythonAccessoryError.venvMissing` when there is no Python with HAP-python,
     ///   `.startFailed` or `.timedOut` when the fixture does not come up.
     public static func start(
         setupCode: String = defaultSetupCode, pairingID: String? = nil, lights: Int? = nil, profile: Profile = .default,
-        python: String? = nil, announced: Bool = false
+        python: String? = nil, announced: Bool = false, recordsWrites: Bool = true
     ) async throws(HAPPythonAccessoryError) -> HAPPythonAccessory {
         var lastError = HAPPythonAccessoryError.startFailed("no attempt")
         for _ in 0..<3 {  // another process may take the free port between the check and the bind
@@ -183,8 +187,7 @@ public final class HAPPythonAccessory: Sendable {
             do { port = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
             let accessory = try HAPPythonAccessory(
                 port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, profile: profile,
-                announced: announced,
-                python: python)
+                announced: announced, recordsWrites: recordsWrites, python: python)
             do {
                 try await accessory.start(reset: true)
                 return accessory
@@ -212,6 +215,7 @@ public final class HAPPythonAccessory: Sendable {
         if let lights { arguments += ["--lights", String(lights)] }
         if profile != .default { arguments += ["--profile", profile.rawValue] }
         if announced { arguments.append("--mdns") }
+        if !recordsWrites { arguments.append("--quiet-writes") }
         if reset { arguments.append("--reset") }
         try shared.launch(python: python, arguments: arguments)
         let clock = ContinuousClock()
@@ -365,6 +369,12 @@ public final class HAPPythonAccessory: Sendable {
     /// Drops every connection; pairings stay (an accessory that closes idle connections).
     public func disconnectClients() async throws(HAPPythonAccessoryError) {
         _ = try await control(["cmd": "disconnect_clients"])
+    }
+
+    /// A command that does nothing: the control channel's own cost (hap2mqtt-bench subtracts it from the
+    /// CPU time of its events, which each need a `setValue`).
+    public func ping() async throws(HAPPythonAccessoryError) {
+        _ = try await control(["cmd": "ping"])
     }
 
     /// Paired or not, configuration number, pairing id and accessories.

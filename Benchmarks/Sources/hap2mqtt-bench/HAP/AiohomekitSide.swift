@@ -49,17 +49,21 @@ final class AiohomekitSide {
         version = ready.aiohomekit
     }
 
-    /// `n` samples of `operation` in µs; `start` numbers the first (for the values written and set).
+    /// `n` samples of `operation` in µs and the script's own CPU time per operation (it measures both; see
+    /// `HAPBlock`); `start` numbers the first (for the values written and set).
     /// - Throws: `BenchmarkError.process` when the script fails (its error goes to stderr).
-    func measure(_ operation: HAPOperations.Operation, _ n: Int, start: Int) async throws -> [Double] {
+    func measure(_ operation: HAPOperations.Operation, _ n: Int, start: Int) async throws -> HAPBlock {
         let command = #"{"op":"\#(operation.rawValue)","n":\#(n),"start":\#(start)}"# + "\n"
         input.write(Data(command.utf8))
-        struct Answer: Decodable { var samples: [Double] }
+        struct Answer: Decodable {
+            var samples: [Double]
+            var cpu: Double
+        }
         guard let line = await lines.next(), let answer = try? JSONDecoder().decode(Answer.self, from: Data(line.utf8))
         else {
             throw BenchmarkError.process("the aiohomekit side failed on \(operation.rawValue) (its error is above)")
         }
-        return answer.samples.map { $0 * 1_000 }
+        return HAPBlock(samples: answer.samples.map { $0 * 1_000 }, cpu: answer.cpu)
     }
 
     /// Asks the script to close its session and end; kills it if it does not within 5 s.

@@ -24,9 +24,24 @@ final class ControllerSide {
 
     func close() async { await client.connection.close() }
 
-    /// `n` samples of `operation`, in µs; `start` numbers the first (for the values written and set).
+    /// `n` samples of `operation`, in µs, and this process's CPU time per operation over them (see
+    /// `HAPBlock`: for events less as many control-channel pings); `start` numbers the first (for the values
+    /// written and set). The process holds nothing else busy meanwhile: the aiohomekit side waits in its
+    /// own process, and the fixture prints nothing per write (`recordsWrites: false`).
     /// - Throws: `BenchmarkError.process` when a request fails or an event does not come within 10 s.
-    func measure(_ operation: HAPOperations.Operation, _ n: Int, start: Int) async throws -> [Double] {
+    func measure(_ operation: HAPOperations.Operation, _ n: Int, start: Int) async throws -> HAPBlock {
+        let begin = ProcessCPU.micros()
+        let samples = try await times(operation, n, start: start)
+        var cpu = ProcessCPU.micros() - begin
+        if operation == .event {
+            let pings = ProcessCPU.micros()
+            for _ in 0..<n { try await accessory.ping() }
+            cpu -= ProcessCPU.micros() - pings
+        }
+        return HAPBlock(samples: samples, cpu: cpu / Double(n))
+    }
+
+    private func times(_ operation: HAPOperations.Operation, _ n: Int, start: Int) async throws -> [Double] {
         var samples: [Double] = []
         switch operation {
         case .pairVerify:

@@ -1,5 +1,15 @@
-/// The operations scenario 4 compares, with the samples of one controller in µs. The names are the keys of
-/// the aiohomekit script's JSON (`Benchmarks/hap/aiohomekit_bench.py`).
+/// One block of samples of one operation by one controller: the times in µs, and the controller process's
+/// own CPU time (user + system, getrusage) per operation over the block in µs; for events less the
+/// fixture control channel's share (as many pings, measured after them), which each event needs to be
+/// triggered but which is no part of the controller.
+struct HAPBlock: Sendable {
+    var samples: [Double]
+    var cpu: Double
+}
+
+/// The operations scenario 4 compares, with the samples of one controller in µs and its CPU time per
+/// operation, one figure per block. The names are the keys of the aiohomekit script's JSON
+/// (`Benchmarks/hap/aiohomekit_bench.py`).
 struct HAPOperations: Sendable {
     enum Operation: String, CaseIterable, Sendable {
         case pairVerify = "pair_verify"
@@ -18,18 +28,31 @@ struct HAPOperations: Sendable {
             case .event: "event latency"
             }
         }
+
+        /// The operation in the name of its CPU metric.
+        var cpuTitle: String {
+            switch self {
+            case .pairVerify: "pair-verify"
+            case .accessories: "GET /accessories + parse"
+            case .read: "read"
+            case .write: "write"
+            case .event: "event"
+            }
+        }
     }
 
-    private(set) var samples: [Operation: [Double]] = [:]
+    private var samples: [Operation: [Double]] = [:]
+    private var cpuPerBlock: [Operation: [Double]] = [:]
 
-    subscript(operation: Operation) -> [Double] {
-        get { samples[operation] ?? [] }
-        set { samples[operation] = newValue }
-    }
+    /// The times of `operation`, µs.
+    subscript(operation: Operation) -> [Double] { samples[operation] ?? [] }
 
-    /// Appends every operation's samples of `other`.
-    mutating func append(_ other: HAPOperations) {
-        for operation in Operation.allCases { self[operation] += other[operation] }
+    /// The CPU time per `operation` of each block, µs.
+    func cpu(_ operation: Operation) -> [Double] { cpuPerBlock[operation] ?? [] }
+
+    mutating func record(_ operation: Operation, _ block: HAPBlock) {
+        samples[operation, default: []] += block.samples
+        cpuPerBlock[operation, default: []].append(block.cpu)
     }
 
     /// Samples of `operation` per run: `samples` reads, writes and events, a tenth as many connections

@@ -12,7 +12,7 @@ import SystemSupport
 struct HAPScenario: BenchmarkScenario {
     let name = "hap"
     let summary =
-        "HAP controller against aiohomekit 4.0.1 on a HAP-python bridge: pair-verify, /accessories, 200 reads, 200 writes, 200 events"
+        "HAP controller against aiohomekit 4.0.1 on a HAP-python bridge: pair-verify, /accessories, 200 reads, 200 writes, 200 events; time and own CPU per operation"
 
     func run(_ context: BenchmarkContext) async throws -> ScenarioResult {
         let started = Monotonic.now()
@@ -20,7 +20,7 @@ struct HAPScenario: BenchmarkScenario {
         let runs = context.runs ?? context.pick(full: 3, tiny: 1)
         context.progress("Python venv for HAP-python and aiohomekit")
         let python = try await BenchPython.ensure()
-        let accessory = try await HAPPythonAccessory.start(python: python)
+        let accessory = try await HAPPythonAccessory.start(python: python, recordsWrites: false)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "hap2mqtt-bench-hap-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,12 +38,19 @@ struct HAPScenario: BenchmarkScenario {
                         name: operation.title, unit: "µs", gateway: result.ours[operation],
                         baseline: result.theirs[operation],
                         goals: [.ratio(.median, atMost: 0.8)], sides: ["hap2mqtt", "aiohomekit"])
-                },
+                }
+                    + HAPOperations.Operation.allCases.map { operation in
+                        Metric(
+                            name: "CPU per \(operation.cpuTitle)", unit: "µs", gateway: result.ours.cpu(operation),
+                            baseline: result.theirs.cpu(operation),
+                            goals: [.ratio(.median, atMost: 0.3)], sides: ["hap2mqtt", "aiohomekit"])
+                    },
                 notes: [
                     "hap2mqtt: HAPController.connect and HAPClient (the API its HAP accessory provider uses), in this process",
                     "aiohomekit \(result.version): \(AiohomekitSide.script) in a child process, IpPairing on a pairing of its own",
                     "pair-verify: TCP connect and pair-verify until the session is encrypted; /accessories: the request and the accessory model built from it",
                     "event latency: from the fixture changing Light/Brightness (its CLOCK_MONOTONIC time stamp) to the event with that value reaching the controller's API (same clock)",
+                    "CPU per operation: the controller's own process (getrusage, user + system, all threads; not the bridge's) over each block, per operation, one figure per block; events less as many control-channel pings",
                     "ratio: hap2mqtt/aiohomekit; below 1, hap2mqtt is faster",
                 ],
                 seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
@@ -90,9 +97,9 @@ struct HAPScenario: BenchmarkScenario {
                         // Turn about within each pair of blocks, so that neither side always goes first.
                         for side in turn % 2 == 0 ? [0, 1] : [1, 0] {
                             if side == 0 {
-                                result.ours[operation] += try await ours.measure(operation, n, start: index)
+                                result.ours.record(operation, try await ours.measure(operation, n, start: index))
                             } else {
-                                result.theirs[operation] += try await theirs.measure(operation, n, start: index)
+                                result.theirs.record(operation, try await theirs.measure(operation, n, start: index))
                             }
                             index += n
                         }
