@@ -5,9 +5,9 @@ public import Logging
 import Synchronization
 
 /// The web page that `hap2mqtt run` serves (docs/DESIGN.md "Web page"): the accessories with live values
-/// and controls, the bridge requests, the live log. It reads and writes only through the `HomeStore` (a
-/// write as a `/set` makes it) and the `Gateway`'s bridge requests (`Gateway.bridgeRequest`), so the page
-/// and MQTT never disagree. The page itself (HTML, CSS, JavaScript from `web/`) is in the binary.
+/// and controls, the bridge requests, pairing, health, the live log. It reads and writes only through the
+/// `HomeStore` (a write as a `/set` makes it), the `Gateway`'s bridge requests (`Gateway.bridgeRequest`)
+/// and run's one `Management` (`Gateway.managementRequest`), so the page and MQTT never disagree. The page itself (HTML, CSS, JavaScript from `web/`) is in the binary.
 ///
 /// Life cycle: `start()` listens, `run()` follows the store's changes into the page's event streams until
 /// it is cancelled, `stop()` closes the streams and the server.
@@ -15,6 +15,8 @@ public final class WebPage: Sendable {
     let configuration: WebPageConfiguration
     let store: HomeStore
     let gateway: Gateway
+    /// Run's one `Management`, the one the MQTT bridge API calls.
+    let management: Management
     let feed: LogFeed
     let logger: Logger
     let hub: EventHub
@@ -22,12 +24,16 @@ public final class WebPage: Sendable {
     let access: AccessGuard
     private let server = Mutex<HTTPServer?>(nil)
 
-    /// A page for `store` and `gateway`, showing the lines `feed` is given.
-    public init(configuration: WebPageConfiguration, store: HomeStore, gateway: Gateway, feed: LogFeed, logger: Logger)
-    {
+    /// A page for `store` and `gateway`, showing the lines `feed` is given; pair, unpair, refresh, the
+    /// accessories seen on the network and health go through `management` (the one the gateway has).
+    public init(
+        configuration: WebPageConfiguration, store: HomeStore, gateway: Gateway, management: Management,
+        feed: LogFeed, logger: Logger
+    ) {
         self.configuration = configuration
         self.store = store
         self.gateway = gateway
+        self.management = management
         self.feed = feed
         self.logger = logger
         hub = EventHub(limit: configuration.limits.eventStreams, queuedEvents: configuration.limits.queuedEvents)
@@ -37,10 +43,13 @@ public final class WebPage: Sendable {
     /// The port the page listens on; nil before `start()` and after `stop()`.
     public var port: UInt16? { server.withLock { $0?.port } }
 
-    /// Starts listening. Logs `web page at http://HOST:PORT/` at `notice` (never the token).
+    /// Starts listening (nothing when it already listens: `hap2mqtt run` starts it before the other parts,
+    /// so that a port that is taken stops it at once). Logs `web page at http://HOST:PORT/` at `notice`
+    /// (never the token).
     /// - Throws: `WebPageError.tokenRequired` for an address other machines can reach without a token,
     ///   `WebPageError.cannotListen` when the address or port cannot be used.
     public func start() throws(WebPageError) {
+        guard port == nil else { return }
         if configuration.authToken == nil, !WebPageConfiguration.isLoopback(host: configuration.host) {
             throw .tokenRequired(host: configuration.host)
         }
@@ -54,8 +63,16 @@ public final class WebPage: Sendable {
         logger.notice("web page at http://\(shown):\(started.port)/\(access.requiresToken ? " (token required)" : "")")
     }
 
-    /// Follows the store's changes into the page's event streams until cancelled.
+    /// Follows the store's changes and the accessories seen on the network into the page's event streams
+    /// until cancelled.
     public func run() async {
+        await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await self.followStore() }
+            tasks.addTask { await self.followDiscovered() }
+        }
+    }
+
+    private func followStore() async {
         let subscription = await store.subscribe()
         await live.start(unreachable: subscription.unreachable)
         for await changes in subscription.changes {

@@ -98,6 +98,7 @@ struct WebPageAccessTests {
             logger: log.logger(label: "gateway"))
         let open = WebPage(
             configuration: WebPageConfiguration(host: "0.0.0.0", port: 0), store: store, gateway: gateway,
+            management: Management(pairing: FakeAccessoryPairing(), logger: log.logger(label: "management")),
             feed: LogFeed(),
             logger: log.logger(label: "frontend"))
         #expect(throws: WebPageError.tokenRequired(host: "0.0.0.0")) { try open.start() }

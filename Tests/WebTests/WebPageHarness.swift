@@ -8,15 +8,18 @@ import MQTT
 import Testing
 import Web
 
-/// The web page on port 0 of 127.0.0.1 over a real `HomeStore` and `Gateway` (a recording MQTT client, an
-/// in-memory provider with a lamp, a lock and a thermostat). Made and always stopped by
-/// `withWebPageHarness`.
+/// The web page on port 0 of 127.0.0.1 over a real `HomeStore`, `Gateway` and `Management` (a recording
+/// MQTT client, an in-memory provider with a lamp, a lock and a thermostat, a fake pairing backend and a
+/// fake discovery the test sets). Made and always stopped by `withWebPageHarness`.
 final class WebPageHarness: Stoppable {
     static let serverID = "00:00:00:00:00:01"
     let provider: InMemoryAccessoryProvider
     let store: HomeStore
     let mqtt = RecordingMQTTClient()
     let gateway: Gateway
+    let pairing = FakeAccessoryPairing()
+    let discovery = FakeAccessoryDiscovery()
+    let management: Management
     let frontend: WebPage
     let feed = LogFeed()
     let log = LogCapture()
@@ -34,13 +37,15 @@ final class WebPageHarness: Stoppable {
             autoSync: true)
         store = HomeStore(logger: log.logger(label: "homestore"))
         await store.add(provider)
+        management = Management(pairing: pairing, discovery: discovery, logger: log.logger(label: "management"))
         gateway = Gateway(
             configuration: GatewayConfiguration(version: "test", mqttSummary: [:]), store: store, mqtt: mqtt,
-            logger: log.logger(label: "gateway"))
+            management: management, logger: log.logger(label: "gateway"))
+        await management.attach(gateway)
         frontend = WebPage(
             configuration: WebPageConfiguration(host: "127.0.0.1", port: 0, authToken: token, limits: limits),
             store: store,
-            gateway: gateway, feed: feed, logger: log.logger(label: "frontend"))
+            gateway: gateway, management: management, feed: feed, logger: log.logger(label: "frontend"))
         await store.start()
         let gateway = gateway
         let frontend = frontend

@@ -1,4 +1,4 @@
-import HomeStore
+public import HomeStore
 import JSON
 
 /// `bridge/discovered` (docs/DESIGN.md "Topics"): the accessories seen on the network and not paired with
@@ -14,10 +14,10 @@ extension Gateway {
         }
     }
 
-    /// The JSON array of `bridge/discovered`: per accessory `id`, `name`, `model` (null when not
+    /// The JSON array of `bridge/discovered` (and of the web page's list): per accessory `id`, `name`, `model` (null when not
     /// announced), `category` (a word), `address` (the preferred one, null when none is usable),
     /// `addresses`, `port`, `paired_elsewhere`.
-    static func discoveredJSON(_ list: [DiscoveredAccessory]) -> String {
+    public static func discoveredJSON(_ list: [DiscoveredAccessory]) -> String {
         let entries = list.map { accessory -> JSONValue in
             .object([
                 "id": .string(accessory.id), "name": .string(accessory.name),

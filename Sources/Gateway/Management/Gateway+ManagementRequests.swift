@@ -1,5 +1,5 @@
-import HomeStore
-import JSON
+public import HomeStore
+public import JSON
 import MQTT
 
 /// The bridge requests that manage the gateway (`pair`, `unpair`): each reads its JSON object into the
@@ -9,7 +9,7 @@ import MQTT
 /// `pair` while one runs is told it is busy.
 extension Gateway {
     /// The management requests, by command name.
-    static let managementRequests: Set<String> = ["options", "pair", "refresh", "unpair"]
+    public static let managementRequests: Set<String> = ["options", "pair", "refresh", "unpair"]
 
     /// Starts the management request `command`; its answer is published when the operation ends.
     func startManagementRequest(
@@ -24,38 +24,65 @@ extension Gateway {
             refuse("'\(command)' is not available: this gateway was started without pairing")
             return
         }
-        let operation: @Sendable () async -> Result<String, ManagementError>
+        switch Self.managementOperation(command, request, with: management) {
+        case .failure(let error): refuse(error.description)
+        case .success(let operation):
+            Task { [weak self] in
+                let outcome = await operation()
+                await self?.finishManagementRequest(command, outcome, transaction: transaction, answer: answer)
+            }
+        }
+    }
+
+    /// Runs the management request `command` (one of `managementRequests`) with `request` on `management`
+    /// as `bridge/request/<command>` does: the same reading of the JSON object, the same operation and the
+    /// same answer `data`, for a caller other than MQTT (the web page), so the two never disagree.
+    /// - Returns: the answer's `data` JSON, or the `ManagementError` whose line `bridge/response/<command>`
+    ///   would carry (`.invalidRequest` for a missing field, a wrong type or an unknown command).
+    public static func managementRequest(_ command: String, _ request: JSONObject, with management: Management) async
+        -> Result<String, ManagementError>
+    {
+        switch managementOperation(command, request, with: management) {
+        case .failure(let error): return .failure(error)
+        case .success(let operation): return await operation()
+        }
+    }
+
+    /// The operation `command` with `request` runs, or why the request is refused before anything runs.
+    private static func managementOperation(_ command: String, _ request: JSONObject, with management: Management)
+        -> Result<@Sendable () async -> Result<String, ManagementError>, ManagementError>
+    {
         switch command {
         case "pair":
-            switch Self.pairRequest(request) {
-            case .failure(let error): return refuse(error.description)
-            case .success(let parsed): operation = { await Self.pair(parsed, with: management) }
+            switch pairRequest(request) {
+            case .failure(let error): return .failure(error)
+            case .success(let parsed): return .success({ await pair(parsed, with: management) })
             }
         case "options":
-            switch Self.optionsRequest(request) {
-            case .failure(let error): return refuse(error.description)
+            switch optionsRequest(request) {
+            case .failure(let error): return .failure(error)
             case .success(let (accessory, change)):
-                operation = { await Self.setOptions(accessory, change, with: management) }
+                return .success({ await setOptions(accessory, change, with: management) })
             }
         case "refresh":
             guard request["accessory"] == nil || request["accessory"]?.stringValue != nil else {
-                return refuse(#"name the accessory: {"accessory":"<slug or id>"}, or {} for every one"#)
+                return .failure(
+                    .invalidRequest(#"name the accessory: {"accessory":"<slug or id>"}, or {} for every one"#))
             }
             let accessory = request["accessory"]?.stringValue
-            operation = { await Self.refresh(accessory, with: management) }
-        default:
+            return .success({ await refresh(accessory, with: management) })
+        case "unpair":
             guard let accessory = request["accessory"]?.stringValue else {
-                return refuse(#"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#)
+                return .failure(
+                    .invalidRequest(#"name the accessory: {"accessory":"<slug, id or pairing name>","force":false}"#))
             }
             guard request["force"] == nil || request["force"]?.boolValue != nil else {
-                return refuse(#""force" must be true or false"#)
+                return .failure(.invalidRequest(#""force" must be true or false"#))
             }
             let force = request["force"]?.boolValue ?? false
-            operation = { await Self.unpair(accessory, force: force, with: management) }
-        }
-        Task { [weak self] in
-            let outcome = await operation()
-            await self?.finishManagementRequest(command, outcome, transaction: transaction, answer: answer)
+            return .success({ await unpair(accessory, force: force, with: management) })
+        default:
+            return .failure(.invalidRequest("unknown management request '\(command)'"))
         }
     }
 

@@ -1,3 +1,4 @@
+import Gateway
 import HomeModel
 import JSON
 
@@ -62,6 +63,8 @@ extension WebPage {
             }
             return HTTPResponse(events: stream)
         case ("GET", ["log"]): return .json("[\(feed.recent.map(\.json).joined(separator: ","))]")
+        case ("GET", ["discovered"]): return await discoveredList()
+        case ("GET", ["health"]): return await health()
         case ("POST", _):
             guard request.headers["content-type"]?.lowercased().hasPrefix("application/json") == true else {
                 // A form on another site can post text or a form, never JSON without the page's permission.
@@ -74,6 +77,7 @@ extension WebPage {
             case _ where parts.count == 4 && parts[0] == "accessories" && parts[2] == "characteristics":
                 return await write(accessory: parts[1], iid: parts[3], body)
             case _ where parts.count == 3 && parts[0] == "bridge" && parts[1] == "request":
+                if Gateway.managementRequests.contains(parts[2]) { return await managementRequest(parts[2], body) }
                 return await bridgeRequest(parts[2], request.body)
             default: break
             }

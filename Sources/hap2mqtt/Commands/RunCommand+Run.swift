@@ -76,8 +76,21 @@ enum RunCommandRunner {
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
         }
         let webPage = configuration.frontendConfiguration.map {
-            WebPage(configuration: $0, store: store, gateway: gateway, feed: .program, logger: loggers.web)
+            WebPage(
+                configuration: $0, store: store, gateway: gateway, management: management, feed: .program,
+                logger: loggers.web)
         }
+        // The page listens before anything connects: a port that is taken stops run here with one line,
+        // not after the broker was reached (or never, while it cannot be). Its service stops it.
+        if let webPage {
+            do throws(WebPageError) {
+                try webPage.start()
+            } catch {
+                StandardStream.write("hap2mqtt: cannot start the web page: \(error)\n", to: STDERR_FILENO)
+                return 1
+            }
+        }
+        defer { webPage?.stop() }
         let stop = StopRequest()
         let group = ServiceGroup(
             services(

@@ -1,9 +1,9 @@
-import HomeStore
+public import HomeStore
 import Synchronization
 
 /// An `AccessoryPairing` that records what it was asked and answers as told: a pair can be held until
 /// `release()`, and a failure given for every call.
-final class FakeAccessoryPairing: AccessoryPairing {
+public final class FakeAccessoryPairing: AccessoryPairing {
     private struct State {
         var pairs: [PairRequest] = []
         var unpairs: [(String, Bool)] = []
@@ -14,18 +14,21 @@ final class FakeAccessoryPairing: AccessoryPairing {
 
     private let state = Mutex(State())
 
+    /// A backend that pairs at once.
+    public init() {}
+
     /// The setup codes the pairs were given.
-    var codes: [String] { state.withLock { $0.pairs.compactMap { $0.code?.reveal } } }
+    public var codes: [String] { state.withLock { $0.pairs.compactMap { $0.code?.reveal } } }
     /// How many pairs were started.
-    var pairCount: Int { state.withLock { $0.pairs.count } }
+    public var pairCount: Int { state.withLock { $0.pairs.count } }
     /// The unpairs asked for: the name or id given, and `force`.
-    var unpairs: [(String, Bool)] { state.withLock { $0.unpairs } }
+    public var unpairs: [(String, Bool)] { state.withLock { $0.unpairs } }
 
     /// Every pair waits for `release()` from now on.
-    func hold() { state.withLock { $0.holding = true } }
+    public func hold() { state.withLock { $0.holding = true } }
 
     /// Lets held pairs go on, and the next ones too.
-    func release() {
+    public func release() {
         let held = state.withLock { state in
             state.holding = false
             defer { state.held = [] }
@@ -35,9 +38,9 @@ final class FakeAccessoryPairing: AccessoryPairing {
     }
 
     /// Every call fails with `error` from now on.
-    func fail(with error: ManagementError) { state.withLock { $0.failure = error } }
+    public func fail(with error: ManagementError) { state.withLock { $0.failure = error } }
 
-    func pair(_ request: PairRequest) async throws(ManagementError) -> PairedServer {
+    public func pair(_ request: PairRequest) async throws(ManagementError) -> PairedServer {
         await withCheckedContinuation { continuation in
             let wait = state.withLock { state in
                 state.pairs.append(request)
@@ -52,7 +55,7 @@ final class FakeAccessoryPairing: AccessoryPairing {
             port: UInt16(request.port ?? 51826))
     }
 
-    func unpair(_ nameOrID: String, force: Bool) async throws(ManagementError) -> UnpairResult {
+    public func unpair(_ nameOrID: String, force: Bool) async throws(ManagementError) -> UnpairResult {
         state.withLock { $0.unpairs.append((nameOrID, force)) }
         if let failure = state.withLock({ $0.failure }) { throw failure }
         return UnpairResult(
@@ -61,13 +64,16 @@ final class FakeAccessoryPairing: AccessoryPairing {
 }
 
 /// An `AccessoryDiscovery` whose list the test sets.
-final class FakeAccessoryDiscovery: AccessoryDiscovery {
+public final class FakeAccessoryDiscovery: AccessoryDiscovery {
     private let state = Mutex<
         (list: [DiscoveredAccessory], streams: [AsyncStream<[DiscoveredAccessory]>.Continuation])
     >(([], []))
 
+    /// A discovery that has seen nothing yet.
+    public init() {}
+
     /// Sets the list and tells every stream.
-    func set(_ list: [DiscoveredAccessory]) {
+    public func set(_ list: [DiscoveredAccessory]) {
         let streams = state.withLock { state in
             state.list = list
             return state.streams
@@ -75,9 +81,9 @@ final class FakeAccessoryDiscovery: AccessoryDiscovery {
         for stream in streams { stream.yield(list) }
     }
 
-    func discoveredAccessories() async -> [DiscoveredAccessory] { state.withLock { $0.list } }
+    public func discoveredAccessories() async -> [DiscoveredAccessory] { state.withLock { $0.list } }
 
-    func discoveredAccessoryChanges() async -> AsyncStream<[DiscoveredAccessory]> {
+    public func discoveredAccessoryChanges() async -> AsyncStream<[DiscoveredAccessory]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [DiscoveredAccessory].self)
         let list = state.withLock { state in
             state.streams.append(continuation)
