@@ -5,7 +5,7 @@
 "use strict";
 
 const main = document.getElementById("main");
-const state = { accessory: null, view: null };
+const state = { accessory: null, view: null, notice: null };
 
 function el(tag, attributes, ...children) {
   const node = document.createElement(tag);
@@ -57,10 +57,15 @@ async function showList() {
   state.view = "accessories";
   const answer = await api("GET", "accessories");
   if (state.view !== "accessories") return;
-  main.replaceChildren(el("h1", {}, "Accessories"));
+  const carried = state.notice;
+  state.notice = null;
+  main.replaceChildren(
+    el("div", { class: "heading" }, el("h1", {}, "Accessories"),
+      el("button", { class: "secondary", id: "refresh-all", onclick: () => refresh(null) }, "Refresh all")),
+    el("div", { id: "outcome" }, carried ? notice(carried.text, carried.kind) : null));
   if (!answer.ok) { main.append(notice(answer.body.error, "error")); return; }
   if (answer.body.length === 0) {
-    main.append(el("p", { class: "empty" }, "No accessories yet."));
+    main.append(el("p", { class: "empty" }, "No accessories yet. ", el("a", { href: "#/pair" }, "Pair one.")));
     return;
   }
   main.append(el("div", { class: "cards", id: "accessories" }, answer.body.map(card)));
@@ -106,13 +111,55 @@ function actions(accessory) {
       event.preventDefault();
       const done = await bridge("rename", { accessory: accessory.slug, to: name.value }, "Renamed.");
       if (done) location.hash = "#/accessory/" + encodeURIComponent(done.accessory);
-    } }, name, el("button", { type: "submit", class: "secondary" }, "Rename")));
+    } }, name, el("button", { type: "submit", class: "secondary" }, "Rename")),
+    el("button", { class: "secondary", id: "refresh", onclick: () => refresh(accessory.slug) }, "Refresh"),
+    el("button", { class: "danger", id: "unpair", onclick: () => confirmUnpair(accessory) }, "Unpair…"));
+}
+
+// Refresh (bridge/request/refresh): the accessories and every value fetched again from the accessory
+// server of `slug`, or from every one for null.
+async function refresh(slug) {
+  const done = await bridge("refresh", slug ? { accessory: slug } : {}, null);
+  if (!done) return;
+  const servers = done.accessory_servers;
+  const outcome = document.getElementById("outcome");
+  if (outcome) outcome.replaceChildren(notice(servers.length === 0 ? "Nothing to refresh."
+    : "Refreshed " + servers.join(", ") + ".", "ok"));
+}
+
+// Unpair (bridge/request/unpair) after a confirmation: the pairing is the accessory server's, so every
+// accessory of that server goes; the step names them.
+async function confirmUnpair(accessory) {
+  const outcome = document.getElementById("outcome");
+  if (!outcome) return;
+  const server = accessory.id.split("/")[0];
+  const list = await api("GET", "accessories");
+  const siblings = list.ok ? list.body.filter((a) => a.id.split("/")[0] === server).map((a) => a.name) : [accessory.name];
+  const force = el("input", { type: "checkbox", id: "unpair-force" });
+  const box = el("div", { class: "confirm", id: "unpair-confirmation", role: "alertdialog", "aria-labelledby": "unpair-question" },
+    el("p", { id: "unpair-question" }, "Unpair ", el("strong", {}, accessory.name), "? The pairing is removed on the accessory and here, and every topic of it is cleared",
+      siblings.length > 1 ? ". Its accessory server's other accessories go too: " + siblings.filter((n) => n !== accessory.name).join(", ") + "." : "."),
+    el("label", { class: "check" }, force, " Forget it here even if the accessory cannot be reached"),
+    el("div", { class: "buttons" },
+      el("button", { class: "danger", id: "unpair-confirm", onclick: async (event) => {
+        event.target.disabled = true;
+        const done = await bridge("unpair", { accessory: accessory.slug, force: force.checked }, null);
+        if (!done) { event.target.disabled = false; return; }
+        const how = { removed: "", already_removed_on_accessory: " (it had already forgotten this gateway)",
+          removed_here_only: " here only: " + (done.reason || "the accessory could not be told") };
+        state.notice = { text: "Unpaired " + done.name + (how[done.outcome] || "") + ".", kind: "ok" };
+        location.hash = "#/";
+      } }, "Unpair"),
+      el("button", { class: "secondary", id: "unpair-cancel", onclick: () => outcome.replaceChildren() }, "Cancel")));
+  outcome.replaceChildren(box);
 }
 
 async function bridge(command, request, success) {
   const outcome = document.getElementById("outcome");
   const answer = await api("POST", "bridge/request/" + command, request);
-  if (outcome) outcome.replaceChildren(notice(answer.ok ? success : answer.body.error, answer.ok ? "ok" : "error"));
+  if (outcome && (success || !answer.ok)) {
+    outcome.replaceChildren(notice(answer.ok ? success : answer.body.error, answer.ok ? "ok" : "error"));
+  }
   return answer.ok ? answer.body.data : null;
 }
 
@@ -220,6 +267,125 @@ function applyValue(id, iid, value) {
   for (const node of controls.children) if (node.setValue) { node.setValue(value); break; }
 }
 
+// ---- pairing: the accessories seen on the network, and the form ----
+
+async function showPair() {
+  state.view = "pair";
+  const answer = await api("GET", "discovered");
+  if (state.view !== "pair") return;
+  const code = el("input", { id: "pair-code", name: "code", required: true, autocomplete: "off", inputmode: "numeric",
+    placeholder: "XXX-XX-XXX", maxlength: 10, size: 12, "aria-label": "setup code", spellcheck: "false" });
+  const host = el("input", { id: "pair-host", name: "host", placeholder: "192.168.1.20", "aria-label": "host", size: 16 });
+  const port = el("input", { id: "pair-port", name: "port", type: "number", min: 1, max: 65535, placeholder: "51826", "aria-label": "port" });
+  const name = el("input", { id: "pair-name", name: "name", maxlength: 64, "aria-label": "name (optional)", placeholder: "optional" });
+  const chosen = el("input", { type: "hidden", id: "pair-id", name: "id" });
+  const target = el("div", { class: "meta", id: "pair-target" }, "an accessory by its address");
+  const address = el("div", { class: "fields", id: "pair-address" },
+    el("label", {}, "Host", host), el("label", {}, "Port", port));
+  const submit = el("button", { type: "submit", id: "pair-submit" }, "Pair");
+  const form = el("form", { class: "card pair-form", id: "pair-form", autocomplete: "off", onsubmit: async (event) => {
+    event.preventDefault();
+    const request = chosen.value ? { id: chosen.value } : { host: host.value.trim(), port: Number(port.value) };
+    if (!chosen.value && (request.host === "" || port.value === "")) {
+      outcome.replaceChildren(notice("give the accessory's host and port, or choose one seen on the network", "error"));
+      return;
+    }
+    request.code = code.value;
+    code.value = "";  // the setup code is not kept in the page
+    if (name.value.trim() !== "") request.name = name.value.trim();
+    submit.disabled = true;
+    outcome.replaceChildren(notice("Pairing… this takes a few seconds.", "pending"));
+    const done = await api("POST", "bridge/request/pair", request);
+    delete request.code;
+    submit.disabled = false;
+    if (!done.ok) { outcome.replaceChildren(notice(done.body.error, "error")); return; }
+    const data = done.body.data;
+    outcome.replaceChildren(notice(el("span", {}, "Paired " + data.name + " (" + data.id + ") at " + data.host + ":" + data.port
+      + (data.replaced ? ", replacing " + (data.replaced_name || "its old pairing") : "") + ". ",
+      el("a", { href: "#/" }, "See its accessories.")), "ok"));
+    choose(null);
+  } },
+  el("h2", {}, "Pair"), target, chosen, address,
+  el("div", { class: "fields" }, el("label", {}, "Setup code", code), el("label", {}, "Name", name)),
+  el("div", { class: "buttons" }, submit,
+    el("button", { type: "button", class: "secondary", id: "pair-by-address", onclick: () => choose(null) }, "By address")));
+  const outcome = el("div", { id: "pair-outcome" });
+  function choose(accessory) {
+    chosen.value = accessory ? accessory.id : "";
+    address.hidden = Boolean(accessory);
+    target.textContent = accessory ? accessory.name + " (" + accessory.id + ")" : "an accessory by its address";
+    if (accessory) code.focus();
+  }
+  state.choose = choose;
+  main.replaceChildren(el("h1", {}, "Pair an accessory"),
+    el("section", { id: "discovered-section" }, el("h2", {}, "Seen on the network"), el("div", { id: "discovered" })),
+    form, outcome);
+  showDiscovered(answer.ok ? answer.body : { discovery: false, accessories: [] });
+}
+
+function showDiscovered(list) {
+  const box = document.getElementById("discovered");
+  if (!box || state.view !== "pair") return;
+  if (!list.discovery) {
+    box.replaceChildren(el("p", { class: "empty" }, "Discovery is off (homekit.discovery): pair by host and port below."));
+    return;
+  }
+  if (list.accessories.length === 0) {
+    box.replaceChildren(el("p", { class: "empty" }, "No unpaired accessory is announcing itself on the network."));
+    return;
+  }
+  box.replaceChildren(el("div", { class: "cards" }, list.accessories.map((a) =>
+    el("div", { class: "card discovered", "data-id": a.id },
+      el("div", { class: "name" }, a.name, " ", a.paired_elsewhere ? el("span", { class: "badge offline" }, "paired elsewhere") : null),
+      el("div", { class: "meta" }, [a.model, a.category].filter(Boolean).join(" · ")),
+      el("div", { class: "meta" }, (a.address || "no usable address") + ":" + a.port, " · ", a.id),
+      el("button", { class: "secondary", onclick: () => state.choose(a), disabled: a.paired_elsewhere || null }, "Pair…")))));
+}
+
+// ---- health (bridge/health) ----
+
+async function showHealth() {
+  state.view = "health";
+  const [health, list] = await Promise.all([api("GET", "health"), api("GET", "accessories")]);
+  if (state.view !== "health") return;
+  const heading = el("div", { class: "heading" }, el("h1", {}, "Health"),
+    el("button", { class: "secondary", id: "health-reload", onclick: () => showHealth() }, "Reload"));
+  if (!health.ok) { main.replaceChildren(heading, notice(health.body.error, "error")); return; }
+  const h = health.body;
+  const names = {};
+  for (const a of list.ok ? list.body : []) (names[a.id.split("/")[0]] ||= []).push(a.name);
+  const servers = h.accessory_servers.map((s) => {
+    const server = s.id.replace(/^hap:/, "");
+    return el("section", { class: "card server", "data-server": s.id },
+      el("div", { class: "name" }, (names[server] || []).join(", ") || s.id, " ",
+        el("span", { class: "badge " + (s.connected === false || !s.reachable ? "offline" : "online") },
+          s.connected === false ? "disconnected" : s.reachable ? "connected" : "unreachable")),
+      el("div", { class: "meta" }, s.id),
+      facts([["address", s.address || "—"], ["last event", when(s.last_event)], ["reconnects", s.reconnects],
+        ["reads", s.reads], ["writes", s.writes], ["failed writes", s.failed_writes], ["events", s.events],
+        ["accessories", s.accessories]]));
+  });
+  main.replaceChildren(heading,
+    el("div", { class: "cards", id: "health" },
+      el("section", { class: "card" }, el("h2", {}, "Gateway"),
+        facts([["uptime", duration(h.uptime)], ["memory", h.memory.rss === null ? "—" : (h.memory.rss / 1048576).toFixed(1) + " MiB"]])),
+      el("section", { class: "card" }, el("h2", {}, "MQTT"),
+        facts([["received", h.mqtt.received], ["sent", h.mqtt.sent], ["collapsed", h.mqtt.collapsed],
+          ["shed", h.mqtt.shed], ["oversized", h.mqtt.oversized]]))),
+    el("h2", { class: "section" }, "Accessory servers"),
+    servers.length ? el("div", { class: "cards", id: "servers" }, servers) : el("p", { class: "empty" }, "No accessory server yet."));
+}
+
+function facts(pairs) {
+  return el("dl", { class: "facts" }, pairs.map(([label, value]) =>
+    [el("dt", {}, label), el("dd", { "data-field": label.replace(/ /g, "_") }, String(value))]).flat());
+}
+
+function duration(seconds) {
+  const d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600), m = Math.floor(seconds % 3600 / 60);
+  return [d ? d + " d" : null, d || h ? h + " h" : null, m + " min", d ? null : seconds % 60 + " s"].filter(Boolean).join(" ");
+}
+
 // ---- the log ----
 
 async function showLog() {
@@ -255,6 +421,7 @@ function listen() {
     if (state.view === "accessory" && state.accessory && state.accessory.id === change.accessory) route();
   });
   source.addEventListener("accessories", () => { if (state.view === "accessories") showList(); });
+  source.addEventListener("discovered", (event) => showDiscovered(JSON.parse(event.data)));
   source.addEventListener("log", (event) => {
     const box = document.getElementById("log");
     if (!box) return;
@@ -275,6 +442,8 @@ function route() {
   }
   if (page === "accessory" && argument) return showAccessory(decodeURIComponent(argument));
   if (page === "log") return showLog();
+  if (page === "pair") return showPair();
+  if (page === "health") return showHealth();
   return showList();
 }
 

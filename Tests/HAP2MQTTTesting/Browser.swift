@@ -93,6 +93,11 @@ public final class Browser: Sendable {
         return try await run(command, timeout: .seconds(timeout + 30))["text"] as? String ?? ""
     }
 
+    /// Waits until no element matching `css` is left.
+    public func waitGone(_ css: String, timeout: Int = 30) async throws {
+        try await run(["cmd": "wait", "css": css, "gone": true, "timeout": timeout], timeout: .seconds(timeout + 30))
+    }
+
     /// Clicks the element matching `css`.
     public func click(_ css: String) async throws { try await run(["cmd": "click", "css": css]) }
 

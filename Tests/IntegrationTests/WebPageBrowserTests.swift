@@ -117,6 +117,115 @@ struct WebPageBrowserTests {
         await live.stop()
     }
 
+    @Test("pairing a second accessory from the form: a wrong code shows the clear error, the right one lists it")
+    func pairFromForm() async throws {
+        let (live, url) = try await Self.start()
+        let second = try await HAPPythonAccessory.start(lights: 2)
+        let browser = try await Browser.start()
+        do {
+            try await second.setValue(accessory: "Light 1", characteristic: "Brightness", value: .int(37))
+            try await signIn(browser, url)
+            try await browser.click(#"nav a[data-nav="pair"]"#)
+            // Discovery is off in the tests: the page says so, and pairs by host and port.
+            try await browser.wait("#discovered", text: "Discovery is off")
+            try await browser.type("#pair-host", "127.0.0.1")
+            try await browser.type("#pair-port", String(second.port))
+            let wrong = second.setupCode == "111-22-333" ? "111-22-334" : "111-22-333"
+            try await browser.type("#pair-code", wrong)
+            try await browser.click("#pair-submit")
+            try await browser.wait(
+                "#pair-outcome .notice.error", text: "wrong setup code: check the 8-digit code on the accessory",
+                timeout: 60)
+            try await browser.wait("#pair-code", property: "value", equals: "")
+            #expect(try await second.status().paired == false)
+
+            try await browser.type("#pair-code", second.setupCode)
+            try await browser.type("#pair-name", "Second Bridge")
+            try await browser.click("#pair-submit")
+            try await browser.wait("#pair-outcome .notice.ok", text: "Paired Second Bridge", timeout: 60)
+            try await browser.wait("#pair-code", property: "value", equals: "")
+            let page = try await browser.property("body", "innerHTML") as? String ?? ""
+            #expect(!page.contains(second.setupCode))
+
+            try await browser.click(#"nav a[data-nav="accessories"]"#)
+            try await browser.wait("#accessories .accessory", text: "Light 1")
+            try await browser.wait("#accessories .accessory", text: "Light 2")
+            try await browser.click(#"#accessories .accessory[data-slug="light_1"]"#)
+            try await browser.wait(
+                #"[data-characteristic="lightbulb/brightness"] input[type="range"]"#, property: "value", equals: "37")
+            for form in [second.setupCode, wrong, second.setupCode.replacingOccurrences(of: "-", with: "")] {
+                #expect(!live.gateway.log.contains(form), "a setup code is in the log")
+            }
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await second.stop()
+        await live.stop()
+    }
+
+    @Test("unpair asks first: cancel keeps the accessory; confirmed, its accessory server leaves the list")
+    func unpairWithConfirmation() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            try await browser.open(url + "#/accessory/light")
+            try await browser.click("#unpair")
+            try await browser.wait("#unpair-confirmation", text: "Unpair Light?")
+            try await browser.wait("#unpair-confirmation", text: "Switch")
+            try await browser.click("#unpair-cancel")
+            try await browser.waitGone("#unpair-confirmation")
+            #expect(try await live.accessory.status().paired == true)
+
+            try await browser.click("#unpair")
+            try await browser.click("#unpair-confirm")
+            try await browser.wait("#outcome .notice.ok", text: "Unpaired", timeout: 60)
+            try await browser.wait(".empty", text: "No accessories yet.")
+            #expect(try await browser.url() == url + "#/")
+            #expect(try await live.accessory.status().paired == false)
+            try await live.waitFor("hap2mqtt/bridge/accessories", "[]")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test("refresh answers with the accessory server it fetched again; health shows the gateway's real counts")
+    func refreshAndHealth() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            try await browser.open(url + "#/accessory/light")
+            let server = "hap:" + (try await live.accessory.status().pairingID).uppercased()
+            try await browser.click("#refresh")
+            try await browser.wait("#outcome .notice.ok", text: "Refreshed \(server).")
+            try await browser.click(#"[data-characteristic="lightbulb/on"] input.switch"#)
+            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: true")
+
+            try await browser.click(#"nav a[data-nav="health"]"#)
+            let card = #".server[data-server="\#(server)"]"#
+            try await browser.wait(card, text: "Light, Switch")
+            try await browser.wait(card + " .badge.online", text: "connected")
+            try await browser.wait(card + #" [data-field="address"]"#, text: "127.0.0.1:\(live.accessory.port)")
+            try await browser.wait(card + #" [data-field="writes"]"#, text: "1")
+            try await browser.wait(card + #" [data-field="failed_writes"]"#, text: "0")
+            let reads = try await browser.wait(card + #" [data-field="reads"]"#)
+            #expect(Int(reads) != nil, "reads: \(reads)")
+            try await browser.wait(#"#health [data-field="uptime"]"#, text: "min")
+            try await browser.wait(#"#health [data-field="memory"]"#, text: "MiB")
+            // The gateway has published the home on MQTT by now.
+            let sent = try await browser.wait(#"#health [data-field="sent"]"#)
+            #expect((Int(sent) ?? 0) > 0, "sent: \(sent)")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
     private func signIn(_ browser: Browser, _ url: String) async throws {
         try await browser.open(url)
         try await browser.type("#token", Self.token, enter: true)
