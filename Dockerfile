@@ -45,8 +45,8 @@ COPY --from=build /out/hap2mqtt /usr/local/bin/hap2mqtt
 WORKDIR /app
 USER 10001:10001
 VOLUME ["/app/data"]
-# The web page, when frontend.enabled is true (off by default; in a container it must listen on 0.0.0.0,
-# which needs frontend.auth_token_file: README "Web page").
+# The web page (frontend.enabled, on by default on 127.0.0.1; to reach it from outside the container it
+# must listen on 0.0.0.0, which needs frontend.auth_token_file: README "Web page").
 EXPOSE 8780
 # Healthy while the gateway is connected to the broker and has synced the home: `hap2mqtt healthcheck`
 # reads the health.json that `hap2mqtt run` keeps fresh in /app/data.

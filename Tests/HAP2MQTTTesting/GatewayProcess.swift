@@ -41,9 +41,14 @@ public final class GatewayProcess: Sendable {
               state_dir: \(directory.appendingPathComponent("data").path)
             log_level: \(logLevel)
             \(extraYAML)
+            \(extraYAML.contains("frontend:") ? "" : Self.noWebPage)
             """
         try TestFile.write(yaml, to: configurationFile)
     }
+
+    /// The web page is on by default on port 8780, which gateways running side by side would all want:
+    /// off unless `extraYAML` has a `frontend` section of its own.
+    static let noWebPage = "frontend:\n  enabled: false"
 
     deinit {
         if let process = process.withLock({ $0 }), process.isRunning {

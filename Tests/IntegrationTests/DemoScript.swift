@@ -47,6 +47,8 @@ final class DemoScript: Sendable {
                 "HAP2MQTT_DEMO_MQTT_PORT": "\(mqttPort)",
                 "HAP2MQTT_DEMO_HAP_PORT": "\(hapPort)",
                 "HAP2MQTT_DEMO_SKIP_SETUP": "1",
+                // The web page is on by default on 8780; here on a free port, as other tests run beside it.
+                "HAP2MQTT_FRONTEND_PORT": "0",
                 "HAP2MQTT_DEMO_BINARY": try GatewayProcess.binary().path,
                 "HAP2MQTT_DEMO_PYTHON": python,
             ].merging(AvahiNamespace.gatewayEnvironment) { knob, _ in knob }

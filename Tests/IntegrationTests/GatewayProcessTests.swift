@@ -14,7 +14,9 @@ struct GatewayProcessTests {
         let broker = try await MosquittoBroker()
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Config/hap2mqtt.example.yaml")
-        let gateway = try GatewayProcess(brokerURL: broker.url, environment: ["HAP2MQTT_MQTT_URL": broker.url])
+        // The example serves the web page on 8780; here on a free port, as other tests run beside it.
+        let gateway = try GatewayProcess(
+            brokerURL: broker.url, environment: ["HAP2MQTT_MQTT_URL": broker.url, "HAP2MQTT_FRONTEND_PORT": "0"])
         try FileManager.default.removeItem(at: gateway.configurationFile)
         try FileManager.default.copyItem(at: example, to: gateway.configurationFile)
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/#"])
@@ -135,6 +137,26 @@ struct GatewayProcessTests {
         #expect(gateway.terminationStatus == 0)
         await observer.disconnect()
         await broker.stop()
+    }
+}
+
+@Suite("hap2mqtt run: the web page's port")
+struct WebPagePortTests {
+    @Test("with the web page's port taken, run stops at once with one line, before it reaches for the broker")
+    func portTaken() async throws {
+        let taken = try LoopbackListener.open()
+        defer { taken.close() }
+        // No broker listens here: run must stop before it tries.
+        let gateway = try GatewayProcess(
+            brokerURL: "mqtt://127.0.0.1:1", extraYAML: "frontend:\n  enabled: true\n  port: \(taken.port)")
+        try gateway.start()
+        try await eventually("hap2mqtt run to stop", timeout: .seconds(30)) { !gateway.isRunning }
+        #expect(gateway.terminationStatus == 1)
+        let line = gateway.log.split(separator: "\n").first { $0.hasPrefix("hap2mqtt: cannot start the web page") }
+        #expect(
+            line?.hasPrefix("hap2mqtt: cannot start the web page: cannot listen on 127.0.0.1:\(taken.port): ") == true)
+        #expect(line?.hasSuffix("; change frontend.host or frontend.port") == true, "\(gateway.log)")
+        #expect(!gateway.log.contains("cannot connect to the MQTT broker"))
     }
 }
 

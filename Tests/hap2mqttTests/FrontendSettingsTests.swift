@@ -7,17 +7,20 @@ import Testing
 /// other machines could reach without a token.
 @Suite("frontend settings")
 struct FrontendSettingsTests {
-    @Test("off by default, on 127.0.0.1:8780 without a token when enabled")
+    @Test("on by default, on 127.0.0.1:8780 without a token; enabled: false turns it off")
     func defaults() throws {
         let c = Configuration()
-        #expect(!c.frontend.enabled)
-        #expect(c.frontendConfiguration == nil)
+        #expect(c.frontend.enabled)
+        let page = try #require(c.frontendConfiguration)
+        #expect(page.host == "127.0.0.1" && page.port == 8780 && page.authToken == nil)
         let files = try TemporaryFiles()
         defer { files.remove() }
-        let path = try files.write("frontend:\n  enabled: true\n", to: "hap2mqtt.yaml")
+        let path = try files.write("frontend:\n  enabled: false\n", to: "hap2mqtt.yaml")
         let loaded = try Configuration.load(path: path, environment: [:]).configuration
-        let page = try #require(loaded.frontendConfiguration)
-        #expect(page.host == "127.0.0.1" && page.port == 8780 && page.authToken == nil)
+        #expect(loaded.frontendConfiguration == nil)
+        let off = try Configuration.load(
+            path: nil, environment: ["HAP2MQTT_FRONTEND_ENABLED": "false"], defaultPath: files.path + "/none.yaml")
+        #expect(off.configuration.frontendConfiguration == nil)
     }
 
     @Test("an address other machines can reach without a token is refused with one line")

@@ -1,5 +1,5 @@
-"""Screenshots of the web page for README: the accessories, one accessory and the log, at a desktop and a
-phone width, with Debian's headless chromium (see browser_driver.py). Run by scripts/screenshots.
+"""Screenshots of the web page for README: the accessories, one accessory, pairing, health and the log, at
+a desktop and a phone width, with Debian's headless chromium (see browser_driver.py). Run by scripts/screenshots.
 
     screenshots.py URL ACCESSORY_SLUG OUTPUT_DIR
 """
@@ -15,6 +15,8 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 SIZES = {"desktop": (1280, 860), "phone": (390, 844)}
 PAGES = [("accessories", "#/", "#accessories .accessory"),
          ("accessory", "#/accessory/{slug}", ".service .row"),
+         ("pair", "#/pair", "#pair-form"),
+         ("health", "#/health", "#servers .server"),
          ("log", "#/log", "#log div")]
 
 
