@@ -14,9 +14,9 @@ extension Gateway {
         }
     }
 
-    /// The JSON array of `bridge/discovered` (and of the web page's list): per accessory `id`, `name`, `model` (null when not
-    /// announced), `category` (a word), `address` (the preferred one, null when none is usable),
-    /// `addresses`, `port`, `paired_elsewhere`.
+    /// The JSON array of `bridge/discovered` (and of the web page's list): per accessory `id`, `name`,
+    /// `model` (null when not announced), `category` (a word), `address` (the preferred one, null when none
+    /// is usable), `addresses`, `port`, `paired_elsewhere`.
     public static func discoveredJSON(_ list: [DiscoveredAccessory]) -> String {
         let entries = list.map { accessory -> JSONValue in
             .object([
