@@ -32,6 +32,8 @@ public actor Gateway {
     let logger: Logger
     /// The operations behind the management requests (`Gateway+ManagementRequests.swift`).
     let management: Management?
+    /// The log lines to publish on `bridge/logging` (`Gateway+Logging.swift`).
+    let logging: BridgeLogging?
 
     var index: TopicIndex
     /// The options saved through `bridge/request/options`, by accessory (`Management/Gateway+Options.swift`).
@@ -69,15 +71,18 @@ public actor Gateway {
     /// A gateway that publishes the store's home through `mqtt` (an `MQTTClient`, or a test's fake) once
     /// `run()` is called (`mqtt` connected or not), logging through `logger` (its caller's, labelled
     /// `gateway` in the program).
-    /// - Parameter management: the operations behind the `pair` and `unpair` requests; nil answers them
-    ///   with an error. `hap2mqtt run` `attach`es this gateway to it.
+    /// - Parameters:
+    ///   - management: the operations behind the `pair` and `unpair` requests; nil answers them with an
+    ///     error. `hap2mqtt run` `attach`es this gateway to it.
+    ///   - logging: the log lines to publish on `bridge/logging`; nil publishes none.
     public init(
         configuration: GatewayConfiguration, store: HomeStore, mqtt: any MQTTClientProtocol,
-        management: Management? = nil,
+        management: Management? = nil, logging: BridgeLogging? = nil,
         logger: Logger
     ) {
         self.logger = logger
         self.management = management
+        self.logging = logging
         self.configuration = configuration
         self.store = store
         self.mqtt = mqtt
@@ -153,6 +158,7 @@ public actor Gateway {
             })
         tasks.append(Task { [weak self] in await self?.followHealth() })
         tasks.append(Task { [weak self] in await self?.followDiscovered() })
+        tasks.append(Task { [weak self] in await self?.followLogging() })
         // Carries no batches; it ends when the store stops.
         for await _ in subscription.changes {}
     }

@@ -26,7 +26,8 @@ struct Hap2mqtt {
             StandardStream.write(error, to: STDERR_FILENO)
             exit(status)
         case .command(let context):
-            LogSystem.bootstrap(LogLineWriter().sink(minimumLevel: context.logLevel))
+            LogSystem.bootstrap(
+                LogLineWriter().sink(minimumLevel: context.logLevel, bridgeLevel: context.configuration.mqttLogLevel))
             let loggers = Loggers()
             for notice in context.notices { loggers.program.notice(notice) }
             for warning in context.warnings { loggers.program.warning(warning) }

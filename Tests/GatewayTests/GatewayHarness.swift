@@ -60,7 +60,7 @@ final class GatewayHarness: Stoppable {
 
     fileprivate init(
         accessories: [Accessory], autoSync: Bool, writeTimeout: Duration, stateDirectory: StateDirectory?,
-        homeAssistant: HomeAssistantConfiguration, homes: [Home], management: Management?
+        homeAssistant: HomeAssistantConfiguration, homes: [Home], management: Management?, logging: BridgeLogging?
     ) async {
         (provider, store) = await GatewayFixture.store(
             accessories, autoSync: autoSync, writeTimeout: writeTimeout, homes: homes, log: log)
@@ -69,7 +69,7 @@ final class GatewayHarness: Stoppable {
             configuration: GatewayConfiguration(
                 version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": "mqtt://127.0.0.1:1883"],
                 homeAssistant: homeAssistant),
-            store: store, mqtt: mqtt, management: management, logger: log.logger(label: "gateway"))
+            store: store, mqtt: mqtt, management: management, logging: logging, logger: log.logger(label: "gateway"))
         await management?.attach(gateway)
         await store.start()
         let gateway = self.gateway
@@ -129,11 +129,12 @@ func withGatewayHarness(
     accessories: [Accessory] = GatewayFixture.accessories(), autoSync: Bool = true,
     writeTimeout: Duration = .seconds(10),
     stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
-    homes: [Home] = [Home(name: "Home")], management: Management? = nil, _ body: (GatewayHarness) async throws -> Void
+    homes: [Home] = [Home(name: "Home")], management: Management? = nil, logging: BridgeLogging? = nil,
+    _ body: (GatewayHarness) async throws -> Void
 ) async throws {
     let harness = await GatewayHarness(
         accessories: accessories, autoSync: autoSync, writeTimeout: writeTimeout, stateDirectory: stateDirectory,
-        homeAssistant: homeAssistant, homes: homes, management: management)
+        homeAssistant: homeAssistant, homes: homes, management: management, logging: logging)
     try await withStopping(harness, body)
 }
 

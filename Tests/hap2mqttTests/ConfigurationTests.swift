@@ -34,7 +34,7 @@ struct ConfigurationTests {
         #expect(c.homeassistant.discovery && c.homeassistant.prefix == "homeassistant")
         #expect(c.homeassistant.statusTopic == "homeassistant/status")
         #expect(c.homeassistant.birthDelay == .seconds(1)...(.seconds(5)))
-        #expect(c.logLevel == .info)
+        #expect(c.logLevel == .info && c.mqttLogLevel == .warning)
     }
 
     @Test("the example file loads to the defaults: a copy adds no accessory, room or home of its own")
@@ -83,7 +83,7 @@ struct ConfigurationTests {
         }
         collect(root, "")
         let settings = Configuration.environmentVariables
-        #expect(settings.count == 38)
+        #expect(settings.count == 39)
         #expect(Set(settings).subtracting(documented).isEmpty)
         for key in ["name", "room", "home", "exclude"] {
             #expect(text.contains("  #     \(key): "), "the example accessory entry shows \(key)")
@@ -123,6 +123,7 @@ struct ConfigurationTests {
             home:
               name: ~
             log_level: WARN
+            mqtt_log_level: error
             """
         ).configuration
         #expect(c.mqtt.url == MQTTBrokerURL(usesTLS: true, host: "::1", port: 8883))
@@ -132,7 +133,7 @@ struct ConfigurationTests {
         #expect(!c.homeassistant.discovery && c.homeassistant.birthDelayMin == .zero)
         #expect(c.homeassistant.excludeCharacteristics == ["status_low_battery", "kitchen_lamp/lightbulb/brightness"])
         #expect(c.home.name == "Home")
-        #expect(c.logLevel == .warning)
+        #expect(c.logLevel == .warning && c.mqttLogLevel == .error)
     }
 
     @Test("environment variables override the file with the same rules, and name themselves in errors")

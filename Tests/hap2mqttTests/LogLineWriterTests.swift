@@ -17,7 +17,7 @@ struct LogLineWriterTests {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         try #require(fd >= 0)
         let writer = LogLineWriter(fileDescriptor: fd) { Self.instant }
-        body(Logger(label: "mqtt", sink: writer.sink(minimumLevel: level)))
+        body(Logger(label: "mqtt", sink: writer.sink(minimumLevel: level, bridgeLevel: .error)))
         close(fd)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasSuffix("\n") || text.isEmpty)

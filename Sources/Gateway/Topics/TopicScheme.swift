@@ -20,6 +20,7 @@ public struct TopicScheme: Sendable, Hashable {
     public var bridgeEvent: String { "\(base)/bridge/event" }
     public var bridgeHealth: String { "\(base)/bridge/health" }
     public var bridgeDiscovered: String { "\(base)/bridge/discovered" }
+    public var bridgeLogging: String { "\(base)/bridge/logging" }
     public func bridgeRequest(_ command: String) -> String { "\(base)/bridge/request/\(command)" }
     public func bridgeResponse(_ command: String) -> String { "\(base)/bridge/response/\(command)" }
 

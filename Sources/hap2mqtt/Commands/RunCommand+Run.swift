@@ -70,7 +70,7 @@ enum RunCommandRunner {
             pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
             configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
-            management: management, logger: loggers.gateway)
+            management: management, logging: .program, logger: loggers.gateway)
         await management.attach(gateway)
         let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)

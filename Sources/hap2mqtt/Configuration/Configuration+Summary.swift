@@ -14,6 +14,7 @@ extension Configuration: CustomStringConvertible {
             "homeassistant": homeassistant.summary,
             "frontend": frontend.summary,
             "log_level": .string(logLevel.description),
+            "mqtt_log_level": .string(mqttLogLevel.description),
         ]
     }
 

@@ -24,6 +24,8 @@ struct Configuration: Sendable, Hashable {
     var frontend = FrontendSettings()
     /// `log_level`: the lowest level logged (`--log-level` overrides it).
     var logLevel = LogLevel.info
+    /// `mqtt_log_level`: the lowest level published on `bridge/logging` (docs/DESIGN.md "Topics").
+    var mqttLogLevel = LogLevel.warning
 
     /// The defaults.
     init() {}
@@ -92,10 +94,14 @@ struct Configuration: Sendable, Hashable {
         configuration.frontend = try top.section("frontend") { s throws(ConfigurationError) in
             try FrontendSettings(reading: &s)
         }
+        let names = LogLevel.allCases.map(\.description).joined(separator: ", ")
         if let value = top.value("log_level") {
-            let names = LogLevel.allCases.map(\.description).joined(separator: ", ")
             guard let level = try LogLevel(name: value.text()) else { throw value.wrongType("one of \(names)") }
             configuration.logLevel = level
+        }
+        if let value = top.value("mqtt_log_level") {
+            guard let level = try LogLevel(name: value.text()) else { throw value.wrongType("one of \(names)") }
+            configuration.mqttLogLevel = level
         }
         try top.finish()
         return configuration
@@ -104,7 +110,7 @@ struct Configuration: Sendable, Hashable {
     private static func topLevelNotMapping(_ root: YAMLNode, file: String) -> ConfigurationError {
         .wrongType(
             ConfigurationLocation(source: .file(file), mark: root.mark), key: "",
-            expected: "a mapping of sections (\(sections.joined(separator: ", ")), log_level)",
+            expected: "a mapping of sections (\(sections.joined(separator: ", ")), log_level, mqtt_log_level)",
             got: root.kindDescription)
     }
 }

@@ -6,7 +6,7 @@ import Logging
 /// SIGHUP in `hap2mqtt run`: reads the configuration file and the environment again and applies what can
 /// change while running (README "Signals"):
 ///
-/// - `log_level` (unless `--log-level` was given, which wins);
+/// - `log_level` (unless `--log-level` was given, which wins) and `mqtt_log_level`;
 /// - the `name`, `room` and `home` of `homekit.accessories` (the accessories are placed again, their
 ///   slugs and topics stay);
 /// - `homeassistant.discovery`, the birth delays and the exclusions (configs are published or cleared).
@@ -17,7 +17,8 @@ import Logging
 actor ConfigurationReload {
     /// The keys that a reload applies; every other changed key needs a restart.
     static let reloadable: Set<String> = [
-        "log_level", "homekit.accessories", "homeassistant.discovery", "homeassistant.birth_delay_min",
+        "log_level", "mqtt_log_level", "homekit.accessories", "homeassistant.discovery",
+        "homeassistant.birth_delay_min",
         "homeassistant.birth_delay_max", "homeassistant.exclude_accessories", "homeassistant.exclude_characteristics",
     ]
 
@@ -54,6 +55,7 @@ actor ConfigurationReload {
         }
         var applied = running
         applied.logLevel = new.logLevel
+        applied.mqttLogLevel = new.mqttLogLevel
         applied.homekit.accessories = new.homekit.accessories.mapValues { settings in
             var kept = settings
             kept.exclude = false
@@ -76,14 +78,14 @@ actor ConfigurationReload {
         let old = running
         running = applied
 
-        if changed.contains("log_level") {
-            if let level = options.logLevel {
+        if changed.contains("log_level") || changed.contains("mqtt_log_level") {
+            if let level = options.logLevel, changed.contains("log_level") {
                 logger.notice(
                     "log_level in the configuration is now \(new.logLevel); --log-level \(level) on the command line still wins"
                 )
-            } else {
-                LogSystem.bootstrap(LogLineWriter().sink(minimumLevel: new.logLevel))
             }
+            LogSystem.bootstrap(
+                LogLineWriter().sink(minimumLevel: options.logLevel ?? new.logLevel, bridgeLevel: new.mqttLogLevel))
         }
         if applied.homekit.accessories != old.homekit.accessories {
             var storeConfiguration = applied.homeStoreConfiguration

@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import JSON
 import Logging
 import Synchronization
@@ -31,12 +32,17 @@ final class LogLineWriter: Sendable {
         self.clock = clock
     }
 
-    /// A sink for `LogSystem.bootstrap` that keeps records at `minimumLevel` and above; each record also
-    /// goes to the web page's log (`LogFeed.program`).
-    func sink(minimumLevel: LogLevel) -> LogSink {
-        LogSink(minimumLevel: minimumLevel) { [self] record in
-            write(record)
-            LogFeed.program.append(record)
+    /// A sink for `LogSystem.bootstrap` that writes records at `minimumLevel` and above, and hands each
+    /// of them to the web page's log (`LogFeed.program`); records at `bridgeLevel` and above (which may be
+    /// lower) go to `bridge/logging` (`BridgeLogging.program`, whose level this sets).
+    func sink(minimumLevel: LogLevel, bridgeLevel: LogLevel) -> LogSink {
+        BridgeLogging.program.minimumLevel = bridgeLevel
+        return LogSink(minimumLevel: min(minimumLevel, bridgeLevel)) { [self] record in
+            if record.level >= minimumLevel {
+                write(record)
+                LogFeed.program.append(record)
+            }
+            BridgeLogging.program.append(record)
         }
     }
 

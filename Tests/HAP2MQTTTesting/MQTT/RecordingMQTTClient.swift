@@ -25,6 +25,8 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         var subscriptions: [String: (qos: MQTTQoS, retainAsPublished: Bool)] = [:]
         var hooks: [@Sendable (Bool) async -> Void] = []
         var publishFailure: MQTTError?
+        /// Called with every batch, inside `publish`, as a real client's own work (and log lines) happens.
+        var publishHook: (@Sendable ([MQTTMessage]) -> Void)?
         /// Delivered and not taken yet.
         var queue: [MQTTMessage] = []
         /// The consumer waiting for a message (it handled everything before).
@@ -64,6 +66,7 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
 
     /// Records the batch, or throws what `failPublishing(with:)` set.
     public func publish(_ messages: [MQTTMessage]) throws(MQTTError) {
+        if let hook = state.withLock({ $0.publishHook }) { hook(messages) }
         if let failure = state.withLock({ $0.publishFailure }) { throw failure }
         let waiters = state.withLock { state in
             state.batches.append(messages)
@@ -169,6 +172,12 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     /// Sets whether the client says it is connected.
     public func setConnected(_ connected: Bool) {
         state.withLock { $0.connected = connected }
+    }
+
+    /// Calls `hook` with every later batch, inside `publish` on the publisher's task, as a real client's
+    /// log lines about a publish are written (nil: none).
+    public func onPublish(_ hook: (@Sendable ([MQTTMessage]) -> Void)?) {
+        state.withLock { $0.publishHook = hook }
     }
 
     /// Makes every later publish throw `error` (nil: publish again).

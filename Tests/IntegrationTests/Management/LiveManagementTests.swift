@@ -14,12 +14,14 @@ struct LiveManagementTests {
         let gateway: GatewayProcess
         let observer: MQTTTestClient
 
-        /// - Parameter announced: whether the accessory announces itself over mDNS (in a namespace with
-        ///   its own avahi-daemon only).
-        static func start(announced: Bool = false) async throws -> Unpaired {
+        /// - Parameters:
+        ///   - announced: whether the accessory announces itself over mDNS (in a namespace with its own
+        ///     avahi-daemon only).
+        ///   - extraYAML: more configuration (top-level keys).
+        static func start(announced: Bool = false, extraYAML: String = "") async throws -> Unpaired {
             let broker = try await MosquittoBroker()
             let accessory = try await HAPPythonAccessory.start(announced: announced)
-            let gateway = try GatewayProcess(brokerURL: broker.url)
+            let gateway = try GatewayProcess(brokerURL: broker.url, extraYAML: extraYAML)
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "replies/#"])
             try gateway.start()
             _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
