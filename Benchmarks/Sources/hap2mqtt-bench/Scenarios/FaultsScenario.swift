@@ -8,15 +8,23 @@ import MQTT
 ///   Assistant configs of it still there once the gateway is online again;
 /// - a `rename` request cut short by SIGKILL a few milliseconds after it was sent: the retained topics
 ///   under the old slug once the gateway is online again.
-/// Both counts should be 0 (docs/DESIGN.md "Topics": the retained state converges to the home).
+/// - QoS 1 `/set`s acknowledged by the broker and never carried out, across broker restarts
+///   (`FaultsScenario+Commands.swift`);
+/// - `/set`s that failed and availability that flapped behind a connection closed after 20 s idle
+///   (`FaultsScenario+IdleProxy.swift`).
+/// Every count should be 0 (docs/DESIGN.md "Topics": the retained state converges to the home; README
+/// "Reliability").
 struct FaultsScenario: BenchmarkScenario {
     let name = "faults"
-    let summary = "accessories removed while stopped, renames cut short by SIGKILL: stale retained topics afterwards"
+    let summary =
+        "accessories removed while stopped, renames cut short by SIGKILL, broker restarts, an idle-closing connection: what is stale, lost or failed"
 
     func run(_ context: BenchmarkContext) async throws -> ScenarioResult {
         let started = Monotonic.now()
         let removals = context.runs ?? context.pick(full: 5, tiny: 1)
         let renames = context.runs ?? context.pick(full: 30, tiny: 2)
+        let restarts = context.pick(full: 10, tiny: 2)
+        let idleDuration = context.pick(full: Duration.seconds(300), tiny: .seconds(30))
         _ = try ScaleScenario.gatewayBinary()
         context.progress("Python venv for HAP-python")
         let python = try await BenchPython.ensure()
@@ -31,11 +39,16 @@ struct FaultsScenario: BenchmarkScenario {
             renamed = try await killedRenames(renames, broker: broker, python: python, context: context).map(
                 Double.init)
         }
+        context.progress("/set every 50–200 ms, \(restarts) broker restarts")
+        let commands = try await lostCommands(restarts: restarts, python: python, context: context)
+        context.progress("\(commands.accepted) commands accepted, \(commands.lost) never answered")
+        context.progress("/set every 15–25 s for \(idleDuration) behind a proxy that closes connections idle for 20 s")
+        let idle = try await idleClosingProxy(duration: idleDuration, python: python, context: context)
         let goal = [Goal(statistic: .max, comparison: .atMost, limit: 0)]
         return ScenarioResult(
             scenario: name,
             parameters:
-                "a HAP-python bridge of 6 accessories; \(removals) removals while stopped, \(renames) renames killed 0–20 ms after the request",
+                "a HAP-python bridge of 6 accessories; \(removals) removals while stopped, \(renames) renames killed 0–20 ms after the request, \(restarts) broker restarts, \(idleDuration.components.seconds) s behind an idle-closing proxy",
             metrics: [
                 Metric(
                     name: "stale topics and configs of an accessory removed while stopped", unit: "topics",
@@ -43,10 +56,21 @@ struct FaultsScenario: BenchmarkScenario {
                 Metric(
                     name: "stale topics under the old slug after a rename killed", unit: "topics", gateway: renamed,
                     goals: goal),
+                Metric(
+                    name: "QoS 1 /sets accepted by the broker and never answered, \(restarts) broker restarts",
+                    unit: "commands", gateway: [Double(commands.lost)], goals: goal),
+                Metric(
+                    name: "failed /sets behind a connection closed after 20 s idle", unit: "commands",
+                    gateway: [Double(idle.failed)], goals: goal),
+                Metric(
+                    name: "availability offline behind a connection closed after 20 s idle", unit: "messages",
+                    gateway: [Double(idle.flaps)], goals: goal),
             ],
             notes: [
                 "counted with a fresh MQTT client once bridge/state is online again: retained messages under <base>/<removed or old slug> and discovery configs of the removed accessory's node id",
                 "a rename killed before it saved the new slug keeps the old one; such a round counts the new slug's topics instead",
+                "broker restarts: \(commands.accepted) /sets of the Light's hue acknowledged (QoS 1, each with a response topic and its number as correlation data), \(commands.accepted - commands.lost) of them answered (\(commands.failed) with an error); \(commands.written) writes reached the accessory (commands that waited behind a write of the hue were merged with the newest, docs/DESIGN.md \"Writes\"), which ended \(commands.endsAtLastValue ? "at" : "NOT at") the last command's value; mosquitto with persistence, stopped with SIGTERM and started on the same port",
+                "idle-closing proxy: \(idle.sent) /sets of the Light's brightness, \(idle.idleCloses) connections closed idle by the proxy\(idle.firstFailure.map { "; first failure: \($0)" } ?? "")",
             ],
             seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
     }
@@ -126,7 +150,12 @@ struct FaultsScenario: BenchmarkScenario {
     }
 
     private func pair(_ gateway: GatewayProcess, with bridge: HAPPythonAccessory) async throws {
-        try gateway.start(["pair", "--host", "127.0.0.1", "--port", String(bridge.port), "--code", bridge.setupCode])
+        try await pair(gateway, port: bridge.port, code: bridge.setupCode)
+    }
+
+    /// `hap2mqtt pair` with the accessory server at 127.0.0.1:`port` (the bridge's, or a proxy's).
+    func pair(_ gateway: GatewayProcess, port: UInt16, code: String) async throws {
+        try gateway.start(["pair", "--host", "127.0.0.1", "--port", String(port), "--code", code])
         let deadline = ContinuousClock.now + .seconds(60)
         while gateway.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         guard !gateway.isRunning, gateway.terminationStatus == 0 else {
@@ -135,7 +164,7 @@ struct FaultsScenario: BenchmarkScenario {
     }
 
     /// Starts `hap2mqtt run` and waits for `bridge/state` online.
-    private func start(_ gateway: GatewayProcess, observer: MQTTTestClient, base: String) async throws {
+    func start(_ gateway: GatewayProcess, observer: MQTTTestClient, base: String) async throws {
         try gateway.start()
         do {
             _ = try await observer.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) {
