@@ -11,7 +11,9 @@ import Synchronization
 /// every relayed connection at once, without any protocol goodbye, as a crashed peer or a lost network
 /// would. New connections are relayed again afterwards. With `closingIdleAfter`, it also closes each
 /// connection that carried no byte in either direction for that long, as accessories that end idle
-/// connections do (docs/hap-notes.md §7.8).
+/// connections do (docs/hap-notes.md §7.8). `blackHoleConnections()` makes the relayed connections go
+/// silent without closing them (bytes are read and dropped in both directions), as a connection does
+/// whose peer vanished without a FIN (a lost network, a router that forgot it).
 ///
 /// ```swift
 /// let proxy = try TCPProxy(to: broker.port)   // clients connect to proxy.url
@@ -50,6 +52,12 @@ public final class TCPProxy: Sendable {
         relay.cutConnections()
     }
 
+    /// Stops relaying on every connection open now, without closing it: what either side sends is read
+    /// and dropped, so both see a connection that is open and never answers. New connections are relayed.
+    public func blackHoleConnections() {
+        relay.blackHoleConnections()
+    }
+
     /// How many connections are being relayed.
     public var connectionCount: Int { relay.connectionCount }
 
@@ -58,6 +66,10 @@ public final class TCPProxy: Sendable {
 
     /// How long the oldest connection being relayed has been open; zero without one.
     public var oldestConnectionAge: Duration { relay.oldestConnectionAge }
+
+    /// How long the quietest connection being relayed has carried no byte that was passed on; zero
+    /// without one. A black-holed connection stays quiet however much is sent on it.
+    public var longestQuiet: Duration { relay.longestQuiet }
 
     /// Stops accepting and cuts every connection.
     public func stop() {
@@ -74,6 +86,7 @@ private final class Relay: Sendable {
         let opened = ContinuousClock.now
         var lastTraffic = ContinuousClock.now
         var closing = false
+        var blackHoled = false
     }
 
     private struct State {
@@ -99,6 +112,12 @@ private final class Relay: Sendable {
     var oldestConnectionAge: Duration {
         state.withLock { state in
             state.connections.values.filter { !$0.closing }.map { ContinuousClock.now - $0.opened }.max() ?? .zero
+        }
+    }
+
+    var longestQuiet: Duration {
+        state.withLock { state in
+            state.connections.values.filter { !$0.closing }.map { ContinuousClock.now - $0.lastTraffic }.max() ?? .zero
         }
     }
 
@@ -144,7 +163,12 @@ private final class Relay: Sendable {
         copying: while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
-            state.withLock { $0.connections[id]?.lastTraffic = .now }
+            let relaying = state.withLock { state -> Bool in
+                guard state.connections[id]?.blackHoled != true else { return false }
+                state.connections[id]?.lastTraffic = .now
+                return true
+            }
+            guard relaying else { continue }
             var sent = 0
             while sent < count {
                 let written = buffer.withUnsafeBytes { bytes -> Int in
@@ -185,6 +209,12 @@ private final class Relay: Sendable {
                 shutdown(connection.sockets.0, Self.shutdownBoth)
                 shutdown(connection.sockets.1, Self.shutdownBoth)
             }
+        }
+    }
+
+    func blackHoleConnections() {
+        state.withLock { state in
+            for id in state.connections.keys { state.connections[id]?.blackHoled = true }
         }
     }
 

@@ -131,6 +131,10 @@ public actor HAPConnection {
     /// its last bytes to that request. nil while open and for every other end.
     public var quietBeforeClose: Duration? { quietBeforeEnd }
 
+    /// How long the accessory has sent nothing (no answer, no event), counted from the connection's start:
+    /// a connection dropped without a FIN looks like one quiet for long (docs/DESIGN.md "Writes").
+    public var quietTime: Duration { ContinuousClock.now - lastReceived }
+
     /// Waits until the connection closes and returns why (at once when it is closed already).
     public func waitUntilClosed() async -> HAPConnectionError {
         if let reason { return reason }

@@ -20,8 +20,9 @@ extension HAPAccessoryProvider {
     static let minimumAttemptSpacing: Duration = .milliseconds(250)
     /// How long an address where pair-verify failed is not tried again.
     static let unverifiableLifetime: Duration = .seconds(300)
-    /// The limit for the read that checks the connection after an announcement: shorter than the request
-    /// time-out, so that a connection to an address the accessory left is given up within seconds.
+    /// The limit for the read that checks the connection after an announcement, or before a read or write
+    /// on a quiet connection (`checkedSession()`): shorter than the request time-out, so that a connection
+    /// to an address the accessory left, or one dropped without a FIN, is given up within seconds.
     static let probeTimeout: Duration = .seconds(3)
     /// The shortest time between two rounds of announcement work (checks, re-fetches, re-reads).
     static let announcementWorkSpacing: Duration = .seconds(1)

@@ -4,13 +4,13 @@ public import HomeStore
 /// Reads, writes and identify from the store, over the live connection (docs/DESIGN.md "Writes").
 extension HAPAccessoryProvider {
     /// Reads characteristics in one `GET /characteristics` (split when long). Waits for a reconnect under
-    /// way (`session(after:)`); fails fast with `.unreachable` while there is no connection; `.unknown` for an address this provider does not have;
+    /// way (`session(after:)`), and checks a connection quiet for a while first (`checkedSession()`); fails fast with `.unreachable` while there is no connection; `.unknown` for an address this provider does not have;
     /// `.status` with the accessory's HAP status per characteristic.
     public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<
         CharacteristicValue?, AccessoryError
     >] {
         var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
-        let (client, index, known) = route(await session(), addresses, into: &results)
+        let (client, index, known) = route(await checkedSession(), addresses, into: &results)
         guard let client, let index, !known.isEmpty else { return results }
         let answers: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
@@ -35,14 +35,14 @@ extension HAPAccessoryProvider {
     /// Writes values and awaits the accessory's answer: characteristics with `tw` in one timed write
     /// (`PUT /prepare`, then the write with its `pid`), the others in one `PUT /characteristics`;
     /// `wantsResponse` asks for the write response (`"r":true`). Waits for a reconnect under way
-    /// (`session(after:)`), and sends plain value writes once more on the new connection when theirs
+    /// (`session(after:)`), checks a connection quiet for a while first (`checkedSession()`), and sends plain value writes once more on the new connection when theirs
     /// closed before any answer was read (`send(_:on:index:)`); fails fast with `.unreachable` while there
     /// is no connection; `.status` with the accessory's HAP status per characteristic.
     public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<
         CharacteristicValue?, AccessoryError
     >] {
         var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
-        let (client, index, known) = route(await session(), writes.map(\.address), into: &results)
+        let (client, index, known) = route(await checkedSession(), writes.map(\.address), into: &results)
         guard let client, let index, !known.isEmpty else { return results }
         var items: (plain: [HAPCharacteristicWriteItem], timed: [HAPCharacteristicWriteItem]) = ([], [])
         var idOf: [CharacteristicAddress: HAPCharacteristicID] = [:]
@@ -82,6 +82,32 @@ extension HAPAccessoryProvider {
         }
         return results
     }
+
+    /// The session for a read or write: `session()`, but a connection from which nothing came for
+    /// `quietBeforeCheck` or more is first asked for the keep-alive characteristic, within `probeTimeout`.
+    /// A connection dropped without a FIN (a lost network, an accessory or router that forgot it) looks
+    /// open and never answers: sent on it, the request would wait out its whole time-out and fail. One that
+    /// does not answer the check is closed, and the request waits for the reconnect (docs/DESIGN.md
+    /// "Writes"). Nothing of the request itself has gone out by then, so any write may go on the new one.
+    func checkedSession() async -> HAPClient? {
+        guard let client = await session() else { return nil }
+        guard let probe = index?.keepalive, await client.connection.quietTime >= Self.quietBeforeCheck else {
+            return client
+        }
+        do {
+            _ = try await client.read([probe], timeout: Self.probeTimeout)
+            return client
+        } catch {
+            logger.info(
+                "the connection to \(displayName) was quiet and does not answer (\(error)); waiting for a new connection"
+            )
+            await client.connection.close()
+            return await session(after: client)
+        }
+    }
+
+    /// How long a connection may have been quiet before a read or write checks it first.
+    static let quietBeforeCheck = Duration.seconds(5)
 
     /// A plain write whose connection closed before any answer was read may or may not have been carried
     /// out; writing the same values again does no harm, so it goes once more on the next connection
