@@ -35,6 +35,12 @@ of the six; a camera's snapshots are reported as
   {"event":"snapshot","accessory":"Camera","width":640,"height":480,"bytes":…,"path":"<the JPEG file sent>"}
   reset_pairings                                    forget every controller and drop their connections
   disconnect_clients                                drop every connection (pairings stay)
+  flood_events accessory characteristic seconds     change the value (an int, from its minimum to its maximum
+                                                    and round again) as fast as the event loop allows for that
+                                                    long, each change an event to subscribers, as a faulty
+                                                    accessory might; answers at once. The last value set is
+                                                    the maximum. seconds 0 stops a flood under way.
+  flood_status                                      {"events":N,"running":bool}: changes made by the last flood
 
 The loopback-only, mDNS-free driver with event coalescing 0, the control channel itself and its set_value
 and get_value come from scripts/lib/hap_loopback.py, which the demo bridge shares. Facts about HAP-python
@@ -47,6 +53,7 @@ and get_value come from scripts/lib/hap_loopback.py, which the demo bridge share
 """
 
 import argparse
+import asyncio
 import json
 import logging
 import os
@@ -476,6 +483,9 @@ class Fixture:
             self.bridge.add_accessory(make_accessory(self.driver, kind, name, aid))
         self.driver.add_accessory(self.bridge)
         self.control_server = None
+        self.flood_seconds = 0.0
+        self.flood_count = 0
+        self.flood_running = False
 
     def accessory(self, name):
         if name == self.bridge.display_name:
@@ -513,6 +523,24 @@ class Fixture:
         if self.driver.state.set_accessories_hash(self.driver.accessories_hash):
             self.driver.persist()
             self.driver.update_advertisement()
+
+    async def flood(self, char):
+        """Changes `char` as fast as the event loop allows, for `flood_seconds` from now (flood_events)."""
+        low = int(char.properties.get("minValue", 0))
+        high = int(char.properties.get("maxValue", 100))
+        end = time.monotonic() + self.flood_seconds
+        value = low
+        try:
+            while time.monotonic() < end and self.flood_seconds > 0:
+                value = value + 1 if value < high else low
+                char.set_value(value)
+                self.flood_count += 1
+                if self.flood_count % 5 == 0:
+                    # Lets the driver write the events out (and the control channel answer).
+                    await asyncio.sleep(0)
+            char.set_value(high)
+        finally:
+            self.flood_running = False
 
     def drop_connections(self):
         for protocol in list(self.driver.http_server.connections.values()):
@@ -569,6 +597,16 @@ class Fixture:
         if cmd == "disconnect_clients":
             self.drop_connections()
             return {}
+        if cmd == "flood_events":
+            char = self.char(command["accessory"], command["characteristic"])
+            self.flood_seconds = float(command["seconds"])
+            if self.flood_seconds > 0 and not self.flood_running:
+                self.flood_running = True
+                self.flood_count = 0
+                asyncio.get_running_loop().create_task(self.flood(char))
+            return {}
+        if cmd == "flood_status":
+            return {"events": self.flood_count, "running": self.flood_running}
         raise KeyError(f"unknown command {cmd!r}")
 
     def run(self):

@@ -377,6 +377,23 @@ public final class HAPPythonAccessory: Sendable {
         _ = try await control(["cmd": "ping"])
     }
 
+    /// Makes the accessory change one integer characteristic as fast as it can for `seconds` (through its
+    /// range and round again, ending at its maximum), each change an event to subscribed controllers, as
+    /// an accessory flooding events would; returns at once. `seconds` 0 stops a flood under way.
+    public func floodEvents(accessory: String, characteristic: String, seconds: Double)
+        async throws(HAPPythonAccessoryError)
+    {
+        _ = try await control([
+            "cmd": "flood_events", "accessory": accessory, "characteristic": characteristic, "seconds": seconds,
+        ])
+    }
+
+    /// How many changes the last flood made, and whether it still runs.
+    public func floodStatus() async throws(HAPPythonAccessoryError) -> (events: Int, running: Bool) {
+        let answer = try await control(["cmd": "flood_status"])
+        return (answer.events ?? 0, answer.running ?? false)
+    }
+
     /// Paired or not, configuration number, pairing id and accessories.
     public func status() async throws(HAPPythonAccessoryError) -> Status {
         try await control(["cmd": "status"]).status()

@@ -26,6 +26,9 @@ enum FixtureJSON {
         var value: CharacteristicValue?
         /// `set_value`'s CLOCK_MONOTONIC time stamp, in ns, taken just before the change.
         var changedNanoseconds: UInt64?
+        /// `flood_status`: the changes made by the last flood, and whether it still runs.
+        var events: Int?
+        var running: Bool?
 
         func status() throws(HAPPythonAccessoryError) -> HAPPythonAccessory.Status {
             guard let paired, let configVersion, let pairingID, let accessories else {
@@ -103,6 +106,8 @@ enum FixtureJSON {
         answer.accessories = (o["accessories"] as? [String: Any])?.compactMapValues { ($0 as? NSNumber)?.intValue }
         answer.value = value(o["value"], type: o["type"])
         answer.changedNanoseconds = (o["changed_ns"] as? NSNumber).flatMap { UInt64($0.stringValue) }
+        answer.events = (o["events"] as? NSNumber)?.intValue
+        answer.running = o["running"] as? Bool
         return answer
     }
 

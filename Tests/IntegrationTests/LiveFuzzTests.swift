@@ -36,10 +36,10 @@ struct LiveFuzzTests {
         Payload(name: "wrong type", bytes: Array(#"{"value":[1,2]}"#.utf8), refusedByNumbersAndBools: true),
     ]
 
-    /// The resident size of process `pid` in bytes (`VmRSS` of `/proc/<pid>/status`).
-    static func residentBytes(of pid: Int32) -> Int? {
+    /// The resident size of process `pid` in bytes (`VmRSS` of `/proc/<pid>/status`; `VmHWM` for its peak).
+    static func residentBytes(of pid: Int32, field: String = "VmRSS") -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
             let kB = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
         return kB * 1024

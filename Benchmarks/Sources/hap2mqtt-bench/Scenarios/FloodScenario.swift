@@ -3,12 +3,15 @@ import HAP2MQTTTesting
 import MQTT
 
 /// The flood of README "Security": the real `hap2mqtt run` binary with a paired HAP-python bridge takes
-/// a burst of 1 MB commands and then many small bad ones (the payloads of the fuzz test), as fast as the
-/// broker forwards them. Reported: the process's resident memory when ready, its peak through the flood
-/// (`VmHWM`), and what it holds once the flood is over and it had time to settle (`VmRSS`).
+/// an accessory flooding events (`FloodScenario+Events.swift`), then a burst of 1 MB commands and many
+/// small bad ones (the payloads of the fuzz test), as fast as the broker forwards them. Reported: the
+/// process's resident memory when ready, its peak through the event flood and through the whole run
+/// (`VmHWM`), the `/set` round trips during the event flood, and what it holds once it is all over and it
+/// had time to settle (`VmRSS`).
 struct FloodScenario: BenchmarkScenario {
     let name = "flood"
-    let summary = "hap2mqtt run taking 1 MB commands and a burst of small bad ones: peak and settled resident memory"
+    let summary =
+        "hap2mqtt run taking an event flood, 1 MB commands and a burst of small bad ones: peak and settled resident memory"
 
     /// The small payloads, sent round-robin to the command topics.
     static let smallPayloads: [[UInt8]] = [
@@ -22,11 +25,13 @@ struct FloodScenario: BenchmarkScenario {
         let large = context.pick(full: 3_000, tiny: 50)
         let small = context.pick(full: 120_000, tiny: 2_000)
         let settle = context.pick(full: Duration.seconds(60), tiny: .seconds(10))
+        let eventSeconds = context.pick(full: Duration.seconds(30), tiny: .seconds(5))
         let lights = 5
         let binary = try ScaleScenario.gatewayBinary()
         context.progress("Python venv for HAP-python")
         let python = try await BenchPython.ensure()
         var figures: (start: Double, peak: Double, settled: Double, shed: String) = (0, 0, 0, "")
+        var events = EventFlood(events: 0, roundTrips: [], peakMB: 0)
         try await context.withBroker { broker in
             context.progress("starting a HAP-python bridge of \(lights) lights and pairing with it")
             let fleet = try await BridgeFleet.start(count: 1, lights: lights, python: python)
@@ -45,6 +50,12 @@ struct FloodScenario: BenchmarkScenario {
                 guard let pid = gateway.processIdentifier, let start = ResidentMemory.current(pid: pid) else {
                     throw BenchmarkError.process("hap2mqtt run exited\n\(gateway.log.suffix(2_000))")
                 }
+                context.progress("an event flood of \(eventSeconds) from the bridge, a /set every second meanwhile")
+                events = try await eventFlood(
+                    bridge: fleet.bridges[0], broker: broker, base: base, pid: pid, duration: eventSeconds)
+                context.progress(
+                    "\(events.events) events, peak \(Table.number(events.peakMB)) MB, /set round trips up to \(Table.number(events.roundTrips.max() ?? 0)) ms"
+                )
                 let topics =
                     (1...lights).flatMap { n in
                         ["on", "brightness", "hue", "saturation"].map { "\(base)/light_\(n)/lightbulb/\($0)/set" }
@@ -87,11 +98,15 @@ struct FloodScenario: BenchmarkScenario {
         return ScenarioResult(
             scenario: name,
             parameters:
-                "\(large) × 1 MB and \(small) small bad commands, a HAP-python bridge of \(lights) lights, the \(binary.deletingLastPathComponent().lastPathComponent) binary",
+                "\(eventSeconds.components.seconds) s of events as fast as the accessory sends them, \(large) × 1 MB and \(small) small bad commands, a HAP-python bridge of \(lights) lights, the \(binary.deletingLastPathComponent().lastPathComponent) binary",
             metrics: [
                 Metric(name: "resident when ready", unit: "MB", gateway: [figures.start]),
                 Metric(
-                    name: "peak resident through the flood", unit: "MB", gateway: [figures.peak],
+                    name: "peak resident through the event flood", unit: "MB", gateway: [events.peakMB],
+                    goals: [Goal(statistic: .max, comparison: .atMost, limit: 80)]),
+                Metric(name: "/set round trip during the event flood", unit: "ms", gateway: events.roundTrips),
+                Metric(
+                    name: "peak resident through the whole run", unit: "MB", gateway: [figures.peak],
                     goals: [Goal(statistic: .max, comparison: .atMost, limit: 80)]),
                 Metric(
                     name: "resident \(settle.components.seconds) s after the flood", unit: "MB",
@@ -100,6 +115,7 @@ struct FloodScenario: BenchmarkScenario {
             ],
             notes: [
                 "peak: VmHWM of the hap2mqtt process; ready and settled: its VmRSS (/proc/<pid>/status)",
+                "event flood: \(events.events) changes of one light's brightness by the HAP-python fixture, as fast as its event loop allows; the /sets go to another light of the same bridge",
                 "the commands are published one after the other at QoS 1, each acknowledged by the broker; the gateway refuses them all (too large, or not a value)",
                 "the last bridge/health: \(figures.shed)",
             ],
