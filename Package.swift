@@ -39,6 +39,8 @@ let package = Package(
         // in its system library. No pkgConfig: avahi-client.pc adds -D_REENTRANT, which SwiftPM warns
         // about, and its headers and libraries are in the default paths.
         .systemLibrary(name: "CAvahi"),
+        // epoll(7) for the HAP read loop (Linux).
+        .systemLibrary(name: "CEpoll"),
 
         // The parts of docs/DESIGN.md.
         // What every part may use: atomic state files, deadlines, system calls (the toolchain only).
@@ -56,6 +58,7 @@ let package = Package(
             dependencies: [
                 "JSON", "HomeModel", "HomeStore", "Logging", "SystemSupport", "COpenSSL",
                 .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+                .target(name: "CEpoll", condition: .when(platforms: [.linux])),
             ]),
         .target(name: "Gateway", dependencies: ["JSON", "HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"]),
         // The web page `run` serves: reads and writes through the store and the gateway's bridge requests.

@@ -10,7 +10,9 @@ import SystemSupport
 /// Requests go out one at a time, each in one write with a `Host` header; callers that send while a
 /// request is in flight wait their turn in order. Responses are matched to requests by order, while
 /// `EVENT/1.0` messages, which the accessory may interleave anywhere (even in the same read as a
-/// response), go to `events` and are never taken for a response (HA core#24094).
+/// response), go to `events` and are never taken for a response (HA core#24094). The bytes are decrypted
+/// and parsed where they are read (`HAPConnectionReader`, on the read loop's thread on Linux), which
+/// resumes the caller and yields the events from there.
 ///
 /// A request that gets no answer within its time-out, a frame that fails authentication, bytes that are
 /// not HTTP and a dropped TCP connection all close the connection: the request in flight and every queued
@@ -40,46 +42,34 @@ public actor HAPConnection {
     public static let eventBufferLimit = 4096
 
     let logger: Logger
-    private let tcp: TCPConnection
-    private let eventContinuation: AsyncStream<[HAPEventValue]>.Continuation
+    let tcp: TCPConnection
+    let eventContinuation: AsyncStream<[HAPEventValue]>.Continuation
+    /// The receiving side: decrypts, parses, answers the request in flight and yields the events.
+    let reader: HAPConnectionReader
 
-    /// How bytes from the accessory are read: before pair-verify, between its last response and the
-    /// session keys (bytes are held), and encrypted.
-    private enum ReadMode {
-        case cleartext
-        case awaitingKeys(held: [UInt8])
-        case encrypted
-    }
-
-    /// The request whose response is awaited.
-    private struct InFlight {
+    /// The request whose response is awaited (its answer is matched in `reader`).
+    struct InFlight {
         let id: UInt64
         let summary: String
-        let switchesToEncryption: Bool
-        var outcome: Result<HTTPMessage, HAPConnectionError>?
-        var continuation: CheckedContinuation<Result<HTTPMessage, HAPConnectionError>, Never>?
         let limit: Duration
         let deadline: ContinuousClock.Instant
     }
 
-    private var readMode = ReadMode.cleartext
+    /// Seals requests once pair-verify finished; `reader` opens the answers with its own copy.
     private var cipher: HAPSessionCipher?
     private var verifyStarted = false
-    private var parser = HTTPResponseParser()
-    private var inFlight: InFlight?
+    var inFlight: InFlight?
     private var nextRequestID: UInt64 = 0
     private var busy = false
-    private var turnQueue: [CheckedContinuation<Result<Void, HAPConnectionError>, Never>] = []
-    private var reason: HAPConnectionError?
-    /// When the accessory last sent bytes, or the connection opened: where its idle time starts.
-    private var lastReceived = ContinuousClock.now
+    var turnQueue: [CheckedContinuation<Result<Void, HAPConnectionError>, Never>] = []
+    var reason: HAPConnectionError?
     /// See `quietBeforeClose`.
-    private var quietBeforeEnd: Duration?
-    private var closeWaiters: [CheckedContinuation<HAPConnectionError, Never>] = []
+    var quietBeforeEnd: Duration?
+    var closeWaiters: [CheckedContinuation<HAPConnectionError, Never>] = []
     /// The task that times requests out, and when it wakes next. One per connection rather than one per
     /// request: making and cancelling a sleeping task for each request cost 20-40 µs of a 200 µs read on a
     /// busy machine (hap2mqtt-bench hap).
-    private var watchdog: (task: Task<Void, Never>, wake: ContinuousClock.Instant)?
+    var watchdog: (task: Task<Void, Never>, wake: ContinuousClock.Instant)?
 
     private init(tcp: TCPConnection, requestTimeout: Duration, logger: Logger) {
         self.tcp = tcp
@@ -90,6 +80,7 @@ public actor HAPConnection {
         (events, eventContinuation) = AsyncStream.makeStream(
             of: [HAPEventValue].self,
             bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        reader = HAPConnectionReader(events: eventContinuation, logger: self.logger)
     }
 
     deinit {
@@ -114,36 +105,18 @@ public actor HAPConnection {
             throw .connectFailed(error)
         }
         let connection = HAPConnection(tcp: tcp, requestTimeout: requestTimeout, logger: logger)
-        await connection.startReading()
+        // Weakly: dropping the last reference closes the socket (in `deinit`), which ends the reading.
+        connection.reader.whenEnded { [weak connection] why in
+            guard let connection else { return }
+            Task { await connection.shutDown(why) }
+        }
+        tcp.startReading(into: connection.reader)
         connection.logger.debug("connected", ["hap.address": tcp.remoteAddress])
         return connection
     }
 
     /// Whether pair-verify has finished and the connection is encrypted.
     public var isEncrypted: Bool { cipher != nil }
-
-    /// Why the connection closed; nil while it is open.
-    public var closeReason: HAPConnectionError? { reason }
-
-    /// How long the accessory had been quiet when the connection ended, for the ends that an idle time-out
-    /// on its side explains (docs/hap-notes.md §7.8): for a close or reset by the accessory, from its last
-    /// bytes to the close; for a request it never answered (a connection dropped without a word), from
-    /// its last bytes to that request. nil while open and for every other end.
-    public var quietBeforeClose: Duration? { quietBeforeEnd }
-
-    /// How long the accessory has sent nothing (no answer, no event), counted from the connection's start:
-    /// a connection dropped without a FIN looks like one quiet for long (docs/DESIGN.md "Writes").
-    public var quietTime: Duration { ContinuousClock.now - lastReceived }
-
-    /// Waits until the connection closes and returns why (at once when it is closed already).
-    public func waitUntilClosed() async -> HAPConnectionError {
-        if let reason { return reason }
-        return await withCheckedContinuation { closeWaiters.append($0) }
-    }
-
-    /// Closes the connection. The request in flight and queued ones fail with `.closed`; `events` finishes.
-    /// Calling it again does nothing.
-    public func close() { shutDown(.closed) }
 
     /// Sends `request` when its turn comes and returns the accessory's response (any HTTP status).
     ///
@@ -175,30 +148,25 @@ public actor HAPConnection {
         }
         nextRequestID += 1
         let id = nextRequestID
-        let summary = "\(request.method.rawValue) \(request.path)"
+        if let ended = reader.expect(id, switchesToEncryption: switchesToEncryption) {
+            shutDown(ended)
+            throw ended
+        }
         let limit = timeout ?? requestTimeout
         let deadline = ContinuousClock.now.advanced(by: limit)
         inFlight = InFlight(
-            id: id, summary: summary, switchesToEncryption: switchesToEncryption, limit: limit, deadline: deadline)
+            id: id, summary: "\(request.method.rawValue) \(request.path)", limit: limit, deadline: deadline)
         watch(until: deadline)
         do {
             try await tcp.send(bytes)
         } catch {
             shutDown(.connectionLost(error))
         }
-        let outcome: Result<HTTPMessage, HAPConnectionError> = await withCheckedContinuation { continuation in
-            guard var entry = inFlight, entry.id == id else {
-                continuation.resume(returning: .failure(reason ?? .closed))
-                return
-            }
-            if let outcome = entry.outcome {
-                inFlight = nil
-                continuation.resume(returning: outcome)
-            } else {
-                entry.continuation = continuation
-                inFlight = entry
-            }
-        }
+        let reader = self.reader
+        let outcome = await withCheckedContinuation { reader.outcome(of: id, $0) }
+        inFlight = nil
+        // Every failure ends the connection; the reader may have found it before the actor heard.
+        if case .failure(let why) = outcome { shutDown(why) }
         return try outcome.get()
     }
 
@@ -224,181 +192,6 @@ public actor HAPConnection {
         }
     }
 
-    // MARK: - Completion and closing
-
-    /// Settles the request in flight with `outcome`; if its sender is not waiting yet, the outcome waits.
-    private func complete(_ outcome: Result<HTTPMessage, HAPConnectionError>) {
-        guard var entry = inFlight, entry.outcome == nil else { return }
-        if let continuation = entry.continuation {
-            inFlight = nil
-            continuation.resume(returning: outcome)
-        } else {
-            entry.outcome = outcome
-            inFlight = entry
-        }
-    }
-
-    /// Makes sure the watchdog wakes by `deadline`: a new one only when there is none or it would wake
-    /// later (a request with a shorter limit than the one before).
-    private func watch(until deadline: ContinuousClock.Instant) {
-        if let watchdog, watchdog.wake <= deadline { return }
-        watchdog?.task.cancel()
-        let task = Task { [weak self] in
-            var wake = deadline
-            while true {
-                try? await Task.sleep(until: wake, clock: .continuous)
-                guard !Task.isCancelled, let next = await self?.watchdogWoke() else { return }
-                wake = next
-            }
-        }
-        watchdog = (task, deadline)
-    }
-
-    /// The watchdog's check: times out the request in flight when its deadline has passed; returns when to
-    /// look again (that request's deadline), or nil when nothing is in flight and the watchdog ends.
-    private func watchdogWoke() -> ContinuousClock.Instant? {
-        guard let entry = inFlight, entry.outcome == nil, reason == nil else {
-            watchdog = nil
-            return nil
-        }
-        guard ContinuousClock.now < entry.deadline else {
-            watchdog = nil
-            shutDown(.requestTimedOut(request: entry.summary, seconds: entry.limit.inSeconds))
-            return nil
-        }
-        watchdog?.wake = entry.deadline
-        return entry.deadline
-    }
-
-    /// Ends the connection for `why`, once: closes the socket, fails the request in flight and the queued
-    /// ones, finishes `events` and wakes `waitUntilClosed()`.
-    func shutDown(_ why: HAPConnectionError) {
-        guard reason == nil else { return }
-        reason = why
-        switch why {
-        case .connectionLost(.closedByPeer), .connectionLost(.reset):
-            quietBeforeEnd = ContinuousClock.now - lastReceived
-        case .requestTimedOut:
-            if let entry = inFlight { quietBeforeEnd = (entry.deadline - entry.limit) - lastReceived }
-        default:
-            break
-        }
-        watchdog?.task.cancel()
-        watchdog = nil
-        tcp.close()
-        complete(.failure(why))
-        let queued = turnQueue
-        turnQueue = []
-        for waiter in queued { waiter.resume(returning: .failure(why)) }
-        eventContinuation.finish()
-        let waiters = closeWaiters
-        closeWaiters = []
-        for waiter in waiters { waiter.resume(returning: why) }
-        // Debug only: whoever uses the connection learns why from the failed request or
-        // `waitUntilClosed()` and decides what the user needs to see.
-        logger.debug("connection closed: \(why)")
-    }
-
-    // MARK: - Reading
-
-    /// Starts the task that reads from the socket. It holds the connection weakly, so dropping the last
-    /// reference closes the socket (in `deinit`), which ends the task.
-    private func startReading() {
-        let tcp = self.tcp
-        Task { [weak self] in
-            while true {
-                let chunk: Result<[UInt8], TCPError>
-                do throws(TCPError) {
-                    chunk = .success(try await tcp.receive())
-                } catch {
-                    chunk = .failure(error)
-                }
-                guard let connection = self else {
-                    tcp.close()
-                    return
-                }
-                guard await connection.handle(chunk) else { return }
-            }
-        }
-    }
-
-    /// Takes one read's outcome; false when reading is over.
-    private func handle(_ chunk: Result<[UInt8], TCPError>) -> Bool {
-        guard reason == nil else { return false }
-        switch chunk {
-        case .failure(let error):
-            shutDown(error == .closed ? .closed : .connectionLost(error))
-            return false
-        case .success(let bytes):
-            lastReceived = .now
-            receive(bytes)
-            return reason == nil
-        }
-    }
-
-    private func receive(_ bytes: [UInt8]) {
-        switch readMode {
-        case .awaitingKeys(let held):
-            readMode = .awaitingKeys(held: held + bytes)
-        case .cleartext where inFlight?.switchesToEncryption == true:
-            // The answer to pair-verify M3 may share a read with the first encrypted bytes: parse byte by
-            // byte (it is short) and hold whatever follows it for the session keys.
-            for (index, byte) in bytes.enumerated() {
-                parse([byte])
-                guard reason == nil else { return }
-                if case .awaitingKeys = readMode {
-                    readMode = .awaitingKeys(held: Array(bytes[(index + 1)...]))
-                    return
-                }
-            }
-        case .cleartext:
-            parse(bytes)
-        case .encrypted:
-            let plaintext: [UInt8]
-            do {
-                plaintext = try cipher?.open(bytes) ?? []
-            } catch {
-                shutDown(.sessionBroken(error))
-                return
-            }
-            if !plaintext.isEmpty { parse(plaintext) }
-        }
-    }
-
-    /// Feeds plaintext to the HTTP parser and routes each complete message: events to `events`, responses
-    /// to the request in flight.
-    private func parse(_ plaintext: [UInt8]) {
-        let messages: [HTTPMessage]
-        do {
-            messages = try parser.feed(plaintext)
-        } catch {
-            shutDown(.malformedHTTP(error))
-            return
-        }
-        for message in messages {
-            switch message.kind {
-            case .event:
-                deliverEvent(message)
-            case .response:
-                guard let entry = inFlight, entry.outcome == nil else {
-                    shutDown(.protocolViolation("an HTTP \(message.status) response to no request"))
-                    return
-                }
-                if entry.switchesToEncryption { readMode = .awaitingKeys(held: []) }
-                complete(.success(message))
-            }
-        }
-    }
-
-    private func deliverEvent(_ message: HTTPMessage) {
-        do {
-            let values = try HAPEventValue.parse(eventBody: message.body)
-            if !values.isEmpty { eventContinuation.yield(values) }
-        } catch {
-            logger.warning("ignored an unreadable event: \(error)")
-        }
-    }
-
     // MARK: - Encryption
 
     /// Marks the start of pair-verify; false when it already ran or the connection is encrypted.
@@ -413,9 +206,6 @@ public actor HAPConnection {
     func startEncryption(_ keys: SessionKeys) {
         guard reason == nil else { return }
         cipher = HAPSessionCipher(keys: keys)
-        let held: [UInt8]
-        if case .awaitingKeys(let bytes) = readMode { held = bytes } else { held = [] }
-        readMode = .encrypted
-        if !held.isEmpty { receive(held) }
+        reader.startEncryption(keys)
     }
 }

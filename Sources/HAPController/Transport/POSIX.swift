@@ -55,6 +55,10 @@ enum POSIX {
     static func systemReceive(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         recv(fd, buffer, count, 0)
     }
+    /// `recv` with MSG_DONTWAIT: what has arrived, EAGAIN when nothing has.
+    static func systemReceiveWithoutBlocking(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        recv(fd, buffer, count, Int32(MSG_DONTWAIT))
+    }
     static func systemShutdown(_ fd: Int32) { _ = shutdown(fd, Int32(SHUT_RDWR)) }
     static func systemClose(_ fd: Int32) { _ = close(fd) }
 

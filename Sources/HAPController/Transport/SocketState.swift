@@ -1,4 +1,5 @@
 internal import Dispatch
+internal import Foundation
 import Synchronization
 import SystemSupport
 
@@ -8,20 +9,24 @@ import SystemSupport
     import Darwin
 #endif
 
-/// What a `TCPConnection`'s reader thread, its senders and its receivers share, behind one lock: the
-/// descriptor, the bytes received and not yet taken, the tasks waiting for bytes, and why the stream
-/// ended.
+/// What a `TCPConnection`'s reading side, its senders and its receivers share, behind one lock: the
+/// descriptor, who takes the bytes (a `SocketReader` in place, or `receive()` callers through held
+/// chunks), the tasks waiting for bytes, and why the stream ended.
 ///
-/// The descriptor is closed only when `close()` was called or the stream ended, the reader thread has
-/// finished and no send is running, so a number the kernel reuses is never touched.
+/// The bytes are read by the read loop (`ReadLoop`, Linux, for a `SocketReader`) or by a reader thread of
+/// the connection's own (`receive()`, and every connection where there is no loop). The descriptor is
+/// closed only when `close()` was called or the stream ended, the reading has finished (or never started)
+/// and no send is running, so a number the kernel reuses is never touched.
 final class SocketState: Sendable {
     typealias Waiter = CheckedContinuation<Result<[UInt8], TCPError>, Never>
 
     private struct State {
         var descriptor: Int32
         var sendsInFlight = 0
+        var readerStarted = false
         var readerDone = false
         var closing = false
+        var reader: (any SocketReader)?
         var chunks: [[UInt8]] = []
         var bufferedBytes = 0
         /// Why no more bytes will come, once known.
@@ -31,29 +36,59 @@ final class SocketState: Sendable {
         var readerPaused = false
 
         mutating func closeDescriptorIfUnused() {
-            guard readerDone, sendsInFlight == 0, descriptor >= 0 else { return }
+            guard readerDone || !readerStarted, sendsInFlight == 0, descriptor >= 0 else { return }
             POSIX.systemClose(descriptor)
             descriptor = -1
         }
     }
 
-    /// Received bytes held before the reader pauses.
+    /// Received bytes held for `receive()` before the reader pauses.
     static let maximumBufferedBytes = 4 << 20
-    /// Bytes asked of one `recv`: sixteen HAP frames; each connection keeps a buffer of this size.
+    /// Bytes asked of one `recv`: sixteen HAP frames; the read loop and each reader thread keep a buffer
+    /// of this size.
     static let readSize = 16 << 10
 
     private let state: Mutex<State>
     /// Wakes a paused reader.
     private let readerWake = DispatchSemaphore(value: 0)
+    private let name: String
 
-    init(descriptor: Int32) { state = Mutex(State(descriptor: descriptor)) }
+    init(descriptor: Int32, name: String) {
+        state = Mutex(State(descriptor: descriptor))
+        self.name = name
+    }
 
-    /// The reader thread's body: blocking `recv` until the stream ends or the connection is closed.
-    func readLoop() {
+    /// Starts reading, once: into `reader`, or, with nil, into chunks for `receive()`. A reader gets
+    /// `.closed` at once when the connection was closed before.
+    func startReading(into reader: (any SocketReader)?) {
+        let fd: Int32? = state.withLock { s in
+            guard !s.readerStarted else { return nil }
+            s.readerStarted = true
+            s.reader = reader
+            guard !s.closing, s.descriptor >= 0 else {
+                s.readerDone = true
+                return -1
+            }
+            return s.descriptor
+        }
+        guard let fd else { return }
+        guard fd >= 0 else {
+            reader?.ended(.closed)
+            return
+        }
+        #if os(Linux)
+            if reader != nil, let loop = ReadLoop.shared, loop.add(self, descriptor: fd) { return }
+        #endif
+        let thread = Thread { [self] in readLoop() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// A reader thread's body: blocking `recv` until the stream ends or the connection is closed.
+    private func readLoop() {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 1)
         defer { buffer.deallocate() }
-        let fd = state.withLock { $0.descriptor }
-        while fd >= 0, let base = buffer.baseAddress {
+        while true {
             let pause = state.withLock { s in
                 guard !s.closing, s.bufferedBytes >= Self.maximumBufferedBytes else { return false }
                 s.readerPaused = true
@@ -63,44 +98,76 @@ final class SocketState: Sendable {
                 readerWake.wait()
                 continue
             }
-            let n: Int
-            do throws(SystemCallError) {
-                n = try SystemCall.retryingInterrupts("recv") { POSIX.systemReceive(fd, base, Self.readSize) }
-            } catch {
-                finish(Self.error(error.code, call: error.call))
-                break
-            }
-            if n > 0 {
-                deliver(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])))
-                continue
-            }
-            finish(.closedByPeer)
-            break
+            if readAvailable(into: buffer, blocking: true) != nil { break }
         }
+        readerFinished()
+    }
+
+    /// One `recv` (without waiting, for the read loop; waiting, for a reader thread) and its bytes handed
+    /// on; the descriptor when the stream ended with it (the caller stops reading and calls
+    /// `readerFinished()`), else nil.
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer, blocking: Bool = false) -> Int32? {
+        let fd = state.withLock { $0.descriptor }
+        guard fd >= 0, let base = buffer.baseAddress else { return fd }
+        let n: Int
+        do throws(SystemCallError) {
+            n = try SystemCall.retryingInterrupts("recv") {
+                blocking
+                    ? POSIX.systemReceive(fd, base, buffer.count)
+                    : POSIX.systemReceiveWithoutBlocking(fd, base, buffer.count)
+            }
+        } catch {
+            if !blocking, error.code == EAGAIN || error.code == EWOULDBLOCK { return nil }
+            finish(Self.error(error.code, call: error.call))
+            return fd
+        }
+        guard n > 0 else {
+            finish(.closedByPeer)
+            return fd
+        }
+        deliver(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        return nil
+    }
+
+    /// The reading has ended: the descriptor may be closed once no send uses it.
+    func readerFinished() {
         state.withLock { s in
             s.readerDone = true
+            s.reader = nil
             s.closeDescriptorIfUnused()
         }
     }
 
-    private func deliver(_ bytes: [UInt8]) {
-        let waiter: Waiter? = state.withLock { s in
-            if !s.waiters.isEmpty { return s.waiters.removeFirst().continuation }
-            s.chunks.append(bytes)
-            s.bufferedBytes += bytes.count
-            return nil
+    private func deliver(_ bytes: UnsafeRawBufferPointer) {
+        enum Route {
+            case reader(any SocketReader)
+            case waiter(Waiter, [UInt8])
+            case held
         }
-        waiter?.resume(returning: .success(bytes))
+        let route: Route = state.withLock { s in
+            if let reader = s.reader { return .reader(reader) }
+            if s.closing { return .held }
+            if !s.waiters.isEmpty { return .waiter(s.waiters.removeFirst().continuation, Array(bytes)) }
+            s.chunks.append(Array(bytes))
+            s.bufferedBytes += bytes.count
+            return .held
+        }
+        switch route {
+        case .reader(let reader): reader.received(bytes)
+        case .waiter(let waiter, let copy): waiter.resume(returning: .success(copy))
+        case .held: break
+        }
     }
 
     private func finish(_ error: TCPError) {
-        let (waiters, end): ([Waiter], TCPError) = state.withLock { s in
+        let (waiters, reader, end): ([Waiter], (any SocketReader)?, TCPError) = state.withLock { s in
             let end = s.end ?? (s.closing ? .closed : error)
             s.end = end
-            guard s.chunks.isEmpty else { return ([], end) }
+            guard s.chunks.isEmpty else { return ([], nil, end) }
             defer { s.waiters = [] }
-            return (s.waiters.map(\.continuation), end)
+            return (s.waiters.map(\.continuation), s.reader, end)
         }
+        reader?.ended(end)
         for w in waiters { w.resume(returning: .failure(end)) }
     }
 
@@ -178,8 +245,8 @@ final class SocketState: Sendable {
             s.end = .closed
             s.chunks = []
             s.bufferedBytes = 0
-            // Under the lock, so the descriptor cannot be closed and reused in between; this wakes the
-            // reader's blocking recv.
+            // Under the lock, so the descriptor cannot be closed and reused in between; this wakes a
+            // reader's blocking recv, and the read loop sees the socket hung up.
             if s.descriptor >= 0 { POSIX.systemShutdown(s.descriptor) }
             s.closeDescriptorIfUnused()
             defer {

@@ -5,17 +5,20 @@ import SystemSupport
 
 /// One TCP connection to an accessory server, on POSIX sockets (SwiftNIO cannot be fetched here).
 ///
-/// A dedicated reader thread does blocking `recv` calls and hands the bytes to `receive()`. A send is
+/// Reading starts with the first `receive()`, or with `startReading(into:)`, which hands every read to a
+/// `SocketReader` where it was read: on Linux on the one read loop of the process (`ReadLoop`, epoll),
+/// elsewhere on a reader thread of the connection's own. `receive()` has a reader thread of its own that
+/// does blocking `recv` calls. A send is
 /// written at once, without blocking, from the calling thread when the kernel takes all of it (a HAP
 /// request always fits its socket buffer); only what it does not take goes to a serial queue of its own
 /// that may block. So neither blocks Swift's cooperative threads and nothing polls in a loop.
-/// Received data is held up to 4 MiB; beyond that the reader pauses until `receive()` takes it, so a
-/// peer cannot grow memory without bound.
+/// For `receive()`, received data is held up to 4 MiB; beyond that the reader pauses until `receive()`
+/// takes it, so a peer cannot grow memory without bound (a `SocketReader` takes every read at once).
 ///
 /// The socket has TCP_NODELAY and SO_KEEPALIVE (docs/hap-notes.md §0). One task at a time should call
 /// `receive()`; several may, and are served in order. `close()` (or dropping the last reference) ends the
-/// connection; the descriptor is closed once the reader thread and any send in progress have let go of
-/// it, so it is never reused under them.
+/// connection; the descriptor is closed once the reading and any send in progress have let go of it, so
+/// it is never reused under them.
 public final class TCPConnection: Sendable {
     /// The host as given to `connect`.
     public let host: String
@@ -38,12 +41,9 @@ public final class TCPConnection: Sendable {
         self.host = host
         self.port = port
         self.remoteAddress = connected.address
-        self.shared = SocketState(descriptor: connected.descriptor)
+        self.shared = SocketState(
+            descriptor: connected.descriptor, name: "hap.tcp.read \(TCPError.endpoint(connected.address, port))")
         self.sendQueue = DispatchQueue(label: "hap.tcp.send.\(connected.address).\(port)")
-        let shared = self.shared
-        let reader = Thread { shared.readLoop() }
-        reader.name = "hap.tcp.read \(TCPError.endpoint(connected.address, port))"
-        reader.start()
     }
 
     deinit { shared.close() }
@@ -139,6 +139,7 @@ public final class TCPConnection: Sendable {
     ///   `.closed` after `close()`, `.cancelled` when the waiting task is cancelled (the connection stays
     ///   usable), or `.system`.
     public func receive() async throws(TCPError) -> [UInt8] {
+        shared.startReading(into: nil)
         let id = shared.nextWaiterID()
         let result: Result<[UInt8], TCPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in shared.receive(id: id, continuation) }
@@ -147,6 +148,10 @@ public final class TCPConnection: Sendable {
         }
         return try result.get()
     }
+
+    /// Hands every read from now on to `reader`, in order, and then the end (`.closed` at once when the
+    /// connection is closed already); nothing is held for `receive()`. Once, and never with `receive()`.
+    func startReading(into reader: some SocketReader) { shared.startReading(into: reader) }
 
     /// Closes the connection: the peer sees the close, waiting `receive()` calls throw `.closed`, later
     /// sends throw `.closed`. Calling it again does nothing.

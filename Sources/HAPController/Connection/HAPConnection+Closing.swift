@@ -1,0 +1,87 @@
+extension HAPConnection {
+    /// Why the connection closed; nil while it is open.
+    public var closeReason: HAPConnectionError? { reason }
+
+    /// How long the accessory had been quiet when the connection ended, for the ends that an idle time-out
+    /// on its side explains (docs/hap-notes.md §7.8): for a close or reset by the accessory, from its last
+    /// bytes to the close; for a request it never answered (a connection dropped without a word), from
+    /// its last bytes to that request. nil while open and for every other end.
+    public var quietBeforeClose: Duration? { quietBeforeEnd }
+
+    /// How long the accessory has sent nothing (no answer, no event), counted from the connection's start:
+    /// a connection dropped without a FIN looks like one quiet for long (docs/DESIGN.md "Writes").
+    public var quietTime: Duration { ContinuousClock.now - reader.lastReceived }
+
+    /// Waits until the connection closes and returns why (at once when it is closed already).
+    public func waitUntilClosed() async -> HAPConnectionError {
+        if let reason { return reason }
+        return await withCheckedContinuation { closeWaiters.append($0) }
+    }
+
+    /// Closes the connection. The request in flight and queued ones fail with `.closed`; `events` finishes.
+    /// Calling it again does nothing.
+    public func close() { shutDown(.closed) }
+
+    /// Ends the connection for `why`, once: closes the socket, fails the request in flight and the queued
+    /// ones, finishes `events` and wakes `waitUntilClosed()`.
+    func shutDown(_ why: HAPConnectionError) {
+        guard reason == nil else { return }
+        reason = why
+        switch why {
+        case .connectionLost(.closedByPeer), .connectionLost(.reset):
+            quietBeforeEnd = ContinuousClock.now - reader.lastReceived
+        case .requestTimedOut:
+            if let entry = inFlight { quietBeforeEnd = (entry.deadline - entry.limit) - reader.lastReceived }
+        default:
+            break
+        }
+        watchdog?.task.cancel()
+        watchdog = nil
+        tcp.close()
+        reader.end(why)
+        let queued = turnQueue
+        turnQueue = []
+        for waiter in queued { waiter.resume(returning: .failure(why)) }
+        eventContinuation.finish()
+        let waiters = closeWaiters
+        closeWaiters = []
+        for waiter in waiters { waiter.resume(returning: why) }
+        // Debug only: whoever uses the connection learns why from the failed request or
+        // `waitUntilClosed()` and decides what the user needs to see.
+        logger.debug("connection closed: \(why)")
+    }
+
+    // MARK: - Request time-outs
+
+    /// Makes sure the watchdog wakes by `deadline`: a new one only when there is none or it would wake
+    /// later (a request with a shorter limit than the one before).
+    func watch(until deadline: ContinuousClock.Instant) {
+        if let watchdog, watchdog.wake <= deadline { return }
+        watchdog?.task.cancel()
+        let task = Task { [weak self] in
+            var wake = deadline
+            while true {
+                try? await Task.sleep(until: wake, clock: .continuous)
+                guard !Task.isCancelled, let next = await self?.watchdogWoke() else { return }
+                wake = next
+            }
+        }
+        watchdog = (task, deadline)
+    }
+
+    /// The watchdog's check: times out the request in flight when its deadline has passed; returns when to
+    /// look again (that request's deadline), or nil when nothing is in flight and the watchdog ends.
+    private func watchdogWoke() -> ContinuousClock.Instant? {
+        guard let entry = inFlight, reader.isAwaiting(entry.id), reason == nil else {
+            watchdog = nil
+            return nil
+        }
+        guard ContinuousClock.now < entry.deadline else {
+            watchdog = nil
+            shutDown(.requestTimedOut(request: entry.summary, seconds: entry.limit.inSeconds))
+            return nil
+        }
+        watchdog?.wake = entry.deadline
+        return entry.deadline
+    }
+}
