@@ -36,7 +36,8 @@ final class SocketState: Sendable {
         var readerPaused = false
 
         mutating func closeDescriptorIfUnused() {
-            guard readerDone || !readerStarted, sendsInFlight == 0, descriptor >= 0 else { return }
+            // A connection that never started reading has no reader to wait for once it is closed.
+            guard readerDone || (!readerStarted && closing), sendsInFlight == 0, descriptor >= 0 else { return }
             POSIX.systemClose(descriptor)
             descriptor = -1
         }
