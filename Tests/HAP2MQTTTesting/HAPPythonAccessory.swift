@@ -304,12 +304,27 @@ public final class HAPPythonAccessory: Sendable {
     public func waitForSetterCalls(count: Int, timeout: Duration = .seconds(30)) async throws(HAPPythonAccessoryError)
         -> [SetterCall]
     {
+        try await waitForRecords(count: count, of: "setter calls", timeout: timeout) { $0.setterCalls }
+    }
+
+    /// Waits until at least `count` refused writes have been recorded and returns them all. The fixture
+    /// prints a refusal as it answers, so its line can reach the test after the controller has the answer.
+    /// - Throws: `.timedOut` with what was recorded.
+    public func waitForRejectedWrites(count: Int, timeout: Duration = .seconds(30))
+        async throws(HAPPythonAccessoryError) -> [RejectedWrite]
+    {
+        try await waitForRecords(count: count, of: "refused writes", timeout: timeout) { $0.rejectedWrites }
+    }
+
+    private func waitForRecords<Record>(
+        count: Int, of what: String, timeout: Duration, _ records: (HAPPythonAccessory) -> [Record]
+    ) async throws(HAPPythonAccessoryError) -> [Record] {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
-            let calls = setterCalls
-            if calls.count >= count { return calls }
-            guard clock.now < deadline else { throw .timedOut("\(count) setter calls expected, got \(calls)") }
+            let recorded = records(self)
+            if recorded.count >= count { return recorded }
+            guard clock.now < deadline else { throw .timedOut("\(count) \(what) expected, got \(recorded)") }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }

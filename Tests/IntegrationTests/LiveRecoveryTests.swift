@@ -27,10 +27,17 @@ struct LiveRecoveryTests {
         for slug in Self.slugs {
             try await live.waitFor("hap2mqtt/\(slug)/availability", "offline")
         }
-        let events = await live.observer.messages(on: "hap2mqtt/bridge/event").compactMap(\.payloadString)
-        #expect(
-            events.filter { $0.contains(#""type":"availability""#) && $0.contains(#""state":"offline""#) }.count
-                == Self.slugs.count, "\(events)")
+        // Each accessory's bridge/event follows its availability message, so the last may still be on its way.
+        func offlineEvents() async -> [String] {
+            await live.observer.messages(on: "hap2mqtt/bridge/event").compactMap(\.payloadString).filter {
+                $0.contains(#""type":"availability""#) && $0.contains(#""state":"offline""#)
+            }
+        }
+        try await eventually("an offline event for every accessory", timeout: .seconds(30)) {
+            await offlineEvents().count >= Self.slugs.count
+        }
+        let events = await offlineEvents()
+        #expect(events.count == Self.slugs.count, "\(events)")
         #expect(
             try await live.retained("hap2mqtt/bridge/state") == LiveGateway.online,
             "one accessory down is not the gateway down")

@@ -131,7 +131,7 @@ struct LiveSyncTests {
             text.contains(#""status":"error""#) && text.contains(#""hap_status":-70410"#) && text.contains("-70410"),
             "\(text)")
         #expect(
-            live.accessory.rejectedWrites == [
+            try await live.accessory.waitForRejectedWrites(count: 1) == [
                 .init(accessory: "Light", characteristic: "Brightness", value: .int(30), status: .invalidValueInRequest)
             ])
         #expect(live.accessory.setterCalls.isEmpty)

@@ -141,6 +141,8 @@ struct HAPClientFixtureTests {
         try await fixture.accessory.failWrites(
             accessory: "Blind", characteristic: "TargetPosition", status: .invalidValueInRequest)
 
+        // The fixture is shared with other tests, which may have had writes refused before.
+        let refusedBefore = fixture.accessory.rejectedWrites.count
         let results = try await client.write([
             HAPCharacteristicWriteItem(id: position, value: 60), HAPCharacteristicWriteItem(id: on, value: true),
         ])
@@ -148,7 +150,7 @@ struct HAPClientFixtureTests {
         #expect(results[position]?.status == .invalidValueInRequest)
         #expect(results[on]?.status == .success, "the other write of the same request went through")
         #expect(
-            fixture.accessory.rejectedWrites.last
+            try await fixture.accessory.waitForRejectedWrites(count: refusedBefore + 1).last
                 == .init(
                     accessory: "Blind", characteristic: "TargetPosition", value: .int(60),
                     status: .invalidValueInRequest))
