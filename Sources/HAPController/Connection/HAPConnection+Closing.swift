@@ -37,8 +37,10 @@ extension HAPConnection {
         }
         watchdog?.task.cancel()
         watchdog = nil
-        tcp.close()
+        // The reader first: closing the socket wakes the read loop, which would otherwise fail the request in
+        // flight with a plain `.closed` before it learns the real reason (a time-out, say).
         reader.end(why)
+        tcp.close()
         let queued = turnQueue
         turnQueue = []
         for waiter in queued { waiter.resume(returning: .failure(why)) }
