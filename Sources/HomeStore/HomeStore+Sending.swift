@@ -38,7 +38,11 @@ extension HomeStore {
             // Timed out meanwhile: the callers have their answer and another drain has the queue.
             guard writeQueues[id]?.drain == drain else { return }
             writeQueues[id]?.inFlight = nil
+            // Gathered like a provider event's values, so that no delivery is scheduled for after this
+            // job (a task per write): the flush below delivers them.
+            batcher.beginProviderEvent()
             let outcomes = confirm(answers)
+            _ = batcher.endProviderEvent()
             // The subscribers have the confirmed values before the writers have their answers.
             flush()
             item.resume(returning: outcomes, missing: .failed("the accessory sent no result"))
