@@ -50,9 +50,13 @@ public actor HAPConnection {
     /// The request whose response is awaited (its answer is matched in `reader`).
     struct InFlight {
         let id: UInt64
-        let summary: String
+        let method: HTTPMethod
+        let path: String
         let limit: Duration
         let deadline: ContinuousClock.Instant
+
+        /// `GET /accessories`, for a time-out's message (made only then: it cost a string per request).
+        var summary: String { "\(method.rawValue) \(path)" }
     }
 
     /// Seals requests once pair-verify finished; `reader` opens the answers with its own copy.
@@ -154,8 +158,7 @@ public actor HAPConnection {
         }
         let limit = timeout ?? requestTimeout
         let deadline = ContinuousClock.now.advanced(by: limit)
-        inFlight = InFlight(
-            id: id, summary: "\(request.method.rawValue) \(request.path)", limit: limit, deadline: deadline)
+        inFlight = InFlight(id: id, method: request.method, path: request.path, limit: limit, deadline: deadline)
         watch(until: deadline)
         do {
             try await tcp.send(bytes)

@@ -104,7 +104,7 @@ final class HAPConnectionReader: SocketReader {
             let held: [UInt8]
             if case .awaitingKeys(let bytes) = s.readMode { held = bytes } else { held = [] }
             s.readMode = .encrypted
-            if !held.isEmpty { Self.receive(held, &s, &actions) }
+            if !held.isEmpty { held.withUnsafeBytes { Self.receive($0, &s, &actions) } }
         }
     }
 
@@ -119,7 +119,7 @@ final class HAPConnectionReader: SocketReader {
     func received(_ bytes: UnsafeRawBufferPointer) {
         whileOpen { s, actions in
             s.lastReceived = .now
-            Self.receive(Array(bytes), &s, &actions)
+            Self.receive(bytes, &s, &actions)
         }
     }
 
@@ -142,18 +142,20 @@ final class HAPConnectionReader: SocketReader {
 
     // MARK: - Under the lock
 
-    private static func receive(_ bytes: [UInt8], _ s: inout State, _ actions: inout [Action]) {
+    private static func receive(_ bytes: UnsafeRawBufferPointer, _ s: inout State, _ actions: inout [Action]) {
         switch s.readMode {
-        case .awaitingKeys(let held):
-            s.readMode = .awaitingKeys(held: held + bytes)
+        case .awaitingKeys(var held):
+            s.readMode = .cleartext  // so that `held` is the only reference while it grows
+            held.append(contentsOf: bytes)
+            s.readMode = .awaitingKeys(held: held)
         case .cleartext where s.awaited?.switchesToEncryption == true:
             // The answer to pair-verify M3 may share a read with the first encrypted bytes: parse byte by
             // byte (it is short) and hold whatever follows it for the session keys.
             for (index, byte) in bytes.enumerated() {
-                parse([byte], &s, &actions)
+                parse(CollectionOfOne(byte), &s, &actions)
                 guard s.end == nil else { return }
                 if case .awaitingKeys = s.readMode {
-                    s.readMode = .awaitingKeys(held: Array(bytes[(index + 1)...]))
+                    s.readMode = .awaitingKeys(held: Array(UnsafeRawBufferPointer(rebasing: bytes[(index + 1)...])))
                     return
                 }
             }
@@ -173,7 +175,7 @@ final class HAPConnectionReader: SocketReader {
 
     /// Feeds plaintext to the HTTP parser and routes each complete message: events to the stream,
     /// responses to the request in flight.
-    private static func parse(_ plaintext: [UInt8], _ s: inout State, _ actions: inout [Action]) {
+    private static func parse(_ plaintext: some Collection<UInt8>, _ s: inout State, _ actions: inout [Action]) {
         let messages: [HTTPMessage]
         do {
             messages = try s.parser.feed(plaintext)

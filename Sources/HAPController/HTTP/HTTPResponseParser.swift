@@ -195,28 +195,30 @@ public struct HTTPResponseParser: Sendable {
 
     /// Parses `HTTP/1.1 200 OK` or `EVENT/1.0 200 OK` (reason optional).
     private static func statusLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPMessage {
-        let text = String(decoding: line, as: UTF8.self)
-        let invalid = HTTPParseError.invalidStatusLine(text)
-        guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { throw invalid }
+        let invalid = { HTTPParseError.invalidStatusLine(String(decoding: line, as: UTF8.self)) }
+        guard let slash = line.firstIndex(of: UInt8(ascii: "/")) else { throw invalid() }
         let kind: HTTPMessage.Kind
-        switch String(decoding: line[line.startIndex..<slash], as: UTF8.self) {
-        case "HTTP": kind = .response
-        case "EVENT": kind = .event
-        default: throw invalid
+        let protocolName = line[line.startIndex..<slash]
+        if protocolName.elementsEqual("HTTP".utf8) {
+            kind = .response
+        } else if protocolName.elementsEqual("EVENT".utf8) {
+            kind = .event
+        } else {
+            throw invalid()
         }
         var i = slash + 1
         let version = line[i...].prefix { $0 != 0x20 }
-        guard isVersion(version) else { throw invalid }
+        guard isVersion(version) else { throw invalid() }
         i = version.endIndex
-        guard i < line.endIndex, line[i] == 0x20 else { throw invalid }
+        guard i < line.endIndex, line[i] == 0x20 else { throw invalid() }
         i += 1
         let code = line[i...].prefix(3)
-        guard code.count == 3, code.allSatisfy({ (0x30...0x39).contains($0) }) else { throw invalid }
+        guard code.count == 3, code.allSatisfy({ (0x30...0x39).contains($0) }) else { throw invalid() }
         i = code.endIndex
-        guard i == line.endIndex || line[i] == 0x20 else { throw invalid }
+        guard i == line.endIndex || line[i] == 0x20 else { throw invalid() }
         let status = code.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-        guard status >= 100 else { throw invalid }
-        let reason = String(decoding: line[i...], as: UTF8.self).trimmingSpaces()
+        guard status >= 100 else { throw invalid() }
+        let reason = String(decoding: trimmingSpaces(line[i...]), as: UTF8.self)
         return HTTPMessage(kind: kind, status: status, reason: reason)
     }
 
@@ -234,22 +236,34 @@ public struct HTTPResponseParser: Sendable {
         if let first = line.first, first == 0x20 || first == 0x09 {
             // An obsolete folded line (RFC 9112 §5.2) continues the previous field's value.
             guard !m.headers.isEmpty else { throw .invalidHeader(String(decoding: line, as: UTF8.self)) }
-            m.headers.appendToLastValue(String(decoding: line, as: UTF8.self).trimmingSpaces())
+            m.headers.appendToLastValue(String(decoding: Self.trimmingSpaces(line), as: UTF8.self))
             message = m
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
             throw .invalidHeader(String(decoding: line, as: UTF8.self))
         }
-        let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).trimmingSpaces()
-        guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+        let name = Self.trimmingSpaces(line[line.startIndex..<colon])
+        guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
             throw .invalidHeader(String(decoding: line, as: UTF8.self))
         }
         guard m.headers.count < limits.maximumHeaderCount else {
             throw .tooManyHeaders(limit: limits.maximumHeaderCount)
         }
-        m.headers.add(name, String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces())
+        // The message is taken out while the field goes in, so that its headers are not copied.
+        message = nil
+        m.headers.add(
+            String(decoding: name, as: UTF8.self),
+            String(decoding: Self.trimmingSpaces(line[(colon + 1)...]), as: UTF8.self))
         message = m
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs (HTTP's optional white space).
+    private static func trimmingSpaces(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
     }
 
     /// RFC 9110 §5.6.2 token characters.
@@ -272,28 +286,43 @@ public struct HTTPResponseParser: Sendable {
             finishMessage(into: &complete)
             return
         }
-        let codings = m.headers.values(for: "Transfer-Encoding")
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingSpaces().lowercased() }
-            .filter { $0 != "identity" }
-        if !codings.isEmpty {
-            guard codings == ["chunked"] else { throw .unsupportedTransferEncoding(codings.joined(separator: ", ")) }
-            state = .chunkSize
-            return
+        let encodings = m.headers.values(for: "Transfer-Encoding")
+        if !encodings.isEmpty {
+            let codings = encodings.flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingSpaces().lowercased() }
+                .filter { $0 != "identity" }
+            if !codings.isEmpty {
+                guard codings == ["chunked"] else {
+                    throw .unsupportedTransferEncoding(codings.joined(separator: ", "))
+                }
+                state = .chunkSize
+                return
+            }
         }
-        let lengths = m.headers.values(for: "Content-Length").flatMap {
-            $0.split(separator: ",", omittingEmptySubsequences: false)
-        }
-        .map { $0.trimmingSpaces() }
-        guard let first = lengths.first else {
+        let length: Int
+        let declared = m.headers.values(for: "Content-Length")
+        if declared.isEmpty {
             finishMessage(into: &complete)
             return
+        } else if declared.count == 1, let single = Self.decimal(declared[0]) {
+            length = single  // the usual case, without the list handling below
+        } else {
+            let lengths = declared.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { $0.trimmingSpaces() }
+            guard let first = lengths.first, lengths.allSatisfy({ $0 == first }), let value = Self.decimal(first)
+            else { throw .invalidContentLength(lengths.joined(separator: ", ")) }
+            length = value
         }
-        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
-            first.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let length = Int(first)
-        else { throw .invalidContentLength(lengths.joined(separator: ", ")) }
         guard length <= limits.maximumBodyBytes else { throw .bodyTooLarge(limit: limits.maximumBodyBytes) }
         if length == 0 { finishMessage(into: &complete) } else { state = .body(remaining: length) }
+    }
+
+    /// A `Content-Length` value: 1 to 18 decimal digits, nothing else.
+    private static func decimal(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return text.utf8.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// The size of a `chunk-size [; extensions]` line (RFC 9112 §7.1).

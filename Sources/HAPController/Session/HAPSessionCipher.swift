@@ -13,6 +13,10 @@ public struct HAPSessionCipher: Sendable {
 
     private let encryptionKey: [UInt8]
     private let decryptionKey: [UInt8]
+    /// The libcrypto contexts of each direction, made at first use and kept for the session (copies of
+    /// this cipher share them; each frame sets its own nonce).
+    private var sealer: ChaCha20Poly1305Context?
+    private var opener: ChaCha20Poly1305Context?
     private var sendCounter: UInt64 = 0
     private var receiveCounter: UInt64 = 0
     private var pending: [UInt8] = []
@@ -41,23 +45,30 @@ public struct HAPSessionCipher: Sendable {
         guard !isBroken else { throw .broken }
         var output: [UInt8] = []
         output.reserveCapacity(plaintext.count + (plaintext.count / Self.maximumFrameLength + 1) * 18)
-        var start = 0
-        while start < plaintext.count {
-            let end = min(start + Self.maximumFrameLength, plaintext.count)
-            let length = UInt16(end - start)
-            let aad = [UInt8(length & 0xFF), UInt8(length >> 8)]
-            let frame: [UInt8]
-            do {
-                frame = try ChaCha20Poly1305.seal(
-                    Array(plaintext[start..<end]), key: encryptionKey,
-                    nonce: Self.nonce(sendCounter), aad: aad)
-            } catch {
-                throw .crypto(error)
+        do throws(CryptoError) {
+            let context = try Self.context(&sealer, key: encryptionKey, encrypt: true)
+            var counter = sendCounter
+            try plaintext.withBytes { all throws(CryptoError) in
+                var start = 0
+                while start < all.count {
+                    let end = min(start + Self.maximumFrameLength, all.count)
+                    let length = UInt16(end - start)
+                    let aad = [UInt8(length & 0xFF), UInt8(length >> 8)]
+                    output += aad
+                    try Self.withNonce(counter) { nonce throws(CryptoError) in
+                        try aad.withBytes { a throws(CryptoError) in
+                            try context.seal(
+                                UnsafeRawBufferPointer(rebasing: all[start..<end]), nonce: nonce, aad: a,
+                                appendingTo: &output)
+                        }
+                    }
+                    counter += 1
+                    start = end
+                }
             }
-            sendCounter += 1
-            output += aad
-            output += frame
-            start = end
+            sendCounter = counter
+        } catch {
+            throw .crypto(error)
         }
         return output
     }
@@ -67,19 +78,49 @@ public struct HAPSessionCipher: Sendable {
     /// - Throws: `SessionCipherError.authenticationFailed` when a frame's tag does not verify (the cipher is
     ///   broken from then on), `.broken` on any call after that.
     public mutating func open(_ bytes: [UInt8]) throws(SessionCipherError) -> [UInt8] {
+        try bytes.withBytes { raw throws(SessionCipherError) in try open(raw) }
+    }
+
+    /// `open(_:)` for bytes where they were read: frames complete in `bytes` are decrypted from there,
+    /// only an incomplete one is copied and kept.
+    public mutating func open(_ bytes: UnsafeRawBufferPointer) throws(SessionCipherError) -> [UInt8] {
         guard !isBroken else { throw .broken }
-        pending += bytes
         var plaintext: [UInt8] = []
+        if pending.isEmpty {
+            let used = try openFrames(bytes, into: &plaintext)
+            if used < bytes.count { pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...])) }
+            return plaintext
+        }
+        pending.append(contentsOf: bytes)
+        var buffered = pending
+        pending = []
+        let used = try buffered.withBytes { raw throws(SessionCipherError) in
+            try openFrames(raw, into: &plaintext)
+        }
+        buffered.removeFirst(used)
+        // A large answer (`/accessories`) grew the buffer; an idle connection need not keep that capacity.
+        pending = buffered.isEmpty && buffered.capacity > Self.keptCapacity ? [] : buffered
+        return plaintext
+    }
+
+    /// Decrypts the complete frames at the start of `bytes` onto `plaintext`; how many bytes they used.
+    private mutating func openFrames(_ bytes: UnsafeRawBufferPointer, into plaintext: inout [UInt8])
+        throws(SessionCipherError) -> Int
+    {
         var offset = 0
-        while pending.count - offset >= 2 {
-            let length = Int(pending[offset]) | Int(pending[offset + 1]) << 8
-            let frameEnd = offset + 2 + length + ChaCha20Poly1305.tagLength
-            guard frameEnd <= pending.count else { break }
-            let aad = Array(pending[offset..<(offset + 2)])
-            do {
-                plaintext += try ChaCha20Poly1305.open(
-                    Array(pending[(offset + 2)..<frameEnd]), key: decryptionKey,
-                    nonce: Self.nonce(receiveCounter), aad: aad)
+        while bytes.count - offset >= 2 {
+            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            let textEnd = offset + 2 + length
+            let frameEnd = textEnd + ChaCha20Poly1305.tagLength
+            guard frameEnd <= bytes.count else { break }
+            do throws(CryptoError) {
+                let context = try Self.context(&opener, key: decryptionKey, encrypt: false)
+                try Self.withNonce(receiveCounter) { nonce throws(CryptoError) in
+                    try context.open(
+                        UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<textEnd]),
+                        tag: UnsafeRawBufferPointer(rebasing: bytes[textEnd..<frameEnd]), nonce: nonce,
+                        aad: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 2)]), appendingTo: &plaintext)
+                }
             } catch {
                 isBroken = true
                 pending = []
@@ -88,18 +129,32 @@ public struct HAPSessionCipher: Sendable {
             receiveCounter += 1
             offset = frameEnd
         }
-        pending.removeFirst(offset)
-        // A large answer (`/accessories`) grew the buffer; an idle connection need not keep that capacity.
-        if pending.isEmpty, pending.capacity > Self.keptCapacity { pending = [] }
-        return plaintext
+        return offset
+    }
+
+    /// The context kept in `slot`, made now at first use.
+    private static func context(_ slot: inout ChaCha20Poly1305Context?, key: [UInt8], encrypt: Bool)
+        throws(CryptoError) -> ChaCha20Poly1305Context
+    {
+        if let slot { return slot }
+        let made = try ChaCha20Poly1305Context(key: key, encrypt: encrypt)
+        slot = made
+        return made
     }
 
     /// Bytes of buffer capacity kept between reads (a few frames of 1 KiB).
     static let keptCapacity = 16 << 10
 
-    /// `0000 0000 ‖ counter` as UInt64 little-endian.
-    private static func nonce(_ counter: UInt64) -> [UInt8] {
-        [0, 0, 0, 0] + (0..<8).map { UInt8(truncatingIfNeeded: counter >> (8 * $0)) }
+    /// Calls `body` with the nonce `0000 0000 ‖ counter` (UInt64 little-endian), on the stack.
+    private static func withNonce<R>(_ counter: UInt64, _ body: (UnsafeRawBufferPointer) throws(CryptoError) -> R)
+        throws(CryptoError) -> R
+    {
+        var nonce: (UInt32, UInt64) = (0, 0)  // 16 bytes; the first 12 are used
+        return try withUnsafeMutableBytes(of: &nonce) { raw throws(CryptoError) in
+            raw.storeBytes(of: 0, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: counter.littleEndian, toByteOffset: 4, as: UInt64.self)
+            return try body(UnsafeRawBufferPointer(rebasing: raw[0..<ChaCha20Poly1305.nonceLength]))
+        }
     }
 }
 

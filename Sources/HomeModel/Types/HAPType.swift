@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// A HAP service or characteristic type: a UUID in Apple's base form or a vendor UUID.
 ///
 /// Stored normalised as the upper-case, 36-character UUID (`00000025-0000-1000-8000-0026BB765291`).
@@ -15,25 +13,27 @@ public struct HAPType: Hashable, Sendable, Codable, CustomStringConvertible, Com
     /// Normalises `string` (short form of up to 8 hex digits, 32 hex digits, or a 36-character UUID).
     /// Returns nil when the string is none of those forms.
     public init?(_ string: String) {
-        let s = string.trimmingCharacters(in: .whitespaces).uppercased()
-        let hex = Set("0123456789ABCDEF")
-        if (1...8).contains(s.count), s.allSatisfy(hex.contains) {
-            uuid = String(repeating: "0", count: 8 - s.count) + s + HAPType.appleBaseSuffix
-        } else if s.count == 32, s.allSatisfy(hex.contains) {
-            let c = Array(s)
+        // On the UTF-8 bytes: with `Character`s, Foundation's trimming and a `Set` per call this was a
+        // third of parsing `/accessories` (issue 18, Benchmarks/README.md).
+        var bytes = Array(string.utf8)
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex
+        if start > 0 { bytes.removeFirst(start) }
+        for i in bytes.indices where (0x61...0x7A).contains(bytes[i]) { bytes[i] -= 0x20 }
+        let isHex = { (b: UInt8) in (0x30...0x39).contains(b) || (0x41...0x46).contains(b) }
+        if (1...8).contains(bytes.count), bytes.allSatisfy(isHex) {
             uuid =
-                String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
-                + String(c[16..<20]) + "-" + String(c[20..<32])
-        } else if s.count == 36 {
-            let c = Array(s)
-            for (i, ch) in c.enumerated() {
-                if [8, 13, 18, 23].contains(i) {
-                    guard ch == "-" else { return nil }
-                } else {
-                    guard hex.contains(ch) else { return nil }
-                }
+                String(repeating: "0", count: 8 - bytes.count) + String(decoding: bytes, as: UTF8.self)
+                + HAPType.appleBaseSuffix
+        } else if bytes.count == 32, bytes.allSatisfy(isHex) {
+            var dashed = bytes
+            for position in [8, 13, 18, 23] { dashed.insert(UInt8(ascii: "-"), at: position) }
+            uuid = String(decoding: dashed, as: UTF8.self)
+        } else if bytes.count == 36 {
+            for (i, b) in bytes.enumerated() {
+                guard i == 8 || i == 13 || i == 18 || i == 23 ? b == UInt8(ascii: "-") : isHex(b) else { return nil }
             }
-            uuid = s
+            uuid = String(decoding: bytes, as: UTF8.self)
         } else {
             return nil
         }
