@@ -176,19 +176,22 @@ class Bench:
         an event for every write and event of the other side."""
         await self.pairing.subscribe([self.event_id])
         samples = []
-        for i in range(start, start + n):
-            # 1…50 in turn, counted over both sides: never the value before it (the writes leave one of
-            # --values), so every change is one.
-            value = i % 50 + 1
-            answer = await control(self.args.control_port, {
-                "cmd": "set_value", "accessory": self.event_accessory, "characteristic": self.event_characteristic,
-                "value": value})
-            while True:
-                got, when = await asyncio.wait_for(self.arrived.get(), 10)
-                if got == value:
-                    break
-            # The fixture's CLOCK_MONOTONIC stamp just before the change: the control channel is in neither side.
-            samples.append((when - answer["changed_ns"]) / 1e6)
+        # One time-out for the block, as hap2mqtt's side has one watchdog for its block.
+        async with asyncio.timeout(10):
+            for i in range(start, start + n):
+                # 1…50 in turn, counted over both sides: never the value before it (the writes leave one of
+                # --values), so every change is one.
+                value = i % 50 + 1
+                answer = await control(self.args.control_port, {
+                    "cmd": "set_value", "accessory": self.event_accessory,
+                    "characteristic": self.event_characteristic, "value": value})
+                while True:
+                    got, when = await self.arrived.get()
+                    if got == value:
+                        break
+                # The fixture's CLOCK_MONOTONIC stamp just before the change: the control channel is in neither
+                # side.
+                samples.append((when - answer["changed_ns"]) / 1e6)
         await self.pairing.unsubscribe([self.event_id])
         return samples
 

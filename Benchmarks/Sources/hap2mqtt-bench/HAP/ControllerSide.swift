@@ -1,4 +1,3 @@
-import HAP2MQTTTesting
 import HAPController
 import HomeModel
 
@@ -8,16 +7,16 @@ import HomeModel
 final class ControllerSide {
     private let controller: HAPController
     private let pairing: Pairing
-    private let accessory: HAPPythonAccessory
+    private let control: FixtureControl
     private let client: HAPClient
     private var events: AsyncStream<[HAPEventValue]>.Iterator
     private let id = HAPCharacteristicID(aid: HAPBenchTarget.aid, iid: HAPBenchTarget.iid)
 
     /// Opens the session.
-    init(controller: HAPController, pairing: Pairing, accessory: HAPPythonAccessory) async throws {
+    init(controller: HAPController, pairing: Pairing, controlPort: UInt16) async throws {
         self.controller = controller
         self.pairing = pairing
-        self.accessory = accessory
+        control = FixtureControl(port: controlPort)
         client = try await controller.connect(to: pairing)
         events = client.events.makeAsyncIterator()
     }
@@ -28,14 +27,15 @@ final class ControllerSide {
     /// `HAPBlock`: for events less as many control-channel pings); `start` numbers the first (for the values
     /// written and set). The process holds nothing else busy meanwhile: the aiohomekit side waits in its
     /// own process, and the fixture prints nothing per write (`recordsWrites: false`).
-    /// - Throws: `BenchmarkError.process` when a request fails or an event does not come within 10 s.
+    /// - Throws: `BenchmarkError.process` when a request fails or a block of events does not come within
+    ///   10 s.
     func measure(_ operation: HAPOperations.Operation, _ n: Int, start: Int) async throws -> HAPBlock {
         let begin = ProcessCPU.micros()
         let samples = try await times(operation, n, start: start)
         var cpu = ProcessCPU.micros() - begin
         if operation == .event {
             let pings = ProcessCPU.micros()
-            for _ in 0..<n { try await accessory.ping() }
+            for _ in 0..<n { try await control.ping() }
             cpu -= ProcessCPU.micros() - pings
         }
         return HAPBlock(samples: samples, cpu: cpu / Double(n))
@@ -79,6 +79,14 @@ final class ControllerSide {
             // Subscribed only meanwhile, as the other side: a subscription left on would bring an event
             // for every write and event of the other controller.
             try check(try await client.subscribe([id])[id]?.status, "subscription to \(id)")
+            // One time-out for the block, as aiohomekit's side has (`asyncio.timeout`): closing the connection
+            // ends the event stream, so a lost event fails the run instead of hanging it.
+            let connection = client.connection
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(10))
+                await connection.close()
+            }
+            defer { watchdog.cancel() }
             for index in start..<(start + n) { samples.append(try await event(HAPBenchTarget.eventValue(index))) }
             try await client.subscribe([id], enable: false)
         }
@@ -90,25 +98,20 @@ final class ControllerSide {
     /// stream (time-stamped on the same clock as the stream hands it over, as aiohomekit's side stamps its
     /// callback). The control channel's own time is in neither side.
     private func event(_ value: Int64) async throws -> Double {
-        // Closing the connection ends the event stream, so a lost event fails the run instead of hanging it.
-        let connection = client.connection
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(10))
-            await connection.close()
-        }
-        defer { watchdog.cancel() }
-        let accessory = self.accessory
-        async let changed = accessory.setValue(
-            accessory: HAPBenchTarget.accessory, characteristic: HAPBenchTarget.characteristic, value: .int(value))
+        // Asked concurrently, so that the event is taken (and stamped) as it comes, as aiohomekit's callback
+        // is called from its loop while its `control()` still waits for the answer.
+        let control = self.control
+        async let changed = control.setValue(
+            accessory: HAPBenchTarget.accessory, characteristic: HAPBenchTarget.characteristic, value: value)
         var arrival: UInt64?
         while arrival == nil, let batch = await events.next() {
             let now = Monotonic.now()
             if batch.contains(where: { $0.id == id && $0.value?.int64Value == value }) { arrival = now }
         }
-        guard let changedAt = try await changed else {
-            throw BenchmarkError.process("the fixture's set_value gave no time stamp")
+        let changedAt = try await changed
+        guard let arrival else {
+            throw BenchmarkError.process("no event with \(value) for \(id) within the block's 10 s")
         }
-        guard let arrival else { throw BenchmarkError.process("no event with \(value) for \(id) within 10 s") }
         return Monotonic.micros(from: changedAt, to: arrival)
     }
 

@@ -76,7 +76,7 @@ struct HAPScenario: BenchmarkScenario {
             throw BenchmarkError.process("the HAP-python fixture has no control channel")
         }
 
-        let ours = try await ControllerSide(controller: controller, pairing: pairing, accessory: accessory)
+        let ours = try await ControllerSide(controller: controller, pairing: pairing, controlPort: controlPort)
         let theirs: AiohomekitSide
         do {
             theirs = try await AiohomekitSide(
