@@ -35,8 +35,8 @@ extension HAPConnection {
         default:
             break
         }
-        watchdog?.task.cancel()
-        watchdog = nil
+        if watchdogWake != nil { RequestDeadlines.shared.forget(self) }
+        watchdogWake = nil
         // The reader first: closing the socket wakes the read loop, which would otherwise fail the request in
         // flight with a plain `.closed` before it learns the real reason (a time-out, say).
         reader.end(why)
@@ -55,35 +55,23 @@ extension HAPConnection {
 
     // MARK: - Request time-outs
 
-    /// Makes sure the watchdog wakes by `deadline`: a new one only when there is none or it would wake
-    /// later (a request with a shorter limit than the one before).
+    /// Makes sure `watchdogWoke()` is called by `deadline`: asked again only when no call is due or it would
+    /// come later (a request with a shorter limit than the one before).
     func watch(until deadline: ContinuousClock.Instant) {
-        if let watchdog, watchdog.wake <= deadline { return }
-        watchdog?.task.cancel()
-        let task = Task { [weak self] in
-            var wake = deadline
-            while true {
-                try? await Task.sleep(until: wake, clock: .continuous)
-                guard !Task.isCancelled, let next = await self?.watchdogWoke() else { return }
-                wake = next
-            }
-        }
-        watchdog = (task, deadline)
+        if let watchdogWake, watchdogWake <= deadline { return }
+        watchdogWake = deadline
+        RequestDeadlines.shared.watch(self, until: deadline)
     }
 
-    /// The watchdog's check: times out the request in flight when its deadline has passed; returns when to
-    /// look again (that request's deadline), or nil when nothing is in flight and the watchdog ends.
-    private func watchdogWoke() -> ContinuousClock.Instant? {
-        guard let entry = inFlight, reader.isAwaiting(entry.id), reason == nil else {
-            watchdog = nil
-            return nil
-        }
+    /// `RequestDeadlines`' call: times out the request in flight when its deadline has passed, else asks to
+    /// be called again at that request's deadline; nothing when no request is in flight.
+    func watchdogWoke() {
+        watchdogWake = nil
+        guard let entry = inFlight, reader.isAwaiting(entry.id), reason == nil else { return }
         guard ContinuousClock.now < entry.deadline else {
-            watchdog = nil
             shutDown(.requestTimedOut(request: entry.summary, seconds: entry.limit.inSeconds))
-            return nil
+            return
         }
-        watchdog?.wake = entry.deadline
-        return entry.deadline
+        watch(until: entry.deadline)
     }
 }

@@ -70,10 +70,10 @@ public actor HAPConnection {
     /// See `quietBeforeClose`.
     var quietBeforeEnd: Duration?
     var closeWaiters: [CheckedContinuation<HAPConnectionError, Never>] = []
-    /// The task that times requests out, and when it wakes next. One per connection rather than one per
-    /// request: making and cancelling a sleeping task for each request cost 20-40 µs of a 200 µs read on a
-    /// busy machine (hap2mqtt-bench hap).
-    var watchdog: (task: Task<Void, Never>, wake: ContinuousClock.Instant)?
+    /// When `RequestDeadlines` calls this connection next to time out the request in flight; nil when it
+    /// will not. Asked once per connection rather than per request: a sleeping task made and cancelled for
+    /// each request cost 20-40 µs of a 200 µs read on a busy machine (hap2mqtt-bench hap).
+    var watchdogWake: ContinuousClock.Instant?
 
     private init(tcp: TCPConnection, requestTimeout: Duration, logger: Logger) {
         self.tcp = tcp
