@@ -35,7 +35,17 @@ extension MQTTConnection {
             guard let message else { return }
             connection(from: userdata)?.didReceive(message.pointee, properties: properties)
         }
-        mosquitto_log_callback_set(mosq) { _, userdata, level, text in
+        listenToLibraryLog(true)
+    }
+
+    /// Installs or removes libmosquitto's log callback. With one installed, libmosquitto formats a debug
+    /// line for every packet it sends or receives, whatever the level (MQTTConnection+DirectIO.swift).
+    func listenToLibraryLog(_ listen: Bool) {
+        guard listen else {
+            mosquitto_log_callback_set(pointer, nil)
+            return
+        }
+        mosquitto_log_callback_set(pointer) { _, userdata, level, text in
             guard let text else { return }
             connection(from: userdata)?.didLog(level: level, text: text)
         }

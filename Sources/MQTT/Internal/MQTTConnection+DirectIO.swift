@@ -19,16 +19,52 @@ extension MQTTConnection {
     func writeQueued() {
         let wakeLoop = directIO.withLock { direct -> Bool in
             guard direct else { return false }
-            _ = mosquitto_loop_write(pointer, 1)
+            _ = writePackets()
             return mosquitto_socket(pointer) < 0 || mosquitto_want_write(pointer)
         }
         if wakeLoop { wakePipe.signal() }
     }
 
+    /// `mosquitto_loop_write`, which writes every queued packet with a `write(2)` of its own, each of
+    /// which would leave as a TCP segment of its own (`TCP_NODELAY`): with more than one PUBLISH queued
+    /// the socket is corked meanwhile (Linux `TCP_CORK`), so that a batch leaves in as few segments as its
+    /// size needs, and uncorked at once after, which sends the rest. A single packet (a lone change, a
+    /// `/set` answer) goes out as before, without the two `setsockopt(2)` calls. Called with `directIO`
+    /// held, so libmosquitto cannot close the socket between the calls.
+    private func writePackets() -> Int32 {
+        #if os(Linux)
+            let socket = mosquitto_socket(pointer)
+            let cork = unwrittenPublishes.exchange(0, ordering: .relaxed) > 1 && socket >= 0
+            if cork { setCork(socket, true) }
+            let rc = mosquitto_loop_write(pointer, 1)
+            // An error may have closed the socket; its number may not be used after that.
+            if cork, mosquitto_socket(pointer) == socket { setCork(socket, false) }
+            return rc
+        #else
+            unwrittenPublishes.store(0, ordering: .relaxed)
+            return mosquitto_loop_write(pointer, 1)
+        #endif
+    }
+
+    #if os(Linux)
+        private func setCork(_ socket: Int32, _ on: Bool) {
+            var value: Int32 = on ? 1 : 0
+            _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+    #endif
+
     /// Switches between `mosquitto_loop` (false: connecting) and driving by hand (true: established);
     /// only the loop thread calls it, between turns.
+    ///
+    /// On an established plain-TCP connection libmosquitto's log callback is removed unless
+    /// `logLibraryDebug` is on: libmosquitto formats a debug line into a fresh buffer for every packet sent
+    /// or received once a callback is installed (hap2mqtt-bench fanout, Benchmarks/README.md), and what it
+    /// logs above debug level then is a warning about an acknowledgement of an unknown packet id; what
+    /// ends a connection still arrives as its return code. While connecting, and on TLS, whose handshake
+    /// and record errors reach us only through the log, the callback stays.
     func driveDirectly(_ direct: Bool) {
         directIO.withLock { $0 = direct }
+        if !endpoint.usesTLS, !configuration.logLibraryDebug { listenToLibraryLog(!direct) }
     }
 
     /// One turn of the loop on an established connection: waits up to 250 ms (which bounds how late a
@@ -50,7 +86,7 @@ extension MQTTConnection {
             if readable { rc = mosquitto_loop_read(pointer, 1) }
             if rc == MosquittoError.success, mosquitto_socket(pointer) >= 0 { rc = mosquitto_loop_misc(pointer) }
             if rc == MosquittoError.success, mosquitto_socket(pointer) >= 0, mosquitto_want_write(pointer) {
-                rc = mosquitto_loop_write(pointer, 1)
+                rc = writePackets()
             }
             return rc
         }

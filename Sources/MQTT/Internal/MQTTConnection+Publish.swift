@@ -13,23 +13,31 @@ extension MQTTConnection {
         defer { for var list in lists { mosquitto_property_free_all(&list) } }
         var firstError: MQTTError?
         var bad: [Int] = []
-        for (index, message) in messages.enumerated() {
-            do throws(MQTTError) {
-                lists.append(try prepare(message))
-            } catch {
-                if firstError == nil { firstError = error }
-                bad.append(index)
+        // By index, through the buffer: a message taken out of the array by value is a copy of its topic,
+        // payload and properties (retained and released again), for every message of every batch.
+        messages.withUnsafeBufferPointer { messages in
+            for index in messages.indices {
+                do throws(MQTTError) {
+                    lists.append(try prepare(messages[index]))
+                } catch {
+                    if firstError == nil { firstError = error }
+                    bad.append(index)
+                }
             }
         }
         for index in bad.reversed() { messages.remove(at: index) }
         try state.withLock { state throws(MQTTError) in
             if let error = state.notRunningError { throw error }
-            for (index, list) in zip(messages.indices, lists) {
-                if mustWait(messages[index], in: state) {
-                    state.backlog.append(contentsOf: messages[index...])
-                    return
+            try messages.withUnsafeBufferPointer { buffer throws(MQTTError) in
+                for index in buffer.indices {
+                    if mustWait(buffer[index], in: state) {
+                        state.backlog.append(contentsOf: messages[index...])
+                        return
+                    }
+                    if let error = submit(buffer[index], properties: lists[index], completion: nil, in: &state) {
+                        throw error
+                    }
                 }
-                if let error = submit(messages[index], properties: list, completion: nil, in: &state) { throw error }
             }
         }
         writeQueued()
@@ -111,13 +119,17 @@ extension MQTTConnection {
         in state: inout ConnectionState
     ) -> MQTTError? {
         var mid: Int32 = 0
-        let rc = message.payload.withUnsafeBytes { payload in
-            mosquitto_publish_v5(
-                pointer, &mid, message.topic, Int32(payload.count), payload.baseAddress,
-                message.qos.rawValue, message.retain, properties)
+        // withCString lends a native string's own bytes; passing the String itself makes a C copy of it.
+        let rc = message.topic.withCString { topic in
+            message.payload.withUnsafeBytes { payload in
+                mosquitto_publish_v5(
+                    pointer, &mid, topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue,
+                    message.retain, properties)
+            }
         }
         let savedErrno = errno
         if rc == MosquittoError.success || (rc == MosquittoError.noConnection && message.qos != .atMostOnce) {
+            unwrittenPublishes.add(1, ordering: .relaxed)
             if let completion { state.publishWaiters[mid] = PendingPublish(qos: message.qos, completion: completion) }
             if configuration.sendWindowBytes > 0 {
                 state.windowBytes += cost
@@ -212,7 +224,10 @@ extension MQTTConnection {
         state.withLock { state in
             if let share = state.windowShares.removeValue(forKey: mid) {
                 state.windowBytes -= share
-                drainBacklog(&state)
+                // The backlog refills the window once half of it is free, not message by message: the
+                // refill is then written in one go, in a few TCP segments, instead of a packet, a
+                // segment and a loop turn for each acknowledgement (hap2mqtt-bench fanout).
+                if state.windowBytes <= configuration.sendWindowBytes / 2 { drainBacklog(&state) }
             }
             guard let pending = state.publishWaiters.removeValue(forKey: mid) else { return }
             if reasonCode >= 0x80 {

@@ -25,6 +25,9 @@ final class MQTTConnection: Sendable {
     /// writes the socket through libmosquitto then, so that reads and writes (and OpenSSL's state under
     /// TLS) never overlap. Taken before `state`, never inside it.
     let directIO = Mutex(false)
+    /// PUBLISH packets handed to libmosquitto since the last write by hand began: more than one is worth
+    /// corking the socket for (MQTTConnection+DirectIO.swift).
+    let unwrittenPublishes = Atomic(0)
     /// The received messages until `MQTTClient.messages` reads them.
     let inbound: HandOffQueue<InboundBuffer>
     let eventContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
