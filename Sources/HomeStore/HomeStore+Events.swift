@@ -122,17 +122,17 @@ extension HomeStore {
     /// (ProgrammableSwitchEvent): each press counts.
     private func apply(_ update: ValueUpdate, from provider: Int) {
         let address = update.address
-        // No copy of the entry is kept: it would share, and so force a copy of, the accessory's storage.
-        guard
-            let location = entries[address.accessory].flatMap({
-                $0.provider == provider ? $0.locations[address.iid] : nil
-            })
+        // The entry is read and changed in place: a read through the dictionary copies all of it (retains
+        // and releases every field for every value), and a copy kept would force a copy of the
+        // accessory's storage.
+        guard let entry = entries.index(forKey: address.accessory),
+            let outcome = entries.values[entry].setValue(update.value, iid: address.iid, from: provider)
         else {
             logger.debug("value for an unknown characteristic ignored", ["address": address.description])
             return
         }
-        guard let value = update.value else { return }
-        setValue(value, at: address, location, source: update.source)
+        guard let (old, new, type) = outcome else { return }
+        emitIfChanged(address, old: old, new: new, type: type, source: update.source)
     }
 
     /// Stores a value and emits `.valueChanged` when it differs, is a stateless event, or was read on
@@ -141,9 +141,16 @@ extension HomeStore {
         _ value: CharacteristicValue, at address: CharacteristicAddress, _ location: StoredAccessory.Location,
         source: ValueSource
     ) {
-        guard let old = entries[address.accessory]?.setValue(value, at: location) else { return }
-        let new = entries[address.accessory]?.value(at: location)
-        if new != old.value || source == .read || (source == .event && HAPCatalog.isStateless(old.type)) {
+        guard let entry = entries.index(forKey: address.accessory) else { return }
+        let (old, new, type) = entries.values[entry].setValue(value, at: location)
+        emitIfChanged(address, old: old, new: new, type: type, source: source)
+    }
+
+    private func emitIfChanged(
+        _ address: CharacteristicAddress, old: CharacteristicValue?, new: CharacteristicValue, type: HAPType,
+        source: ValueSource
+    ) {
+        if new != old || source == .read || (source == .event && HAPCatalog.isStateless(type)) {
             emit(.valueChanged(address, new, source: source))
         }
     }

@@ -44,16 +44,38 @@ struct StoredAccessory: Sendable {
         locations[iid].map { accessory.services[$0.service].characteristics[$0.characteristic] }
     }
 
-    /// Stores `value` (in the format's normal form) and returns the characteristic as it was before.
-    mutating func setValue(_ value: CharacteristicValue, at location: Location) -> Characteristic {
-        let old = accessory.services[location.service].characteristics[location.characteristic]
-        accessory.services[location.service].characteristics[location.characteristic].value = old.normalized(value)
-        return old
+    /// Stores `value` (in the format's normal form) and returns the value before and after, and the
+    /// characteristic's type. Works on the characteristic in place: a copy of it retains and releases its
+    /// metadata for every value (hap2mqtt-bench fanout).
+    mutating func setValue(_ value: CharacteristicValue, at location: Location) -> (
+        old: CharacteristicValue?, new: CharacteristicValue, type: HAPType
+    ) {
+        modifyCharacteristic(at: location) { characteristic in
+            let old = characteristic.value
+            let new = characteristic.normalized(value)
+            characteristic.value = new
+            return (old, new, characteristic.type)
+        }
+    }
+
+    /// Like `setValue(_:at:)` for characteristic `iid`, when `provider` owns this accessory; nil when the
+    /// accessory is another provider's or has no such characteristic, `.some(nil)` (nothing stored) for
+    /// a nil `value`. Mutating, so that it runs on the entry in place.
+    mutating func setValue(_ value: CharacteristicValue?, iid: Int, from provider: Int) -> (
+        old: CharacteristicValue?, new: CharacteristicValue, type: HAPType
+    )?? {
+        guard self.provider == provider, let location = locations[iid] else { return nil }
+        guard let value else { return .some(nil) }
+        return setValue(value, at: location)
     }
 
     /// The stored value of the characteristic at `location`.
     func value(at location: Location) -> CharacteristicValue? {
         accessory.services[location.service].characteristics[location.characteristic].value
+    }
+
+    private mutating func modifyCharacteristic<T>(at location: Location, _ body: (inout Characteristic) -> T) -> T {
+        body(&accessory.services[location.service].characteristics[location.characteristic])
     }
 
     /// Replaces the accessory by one of the same structure (values may differ).

@@ -9,7 +9,8 @@ extension Gateway {
     /// Applies one batch of store changes; every message it causes goes out in this step. What needs the
     /// store's accessories (a renamed accessory, the accessory list) follows in a task of its own.
     func apply(_ batch: [HomeChange]) {
-        var changedJSON = Set<AccessoryID>()
+        // In the order of their first change; an accessory is listed when its JSON turns stale, so once.
+        var changedJSON: [AccessoryID] = []
         var renamed = Set<AccessoryID>()
         var listChanged = false
         var confirmsWrite = false
@@ -17,9 +18,9 @@ extension Gateway {
             switch change {
             case .valueChanged(let address, let value, let source):
                 if source == .write { confirmsWrite = true }
-                if let topic = publishValue(address, value, source: source) {
-                    changedJSON.insert(address.accessory)
-                    if topic.isAccessoryName { renamed.insert(address.accessory) }
+                if let outcome = publishValue(address, value, source: source) {
+                    if outcome.madeJSONStale { changedJSON.append(address.accessory) }
+                    if outcome.isAccessoryName { renamed.insert(address.accessory) }
                 }
             case .accessoryAdded(let accessory):
                 guard !isExcluded(accessory.id) else { continue }
@@ -35,7 +36,7 @@ extension Gateway {
                 listChanged = true
             case .accessoryUpdated(let old, let new):
                 update(old: old, new: new)
-                changedJSON.insert(new.id)
+                if published[new.id]?.markJSONStale() == true { changedJSON.append(new.id) }
                 listChanged = true
             case .reachabilityChanged(let id, let reachable, let reason):
                 guard let slug = index.layouts[id]?.slug, let name = published[id]?.name else { continue }
@@ -52,13 +53,13 @@ extension Gateway {
             // A confirmed write: its writer's answer follows in this same job (the store answers right after
             // delivering), so state, accessory JSON and result leave together, in one hand-over to the MQTT
             // client; the flush after this job sends them should no answer come.
-            for id in changedJSON { publishAccessoryJSON(id) }
+            for id in changedJSON { publishStaleAccessoryJSON(id) }
             flushAfterThisJob()
         } else {
             // The characteristic messages leave before the accessory JSON is rendered: a lone change reaches
             // its topic's subscribers sooner, and a burst costs one more hand-over to the MQTT client.
             flush()
-            for id in changedJSON { publishAccessoryJSON(id) }
+            for id in changedJSON { publishStaleAccessoryJSON(id) }
             flush()
         }
         if followUp.add(renamed: renamed, listChanged: listChanged) {
@@ -87,27 +88,35 @@ extension Gateway {
         flush()
     }
 
+    /// What publishing a value did, for `apply(_:)`.
+    struct PublishedValue {
+        /// The accessory JSON was up to date before: the accessory is to be listed for republishing it.
+        var madeJSONStale: Bool
+        /// The value is the accessory's Name.
+        var isAccessoryName: Bool
+    }
+
     /// Publishes a characteristic's value. Stateless characteristics (button presses) go out unretained
-    /// and only for real events, so a reconnect or a poll never looks like a press. Returns the
-    /// characteristic's topics when its state topic was published, and so the accessory's JSON needs
-    /// republishing.
+    /// and only for real events, so a reconnect or a poll never looks like a press. Returns nil unless its
+    /// state topic was published, and so the accessory's JSON needs republishing.
     @discardableResult
     func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource)
-        -> CharacteristicTopic?
+        -> PublishedValue?
     {
-        guard let value, let topic = index.topic(at: address), topic.isReadable else { return nil }
+        // The entry is changed in place: a copy would copy its dictionaries on every value change.
+        guard let value, let entry = published.index(forKey: address.accessory),
+            let (state, madeStale) = published.values[entry].recordValue(iid: address.iid, json: { value.jsonText })
+        else { return nil }
         let payload = value.mqttPayload
-        if topic.isStateless {
-            if source == .event { outbox.send(topic.stateTopic, payload) }
+        if state.isStateless {
+            if source == .event { outbox.send(state.topic, payload) }
             return nil
         }
-        // The entry is changed in place: a copy would copy its dictionaries on every value change.
-        guard let entry = published.index(forKey: address.accessory) else { return nil }
-        published.values[entry].topics.insert(topic.stateTopic)
-        published.values[entry].json.set(value.jsonText, iid: address.iid)
-        outbox.retain(topic.stateTopic, payload, qos: configuration.stateQoS)
-        if let colour = index.hs(containing: address) { hs.record(payload, at: address, of: colour) }
-        return topic
+        outbox.retain(state.topic, payload, qos: configuration.stateQoS)
+        if state.isColourPart, let colour = index.hs(containing: address) {
+            hs.record(payload, at: address, of: colour)
+        }
+        return PublishedValue(madeJSONStale: madeStale, isAccessoryName: state.isAccessoryName)
     }
 
     /// Gives a new accessory its slug and topics and publishes its availability, values and JSON; values
@@ -116,7 +125,7 @@ extension Gateway {
         if published[accessory.id] != nil { _ = unregister(accessory.id, clear: false) }
         let layout = index.add(accessory)
         published[accessory.id] = PublishedAccessory(
-            name: accessory.name, reachable: reachable, json: AccessoryJSON(layout: layout, topics: topics))
+            name: accessory.name, reachable: reachable, layout: layout, topics: topics)
         retain(topics.availability(layout.slug), reachable ? "online" : "offline", qos: .atLeastOnce, for: accessory.id)
         for service in accessory.services {
             for c in service.characteristics {

@@ -8,8 +8,21 @@ import MQTT
 extension Gateway {
     /// `<base>/<accessory>`: `{"<service>":{"<characteristic>":value,…},…}` with every readable value.
     func publishAccessoryJSON(_ id: AccessoryID) {
-        guard let entry = published[id] else { return }
-        retain(entry.json.topic, payload: entry.json.render(), qos: configuration.stateQoS, for: id)
+        guard let entry = published.index(forKey: id) else { return }
+        publishAccessoryJSON(at: entry)
+    }
+
+    /// Publishes the accessory JSON of `id` unless it was published since its last change.
+    func publishStaleAccessoryJSON(_ id: AccessoryID) {
+        guard let entry = published.index(forKey: id), published.values[entry].jsonState().isStale else { return }
+        publishAccessoryJSON(at: entry)
+    }
+
+    /// The entry is read and changed in place: a copy of it would copy its tables.
+    private func publishAccessoryJSON(at entry: Dictionary<AccessoryID, PublishedAccessory>.Index) {
+        let topic = published.values[entry].jsonState().topic
+        outbox.retain(topic, payload: published.values[entry].renderJSON(), qos: configuration.stateQoS)
+        published.values[entry].topics.insert(topic)
     }
 
     /// `bridge/accessories`: the list of every accessory with its topics and metadata.
