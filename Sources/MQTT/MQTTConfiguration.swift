@@ -54,7 +54,10 @@ public struct MQTTConfiguration: Sendable {
     /// (8 MB at 10,000 characteristics). A message larger than the window goes alone. 0: no limit.
     public var sendWindowBytes: Int = 512 * 1024
     /// Forwards libmosquitto's own debug lines (one per packet) to the log at `.debug`. Off by default
-    /// because it costs a formatted string per message on busy clients.
+    /// because it costs a formatted string per message on busy clients: then, on an established plain-TCP
+    /// connection, libmosquitto's log is not listened to at all (its only line above debug level there is
+    /// a warning about an acknowledgement of an unknown packet id); while connecting, and over TLS, its
+    /// warnings and errors still reach the log.
     public var logLibraryDebug: Bool = false
     /// What is kept of received messages until they are read: the payload limit, the queue's bounds and
     /// which messages collapse. By default no limit and no collapsing.
