@@ -20,10 +20,13 @@ public protocol MQTTClientProtocol: AnyObject, Sendable {
     /// - Throws: `MQTTError.invalidTopic`, `.protocolError` when the broker refuses a filter, `.closed`.
     func subscribe(_ filters: [String], qos: MQTTQoS, retainAsPublished: Bool) async throws(MQTTError)
     /// The retained messages the broker holds on topics matching `filters`, read apart from this client's
-    /// session; the scan ends at an empty message it publishes on `endMarker`.
+    /// session; the scan ends at an empty message it publishes on `endMarker`. Only the payloads of topics
+    /// `keep` accepts are kept; the others arrive empty, with `droppedPayloadSize` set.
     /// - Throws: `MQTTError` when the broker cannot be read now (`.timedOut` when the marker never came).
-    func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration) async throws(MQTTError)
-        -> [MQTTMessage]
+    func retainedMessages(
+        matching filters: [String], endMarker: String, timeout: Duration,
+        keepingPayloadOf keep: @escaping @Sendable (_ topic: String) -> Bool
+    ) async throws(MQTTError) -> [MQTTMessage]
     /// Adds a hook called after every connection the broker accepts (`reconnect` false for the first).
     func onConnect(_ hook: @escaping @Sendable (_ reconnect: Bool) async -> Void)
     /// What became of the messages received so far (collapsed, shed, payload dropped).

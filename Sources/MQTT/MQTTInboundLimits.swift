@@ -18,17 +18,25 @@ public struct MQTTInboundLimits: Sendable {
     /// Whether `message` replaces the unread message on its topic, if there is one, that this also said
     /// true of. The replaced message is counted as collapsed. By default nothing collapses.
     public var collapses: @Sendable (_ message: MQTTMessage) -> Bool
+    /// Whether the payload of a message on `topic` is kept at all. When false it is not copied, whatever
+    /// its size: the message arrives as one over `maxPayloadSize` does (empty payload,
+    /// `droppedPayloadSize` set), so that a reader that needs only some payloads (the gateway's scan of
+    /// the retained topics, which needs every topic but few payloads) holds no more. By default every
+    /// payload is kept.
+    public var keepsPayload: @Sendable (_ topic: String) -> Bool
 
     /// Limits with the given values; by default none: every message is kept whole until read, as a
     /// general client must (a program that expects floods sets them).
     public init(
         maxPayloadSize: Int? = nil, maxMessages: Int = 0, maxBytes: Int = 0,
-        collapses: @escaping @Sendable (_ message: MQTTMessage) -> Bool = { _ in false }
+        collapses: @escaping @Sendable (_ message: MQTTMessage) -> Bool = { _ in false },
+        keepsPayload: @escaping @Sendable (_ topic: String) -> Bool = { _ in true }
     ) {
         self.maxPayloadSize = maxPayloadSize
         self.maxMessages = maxMessages
         self.maxBytes = maxBytes
         self.collapses = collapses
+        self.keepsPayload = keepsPayload
     }
 }
 
@@ -40,7 +48,8 @@ public struct MQTTInboundStatistics: Sendable, Hashable {
     public var collapsed = 0
     /// Messages dropped because the unread ones filled `maxMessages` or `maxBytes`.
     public var shed = 0
-    /// Messages whose payload was larger than `maxPayloadSize` and was dropped (the message was kept).
+    /// Messages whose payload was dropped (the message was kept): larger than `maxPayloadSize`, or on a
+    /// topic `keepsPayload` refused.
     public var oversized = 0
 
     /// All zero.

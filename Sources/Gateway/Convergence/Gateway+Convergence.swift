@@ -17,9 +17,12 @@ extension Gateway {
         filters.append(configuration.homeAssistant.prefix + "/+/+/+/config")
         // Outside the base topic, so that subscribers to `<base>/#` never see it.
         let marker = "\(topics.base)-scan/\(UInt64.random(in: 0...UInt64.max))"
+        let base = topics.base
         do throws(MQTTError) {
             return RetainedScan(
-                try await mqtt.retainedMessages(matching: filters, endMarker: marker, timeout: Gateway.scanTimeout))
+                try await mqtt.retainedMessages(
+                    matching: filters, endMarker: marker, timeout: Gateway.scanTimeout,
+                    keepingPayloadOf: { RetainedScan.keepsPayload(of: $0, base: base) }))
         } catch {
             logger.warning(
                 "cannot read the retained topics on the broker: \(error); stale topics are looked for again at the next connection"
@@ -37,8 +40,7 @@ extension Gateway {
         let expected = expectedRetainedTopics()
         let nodes = Set(index.knownAccessories.map(HomeAssistantDiscovery.nodeID(of:)) + [discovery.bridgeIdentifier])
         var cleared = 0
-        for topic in scan.payloads.keys.sorted() where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes)
-        {
+        for topic in scan.topics.sorted() where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) {
             outbox.clear(topic)
             cleared += 1
         }
@@ -53,7 +55,7 @@ extension Gateway {
     /// left while this one has no discovery (`homekit.discovery` off, or no DNS-SD browser on the system).
     /// A user would take it for the accessories on the network now.
     private func isDiscoveredListStale(_ scan: RetainedScan) -> Bool {
-        management?.discovery == nil && scan.payloads[topics.bridgeDiscovered] != nil
+        management?.discovery == nil && scan.topics.contains(topics.bridgeDiscovered)
     }
 
     /// Emits `accessory_removed` for each accessory that the last run's `bridge/accessories` (in `scan`)

@@ -3,7 +3,8 @@ import JSON
 import MQTT
 
 /// What the broker held retained under the gateway's topics (everything under the base topic, and Home
-/// Assistant's discovery configs) when the gateway last looked: the payload of each topic.
+/// Assistant's discovery configs) when the gateway last looked: every topic, and the payloads the
+/// gateway reads again (`keepsPayload(of:base:)`).
 struct RetainedScan {
     /// One accessory of a `bridge/accessories` list the broker still held: what the last run published.
     struct ListedAccessory: Hashable {
@@ -12,13 +13,33 @@ struct RetainedScan {
         var name: String
     }
 
-    /// The retained payloads, by topic; never empty (an empty retained message is no message).
+    /// Every retained topic.
+    let topics: Set<String>
+    /// The retained payloads kept, by topic; never empty (an empty retained message is no message).
     let payloads: [String: [UInt8]]
 
     init(_ messages: [MQTTMessage]) {
+        var topics = Set<String>(minimumCapacity: messages.count)
         var payloads: [String: [UInt8]] = [:]
-        for message in messages where !message.payload.isEmpty { payloads[message.topic] = message.payload }
+        for message in messages where !message.payload.isEmpty || message.droppedPayloadSize != nil {
+            topics.insert(message.topic)
+            if !message.payload.isEmpty { payloads[message.topic] = message.payload }
+        }
+        self.topics = topics
         self.payloads = payloads
+    }
+
+    /// Whether the scan keeps the payload retained on `topic`, under base topic `base`: only those the
+    /// gateway reads again, the last run's `bridge/accessories` and the characteristics' state topics
+    /// (`<base>/<accessory>/<service>/<characteristic>`, a camera's snapshot aside). Discovery configs,
+    /// accessory JSON and the rest are only cleared or kept, by topic, so a home of thousands of
+    /// characteristics costs the scan no more than their topics.
+    static func keepsPayload(of topic: String, base: String) -> Bool {
+        guard topic.hasPrefix(base + "/") else { return false }
+        let rest = topic.dropFirst(base.count + 1)
+        if rest == "bridge/accessories" { return true }
+        let levels = rest.split(separator: "/", omittingEmptySubsequences: false)
+        return levels.count == 3 && levels[0] != "bridge" && levels[2] != "snapshot"
     }
 
     /// The accessories of the `bridge/accessories` list on `topic` (id, slug and name of each), or none

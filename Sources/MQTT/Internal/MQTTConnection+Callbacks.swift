@@ -76,15 +76,19 @@ extension MQTTConnection {
     private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
         let payload: [UInt8]
         let size = Int(max(message.payloadlen, 0))
-        // A payload over the limit is never copied: libmosquitto frees its copy when this returns.
-        let dropsPayload = configuration.inbound.maxPayloadSize.map { size > $0 } ?? false
+        let topic = message.topic.map { String(cString: $0) } ?? ""
+        // A payload over the limit, or not wanted, is never copied: libmosquitto frees its copy when this
+        // returns.
+        let limits = configuration.inbound
+        let dropsPayload =
+            (limits.maxPayloadSize.map { size > $0 } ?? false) || (size > 0 && !limits.keepsPayload(topic))
         if let bytes = message.payload, size > 0, !dropsPayload {
             payload = Array(UnsafeRawBufferPointer(start: bytes, count: size))
         } else {
             payload = []
         }
         var received = MQTTMessage(
-            topic: message.topic.map { String(cString: $0) } ?? "",
+            topic: topic,
             payload: payload,
             qos: MQTTQoS(rawValue: message.qos) ?? .atMostOnce,
             retain: message.retain,

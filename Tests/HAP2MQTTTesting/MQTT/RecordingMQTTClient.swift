@@ -93,17 +93,23 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         }
     }
 
-    /// The retained messages recorded on topics matching `filters`,
-    /// as a broker would send them to a new subscription; nothing is published on `endMarker`.
-    public func retainedMessages(matching filters: [String], endMarker: String, timeout: Duration)
-        async throws(MQTTError) -> [MQTTMessage]
-    {
+    /// The retained messages recorded on topics matching `filters`, as a broker would send them to a new
+    /// subscription, with the payloads `keep` refuses dropped as `MQTTClient`'s scan drops them; nothing
+    /// is published on `endMarker`.
+    public func retainedMessages(
+        matching filters: [String], endMarker: String, timeout: Duration,
+        keepingPayloadOf keep: @escaping @Sendable (_ topic: String) -> Bool
+    ) async throws(MQTTError) -> [MQTTMessage] {
         state.withLock { state in
             state.retained.keys.sorted().compactMap { topic in
                 guard filters.contains(where: { MQTTTopic.matches(filter: $0, topic: topic) }),
                     var message = state.retained[topic]
                 else { return nil }
                 message.retain = true
+                if !keep(topic) {
+                    message.droppedPayloadSize = message.payload.count
+                    message.payload = []
+                }
                 return message
             }
         }
