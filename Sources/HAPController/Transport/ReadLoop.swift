@@ -46,14 +46,18 @@
 
         private func run() {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SocketState.readSize, alignment: 1)
-            var tags = [UInt64](repeating: 0, count: Self.batch)
+            // Not an Array: iterating a slice of one copied it at the next epoll_wait, and in this function,
+            // which never returns, the copies were never released (544 bytes per wake-up, 110 MB and more
+            // in `hap2mqtt-bench flood`'s 30 s event flood; Benchmarks/README.md "Session 6: flood's
+            // settled memory").
+            let tags = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: Self.batch)
+            tags.initialize(repeating: 0)
             while true {
-                let count = tags.withUnsafeMutableBufferPointer {
-                    hap2mqtt_epoll_wait(epoll, $0.baseAddress, Int32(Self.batch), -1)
-                }
+                let count = hap2mqtt_epoll_wait(epoll, tags.baseAddress, Int32(Self.batch), -1)
                 // EINTR (a signal) is the only failure of a valid epoll_wait: wait again.
                 guard count > 0 else { continue }
-                for tag in tags[0..<Int(count)] {
+                for index in 0..<Int(count) {
+                    let tag = tags[index]
                     guard let socket = sockets.withLock({ $0[tag] }) else { continue }
                     guard let fd = socket.readAvailable(into: buffer) else { continue }
                     _ = hap2mqtt_epoll_remove(epoll, fd)
