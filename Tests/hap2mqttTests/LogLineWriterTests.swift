@@ -49,13 +49,6 @@ struct LogLineWriterTests {
         #expect(logged == ["2023-11-14T22:13:20.123Z notice  mqtt: shown"])
     }
 
-    @Test("timestamps are UTC with milliseconds, also before 1970")
-    func timestamps() {
-        #expect(LogLineWriter.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
-        #expect(LogLineWriter.timestamp(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
-        #expect(LogLineWriter.timestamp(Date(timeIntervalSince1970: 951_782_400.007)) == "2000-02-29T00:00:00.007Z")
-    }
-
     @Test("lines from many threads at once never interleave")
     func concurrent() throws {
         let threads = 8

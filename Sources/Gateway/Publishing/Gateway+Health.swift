@@ -66,7 +66,8 @@ extension Gateway {
             "id": .string(server.providerID), "connected": server.diagnostics.connected.map(JSONValue.bool) ?? .null,
             "reachable": .bool(server.reachable), "address": server.diagnostics.address.map(JSONValue.string) ?? .null,
             "accessories": .int(Int64(server.accessories)),
-            "last_event": server.lastEvent.map { JSONValue.string($0.formatted(.iso8601)) } ?? .null,
+            "last_event": server.lastEvent.map { JSONValue.string(UTCTimestamp.string($0, milliseconds: false)) }
+                ?? .null,
             "reconnects": .int(Int64(server.diagnostics.reconnects)), "reads": .int(Int64(server.reads)),
             "writes": .int(Int64(server.writes)), "failed_writes": .int(Int64(server.failedWrites)),
             "events": .int(Int64(server.events)),

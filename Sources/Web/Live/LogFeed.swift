@@ -2,6 +2,7 @@ internal import Foundation
 import JSON
 public import Logging
 import Synchronization
+import SystemSupport
 
 /// The last log lines, for the web page's log: `hap2mqtt` hands it every record its log sink writes, and
 /// the page shows the recent ones and then each new one as it comes. Holds at most `capacity` lines.
@@ -16,8 +17,7 @@ public final class LogFeed: Sendable {
 
         var json: String {
             let line: JSONValue = [
-                "time": .string(
-                    ISO8601DateFormatter.string(from: time, timeZone: .gmt, formatOptions: [.withInternetDateTime])),
+                "time": .string(UTCTimestamp.string(time, milliseconds: false)),
                 "level": .string(level.description), "label": .string(label), "message": .string(message),
             ]
             return line.description

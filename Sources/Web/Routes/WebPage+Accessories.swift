@@ -3,6 +3,7 @@ import Gateway
 import HomeModel
 import HomeStore
 import JSON
+import SystemSupport
 
 extension WebPage {
     /// `GET /api/accessories`: `bridge/accessories`' entries with each one's availability reason and last
@@ -76,9 +77,7 @@ extension WebPage {
         let last = await id.asyncMap { await live.lastEvent($0) } ?? nil
         var extra: JSONObject = [
             "reason": description.reachable ? .null : .string(reason ?? "unreachable"),
-            "last_event": last.map {
-                .string(ISO8601DateFormatter.string(from: $0, timeZone: .gmt, formatOptions: [.withInternetDateTime]))
-            } ?? .null,
+            "last_event": last.map { .string(UTCTimestamp.string($0, milliseconds: false)) } ?? .null,
         ]
         if let values { extra.append("values", .object(values)) }
         var json = AccessoryDescription.json([description])

@@ -3,6 +3,7 @@ import Gateway
 import JSON
 import Logging
 import Synchronization
+import SystemSupport
 import Web
 
 #if canImport(Glibc)
@@ -55,7 +56,9 @@ final class LogLineWriter: Sendable {
     /// The line for `record` at `date`, without the line break.
     static func format(_ record: LogRecord, at date: Date) -> String {
         let level = record.level.description
-        var line = timestamp(date) + " " + level + String(repeating: " ", count: max(0, 7 - level.count)) + " "
+        var line =
+            UTCTimestamp.string(date, milliseconds: true) + " " + level
+            + String(repeating: " ", count: max(0, 7 - level.count)) + " "
         line +=
             JSONString.escapingControlCharacters(record.label) + ": "
             + JSONString.escapingControlCharacters(record.message)
@@ -64,20 +67,6 @@ final class LogLineWriter: Sendable {
             line += " " + JSONString.escapingControlCharacters(key) + "=" + shown
         }
         return line
-    }
-
-    /// `2025-06-01T12:00:00.123Z`.
-    static func timestamp(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var (whole, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        if fraction < 0 { (whole, fraction) = (whole - 1, fraction + 1000) }
-        var seconds = time_t(whole)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let millis = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
     }
 
     private static func needsQuotes(_ value: String) -> Bool {

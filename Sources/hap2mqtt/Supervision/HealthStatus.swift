@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import SystemSupport
 
 /// What a running `hap2mqtt run` last said about itself, in `health.json` in its state directory: the
 /// file `hap2mqtt healthcheck` (the Docker image's `HEALTHCHECK`) reads. `HealthMonitor` writes it when
@@ -39,29 +40,26 @@ struct HealthStatus: Sendable, Hashable {
             "state": .string(state.rawValue),
             "broker_connected": .bool(brokerConnected),
             "home_synced": .bool(homeSynced),
-            "updated": .string(Self.timeFormat().string(from: updated)),
+            "updated": .string(UTCTimestamp.string(updated, milliseconds: false)),
         ]
         return Data(object.encoded(sortingKeys: true))
     }
 
-    /// Reads the file's text.
+    /// Reads the file's text (only `hap2mqtt healthcheck` does: Foundation's ISO 8601 parser uses ICU,
+    /// which `UTCTimestamp` keeps out of `run`).
     /// - Throws: `JSONError` when it is not JSON, `JSONFieldError` when it is not a health file.
     static func decode(_ data: Data) throws -> HealthStatus {
         let fields = try JSONFields(JSONValue(parsing: data))
         guard let state = State(rawValue: try fields.string("state")) else {
             throw JSONFieldError.invalid("state", reason: "not starting, running or stopped")
         }
-        guard let updated = timeFormat().date(from: try fields.string("updated")) else {
+        guard let updated = try? Date.ISO8601FormatStyle().parse(try fields.string("updated")) else {
             throw JSONFieldError.invalid("updated", reason: "not an ISO 8601 time")
         }
         return HealthStatus(
             state: state, brokerConnected: try fields.bool("broker_connected"),
             homeSynced: try fields.bool("home_synced"), updated: updated)
     }
-
-    /// ISO 8601 in UTC to the second (`2026-12-01T20:00:00Z`); a new formatter each time, as Foundation's
-    /// formatters are not `Sendable`.
-    private static func timeFormat() -> ISO8601DateFormatter { ISO8601DateFormatter() }
 
     /// Whether the gateway that wrote this is healthy at `now`, and a line that says why: healthy when it
     /// runs, is connected to the broker, has synced the home, and wrote the file within `maximumAge`.
