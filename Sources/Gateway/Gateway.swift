@@ -38,6 +38,8 @@ public actor Gateway {
     var index: TopicIndex
     /// The options saved through `bridge/request/options`, by accessory (`Management/Gateway+Options.swift`).
     var accessoryOptions: [AccessoryID: AccessoryOptions] = [:]
+    /// The streams of `exclusions()` (`Management/Gateway+Exclusions.swift`).
+    var exclusionFollowers = ExclusionFollowers()
     /// What is published for each accessory besides its topics.
     var published: [AccessoryID: PublishedAccessory] = [:]
     var outbox = Outbox()
@@ -181,6 +183,7 @@ public actor Gateway {
         guard !isStopped else { return }
         isStopped = true
         for task in tasks { task.cancel() }
+        exclusionFollowers.finishAll()
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1
         // message waits for the next connection). The broker that lost us publishes the last will.

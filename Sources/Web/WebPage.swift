@@ -1,5 +1,6 @@
 internal import Foundation
 public import Gateway
+import HomeModel
 public import HomeStore
 public import Logging
 import Synchronization
@@ -23,6 +24,9 @@ public final class WebPage: Sendable {
     let live = LiveHome()
     let access: AccessGuard
     private let server = Mutex<HTTPServer?>(nil)
+    /// The accessories their options exclude: they have no topics, so the event streams leave out their
+    /// values and availability too (`Gateway.exclusions()`).
+    private let hidden = Mutex<Set<AccessoryID>>([])
 
     /// A page for `store` and `gateway`, showing the lines `feed` is given; pair, unpair, refresh, the
     /// accessories seen on the network and health go through `management` (the one the gateway has).
@@ -66,9 +70,12 @@ public final class WebPage: Sendable {
     /// Follows the store's changes and the accessories seen on the network into the page's event streams
     /// until cancelled.
     public func run() async {
+        let exclusions = await gateway.exclusions()
+        hidden.withLock { $0 = exclusions.now }
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { await self.followStore() }
             tasks.addTask { await self.followDiscovered() }
+            tasks.addTask { await self.followExclusions(exclusions.changes) }
         }
     }
 
@@ -77,7 +84,16 @@ public final class WebPage: Sendable {
         await live.start(unreachable: subscription.unreachable)
         for await changes in subscription.changes {
             await live.apply(changes, at: Date())
-            for event in PageEvent.events(for: changes) { hub.broadcast(event.name, event.json) }
+            let hidden = hidden.withLock { $0 }
+            for event in PageEvent.events(for: changes, hiding: hidden) { hub.broadcast(event.name, event.json) }
+        }
+    }
+
+    /// An accessory excluded or included again leaves or joins the list (`accessories`: reload it).
+    private func followExclusions(_ changes: AsyncStream<Set<AccessoryID>>) async {
+        for await excluded in changes {
+            hidden.withLock { $0 = excluded }
+            hub.broadcast("accessories", "{}")
         }
     }
 

@@ -179,6 +179,37 @@ struct WebPageAPITests {
         }
     }
 
+    @Test(
+        "an accessory its options exclude leaves the event stream: the page is told to reload its list, its values stop, and come back when it is included again"
+    )
+    func exclusion() async throws {
+        try await withWebPageHarness { page in
+            let stream = try await EventStreamReader(port: page.port)
+            defer { stream.close() }
+            let lamp = page.address(aid: 2, .Characteristic.on)
+            let door = page.address(aid: 3, HAPType("1E")!)  // LockTargetState
+            let excluded = try await page.post(
+                "/api/bridge/request/options", #"{"accessory":"kitchen_lamp","options":{"exclude":true}}"#)
+            #expect(excluded.status == 200, "\(excluded.text)")
+            #expect(try await stream.next("accessories") == "{}")
+            let list = try #require(try await page.request("GET", "/api/accessories").jsonArray)
+            #expect(!list.contains { $0["id"] as? String == page.id(2).description })
+            // The lamp's change comes first: were it shown, it would be the first value on the stream.
+            page.provider.changeValue(lamp, to: .bool(true))
+            page.provider.changeValue(door, to: .int(1))
+            let value = try await stream.next("value")
+            #expect(value == #"{"accessory":"00:00:00:00:00:01/3","iid":\#(door.iid),"value":"1"}"#)
+            let included = try await page.post(
+                "/api/bridge/request/options", #"{"accessory":"\#(page.id(2))","options":{"exclude":false}}"#)
+            #expect(included.status == 200, "\(included.text)")
+            #expect(try await stream.next("accessories") == "{}")
+            page.provider.changeValue(lamp, to: .bool(false))
+            #expect(
+                try await stream.next("value")
+                    == #"{"accessory":"00:00:00:00:00:01/2","iid":\#(lamp.iid),"value":"false"}"#)
+        }
+    }
+
     @Test("event streams are bounded: one more than the limit is answered 503, and the page still answers")
     func streamLimit() async throws {
         try await withWebPageHarness(limits: HTTPLimits(eventStreams: 2)) { page in

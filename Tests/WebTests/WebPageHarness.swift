@@ -5,6 +5,7 @@ import HomeModel
 import HomeStore
 import Logging
 import MQTT
+import SystemSupport
 import Testing
 import Web
 
@@ -24,6 +25,9 @@ final class WebPageHarness: Stoppable {
     let feed = LogFeed()
     let log = LogCapture()
     let port: UInt16
+    /// Where Management saves the accessories' options (removed by `stop()`).
+    let stateDirectory = StateDirectory(
+        path: FileManager.default.temporaryDirectory.appendingPathComponent("webpage-\(UUID().uuidString)").path)
     private let runners: [Task<Void, Never>]
 
     fileprivate init(token: String?, limits: HTTPLimits) async throws {
@@ -37,7 +41,10 @@ final class WebPageHarness: Stoppable {
             autoSync: true)
         store = HomeStore(logger: log.logger(label: "homestore"))
         await store.add(provider)
-        management = Management(pairing: pairing, discovery: discovery, logger: log.logger(label: "management"))
+        try stateDirectory.create()
+        management = Management(
+            pairing: pairing, discovery: discovery, options: AccessoryOptionsFile(directory: stateDirectory),
+            logger: log.logger(label: "management"))
         gateway = Gateway(
             configuration: GatewayConfiguration(version: "test", mqttSummary: [:]), store: store, mqtt: mqtt,
             management: management, logger: log.logger(label: "gateway"))
@@ -83,6 +90,7 @@ final class WebPageHarness: Stoppable {
         await gateway.stop()
         mqtt.finish()
         await store.stop()
+        try? FileManager.default.removeItem(atPath: stateDirectory.path)
     }
 }
 

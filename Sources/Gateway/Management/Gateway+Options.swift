@@ -16,7 +16,9 @@ extension Gateway {
     /// Takes the options saved by an earlier run, before `run()`: the store places the accessories with
     /// their names and rooms, and excluded ones are never published.
     func takeSavedOptions(_ all: [AccessoryID: AccessoryOptions]) async {
+        let before = excludedAccessories
         accessoryOptions = all
+        sendExclusions(ifChangedFrom: before)
         await store.setOptionOverrides(all.mapValues { AccessoryOverride(name: $0.name, room: $0.room) })
     }
 
@@ -37,6 +39,7 @@ extension Gateway {
         -> (slug: String, from: String?)
     {
         let wasExcluded = isExcluded(id)
+        let before = excludedAccessories
         accessoryOptions[id] = options.isEmpty ? nil : options
         // The store reports the new name or room as `.accessoryUpdated`, which republishes the accessory (its
         // discovery configs with it) unless it is excluded.
@@ -73,6 +76,8 @@ extension Gateway {
         await publishAccessoryList()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         flush()
+        // Last, so that a follower that reloads its list finds the accessory's topics already gone or back.
+        sendExclusions(ifChangedFrom: before)
         if let failure { throw failure }
         return (index.registeredSlug(of: id) ?? "", from)
     }

@@ -9,12 +9,15 @@ struct PageEvent: Sendable {
     var name: String
     var json: String
 
-    /// The events for one batch of the store's changes.
-    static func events(for changes: [HomeChange]) -> [PageEvent] {
+    /// The events for one batch of the store's changes, leaving out the values and availability of the
+    /// accessories in `hidden` (excluded by their options).
+    static func events(for changes: [HomeChange], hiding hidden: Set<AccessoryID> = []) -> [PageEvent] {
         var events: [PageEvent] = []
         var listChanged = false
         for change in changes {
             switch change {
+            case .valueChanged(let address, _, _) where hidden.contains(address.accessory): continue
+            case .reachabilityChanged(let id, _, _) where hidden.contains(id): continue
             case .valueChanged(let address, let value, _):
                 let event: JSONValue = [
                     "accessory": .string(address.accessory.description), "iid": JSONValue(address.iid),
