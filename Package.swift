@@ -28,16 +28,18 @@ let package = Package(
             name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's mallopt, for a small resident size on small machines.
         .systemLibrary(name: "CMalloc"),
-        // The web page's HTTP server (HTTP/1.1, streamed responses for Server-Sent Events).
+        // The web page's HTTP server (HTTP/1.1, streamed responses for Server-Sent Events). Its headers only:
+        // on Linux the library is opened when the page starts (Sources/CMicroHTTPD/shim.h), so no pkgConfig,
+        // whose -lmicrohttpd would link it; its headers are in the default paths.
         .systemLibrary(
-            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+            name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         // Avahi's client library (Debian: libavahi-client-dev): DNS-SD browsing on Linux; macOS has dns_sd
-        // in its system library. No pkgConfig: avahi-client.pc adds -D_REENTRANT, which SwiftPM warns
-        // about, and its headers and libraries are in the default paths.
+        // in its system library. Its headers only: the libraries are opened when discovery starts
+        // (Sources/CAvahi/shim.h). No pkgConfig: avahi-client.pc adds -D_REENTRANT, which SwiftPM warns
+        // about, and -lavahi-client, which would link it; its headers are in the default paths.
         .systemLibrary(name: "CAvahi"),
         // epoll(7) for the HAP read loop (Linux).
         .systemLibrary(name: "CEpoll"),
@@ -65,6 +67,8 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: ["JSON", "HomeModel", "HomeStore", "Gateway", "Logging", "SystemSupport", "CMicroHTTPD"],
+            // On Linux libmicrohttpd is opened when the page starts (Sources/CMicroHTTPD/shim.h); macOS links it.
+            linkerSettings: [.linkedLibrary("microhttpd", .when(platforms: [.macOS]))],
             plugins: ["EmbedWebPage"]),
         .executableTarget(
             name: "hap2mqtt",

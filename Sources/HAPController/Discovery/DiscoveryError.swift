@@ -6,6 +6,9 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
     case browseFailed(reason: String)
     /// This system has no DNS-SD support hap2mqtt can use.
     case unsupported
+    /// Avahi's client library (`library`, installed by the Debian package `package`) cannot be loaded;
+    /// `reason` is the dynamic loader's.
+    case libraryMissing(library: String, package: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +20,8 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the Avahi daemon cannot browse for HomeKit accessories: \(reason)"
         case .unsupported:
             return "this system has no DNS-SD browsing hap2mqtt can use"
+        case .libraryMissing(let library, let package, let reason):
+            return "\(library) not found: install \(package) (\(reason))"
         }
     }
 }

@@ -8,7 +8,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// The web page's HTTP/1.1 server: libmicrohttpd (GNU libmicrohttpd manual), one thread per connection,
+/// The web page's HTTP/1.1 server: libmicrohttpd (GNU libmicrohttpd manual; opened when the first server
+/// starts, `MicroHTTPD`), one thread per connection,
 /// at most `HTTPLimits.connections` connections. Each request's body is collected (413 past
 /// `HTTPLimits.maxBody`, answered before the body is read), then `handler` answers it; the connection's
 /// thread waits for that answer, so a slow answer holds one connection and nothing else. An event stream
@@ -28,19 +29,22 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening on `host` (an IPv4 or IPv6 address, or `localhost`) and `port` (0: any free one).
     /// - Throws: `WebPageError.cannotListen` when the address is not one of this machine's or the port is
-    ///   taken.
+    ///   taken, `WebPageError.libraryMissing` when libmicrohttpd cannot be loaded.
     public init(host: String, port: UInt16, limits: HTTPLimits, handler: @escaping Handler) throws(WebPageError) {
+        let library = try MicroHTTPD.shared()
         guard let address = SocketAddress(host: host, port: port) else {
             throw .cannotListen(host: host, port: port, reason: "not an IP address of this machine")
         }
-        let context = Unmanaged.passRetained(ServerContext(limits: limits, handler: handler))
+        let context = Unmanaged.passRetained(ServerContext(library: library, limits: limits, handler: handler))
         var flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
         if address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let daemon = address.withPointer { pointer in
-            cmhd_start_daemon(
-                flags, pointer, UInt32(limits.connections), UInt32(limits.idleTimeoutSeconds),
-                // Headers and the connection's buffers; bodies are copied out as they arrive.
-                32 * 1024, HTTPServer.access, context.toOpaque(), HTTPServer.completed, nil)
+            withUnsafePointer(to: library.functions) { functions in
+                cmhd_start_daemon(
+                    functions, flags, pointer, UInt32(limits.connections), UInt32(limits.idleTimeoutSeconds),
+                    // Headers and the connection's buffers; bodies are copied out as they arrive.
+                    32 * 1024, HTTPServer.access, context.toOpaque(), HTTPServer.completed, nil)
+            }
         }
         guard let daemon else {
             context.release()
@@ -48,7 +52,7 @@ public final class HTTPServer: @unchecked Sendable {
             throw .cannotListen(host: host, port: port, reason: reason)
         }
         self.context = context
-        self.port = cmhd_bound_port(daemon)
+        self.port = withUnsafePointer(to: library.functions) { cmhd_bound_port($0, daemon) }
         lock.withLock { $0 = DaemonHandle(daemon: daemon) }
     }
 
@@ -61,8 +65,9 @@ public final class HTTPServer: @unchecked Sendable {
                 return d
             })?.daemon
         else { return }
-        context.takeUnretainedValue().closeStreams()
-        MHD_stop_daemon(daemon)
+        let server = context.takeUnretainedValue()
+        server.closeStreams()
+        server.library.functions.stop_daemon(daemon)
         context.release()
     }
 
@@ -78,7 +83,9 @@ public final class HTTPServer: @unchecked Sendable {
             // The first call: headers only. A body announced as too large is refused before it is read.
             let request = PendingRequest()
             slot.pointee = Unmanaged.passRetained(request).toOpaque()
-            if let length = header(connection, "Content-Length").flatMap(Int.init), length > server.limits.maxBody {
+            if let length = header(connection, "Content-Length", server: server).flatMap(Int.init),
+                length > server.limits.maxBody
+            {
                 request.tooLarge = true
                 return queue(server.tooLarge, on: connection, server: server)
             }
@@ -103,7 +110,7 @@ public final class HTTPServer: @unchecked Sendable {
         if request.tooLarge { return queue(server.tooLarge, on: connection, server: server) }
         var headers: [String: String] = [:]
         for name in ["Host", "Authorization", "Cookie", "Content-Type", "Origin", "Accept"] {
-            if let value = header(connection, name) { headers[name.lowercased()] = value }
+            if let value = header(connection, name, server: server) { headers[name.lowercased()] = value }
         }
         let parsed = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
@@ -118,34 +125,35 @@ public final class HTTPServer: @unchecked Sendable {
         slot.pointee = nil
     }
 
-    private static func header(_ connection: OpaquePointer, _ name: String) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    private static func header(_ connection: OpaquePointer, _ name: String, server: ServerContext) -> String? {
+        server.library.functions.lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
     private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, server: ServerContext)
         -> MHD_Result
     {
+        let mhd = server.library.functions
         let made: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(
+                mhd.create_response_from_buffer(
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
                     MHD_ResponseMemoryMode(rawValue: 2)!)
             }
         case .events(let stream):
             let box = Unmanaged.passRetained(stream).toOpaque()
-            made = MHD_create_response_from_callback(
+            made = mhd.create_response_from_callback(
                 UInt64.max, 4096, HTTPServer.readEvents, box, HTTPServer.freeEvents)
             if made == nil { Unmanaged<EventStream>.fromOpaque(box).release() }
         }
         guard let made else { return .NO }
-        defer { MHD_destroy_response(made) }
-        for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+        defer { mhd.destroy_response(made) }
+        for (name, value) in response.headers { _ = mhd.add_response_header(made, name, value) }
         for (name, value) in server.securityHeaders where response.header(name) == nil {
-            _ = MHD_add_response_header(made, name, value)
+            _ = mhd.add_response_header(made, name, value)
         }
-        return MHD_queue_response(connection, UInt32(response.status), made)
+        return mhd.queue_response(connection, UInt32(response.status), made)
     }
 
     private static let readEvents: MHD_ContentReaderCallback = { cls, _, buffer, max in
@@ -171,6 +179,7 @@ public final class HTTPServer: @unchecked Sendable {
 /// What the callbacks share: the limits and the handler, and the open event streams so that `stop()` can
 /// end them (libmicrohttpd waits for every connection's thread).
 final class ServerContext: Sendable {
+    let library: MicroHTTPD
     let limits: HTTPLimits
     let handler: HTTPServer.Handler
     let tooLarge: HTTPResponse
@@ -181,7 +190,8 @@ final class ServerContext: Sendable {
     ]
     private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
 
-    init(limits: HTTPLimits, handler: @escaping HTTPServer.Handler) {
+    init(library: MicroHTTPD, limits: HTTPLimits, handler: @escaping HTTPServer.Handler) {
+        self.library = library
         self.limits = limits
         self.handler = handler
         tooLarge = .json(status: 413, error: "the request body is larger than \(limits.maxBody) bytes")

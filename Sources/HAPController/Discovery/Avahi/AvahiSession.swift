@@ -34,6 +34,8 @@
             var order: Int
         }
 
+        /// Avahi's functions (`AvahiLibrary`).
+        private let avahi: cavahi_functions
         private let poll: OpaquePointer
         private let type: String
         private let continuation: AsyncStream<ServiceBrowserEvent>.Continuation
@@ -49,11 +51,14 @@
 
         /// Connects to the daemon and starts browsing for `type`; events go to `continuation`.
         /// - Throws: `DiscoveryError.daemonUnavailable` when the daemon (or, with `waitingForDaemon`, its
-        ///   bus) cannot be reached or the event loop cannot start.
+        ///   bus) cannot be reached or the event loop cannot start, `DiscoveryError.libraryMissing` when
+        ///   Avahi's libraries cannot be loaded.
         init(type: String, waitingForDaemon: Bool, continuation: AsyncStream<ServiceBrowserEvent>.Continuation)
             throws(DiscoveryError)
         {
-            guard let poll = avahi_threaded_poll_new() else {
+            let avahi = try AvahiLibrary.shared().functions
+            self.avahi = avahi
+            guard let poll = avahi.threaded_poll_new() else {
                 throw .daemonUnavailable(reason: "cannot make Avahi's event loop")
             }
             self.poll = poll
@@ -62,20 +67,20 @@
             var error: Int32 = 0
             let flags = waitingForDaemon ? AVAHI_CLIENT_NO_FAIL : AvahiClientFlags(0)
             // The callback runs the first time inside avahi_client_new, on this thread.
-            let made = avahi_client_new(
-                avahi_threaded_poll_get(poll), flags,
+            let made = avahi.client_new(
+                avahi.threaded_poll_get(poll), flags,
                 { client, state, context in
                     guard let client, let context else { return }
                     Unmanaged<AvahiSession>.fromOpaque(context).takeUnretainedValue().clientChanged(client, state)
                 }, Unmanaged.passUnretained(self).toOpaque(), &error)
             guard let made else {
-                avahi_threaded_poll_free(poll)
-                throw .daemonUnavailable(reason: Self.describe(error))
+                avahi.threaded_poll_free(poll)
+                throw .daemonUnavailable(reason: describe(error))
             }
             client = made
-            guard avahi_threaded_poll_start(poll) >= 0 else {
-                avahi_client_free(made)
-                avahi_threaded_poll_free(poll)
+            guard avahi.threaded_poll_start(poll) >= 0 else {
+                avahi.client_free(made)
+                avahi.threaded_poll_free(poll)
                 throw .daemonUnavailable(reason: "cannot start Avahi's event loop")
             }
             started = true
@@ -84,13 +89,13 @@
         /// Stops the event loop (no callback runs after it), frees the client with its browser and resolvers,
         /// and finishes the stream. Never called on the event loop's thread.
         func close() {
-            if started { avahi_threaded_poll_stop(poll) }
+            if started { _ = avahi.threaded_poll_stop(poll) }
             // Freeing the client frees its browsers and resolvers too (avahi-client/client.h).
-            if let client { avahi_client_free(client) }
+            if let client { avahi.client_free(client) }
             client = nil
             browser = nil
             resolvers = [:]
-            avahi_threaded_poll_free(poll)
+            avahi.threaded_poll_free(poll)
             continuation.finish()
         }
 
@@ -100,7 +105,7 @@
             switch state {
             case AVAHI_CLIENT_S_RUNNING, AVAHI_CLIENT_S_REGISTERING, AVAHI_CLIENT_S_COLLISION:
                 guard browser == nil else { return }
-                let made = avahi_service_browser_new(
+                let made = avahi.service_browser_new(
                     client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil,
                     AvahiLookupFlags(0),
                     { _, interface, proto, event, name, _, domain, _, context in
@@ -112,7 +117,7 @@
                     }, Unmanaged.passUnretained(self).toOpaque())
                 guard let made else {
                     continuation.yield(
-                        .unavailable(reason: "cannot browse: \(Self.describe(avahi_client_errno(client)))"))
+                        .unavailable(reason: "cannot browse: \(describe(avahi.client_errno(client)))"))
                     return
                 }
                 browser = made
@@ -124,7 +129,7 @@
                 continuation.yield(.unavailable(reason: "the daemon is not running"))
             default:  // AVAHI_CLIENT_FAILURE: the client is finished.
                 forgetEverything()
-                continuation.yield(.unavailable(reason: Self.describe(avahi_client_errno(client))))
+                continuation.yield(.unavailable(reason: describe(avahi.client_errno(client))))
                 continuation.finish()
             }
         }
@@ -143,7 +148,7 @@
                 guard resolvers.count < Self.maximumItems else { return }
                 // The address family of the protocol the service was found over: an IPv4 and an IPv6 item
                 // of one service give both its addresses (avahi-client/lookup.h on aprotocol).
-                let resolver = avahi_service_resolver_new(
+                let resolver = avahi.service_resolver_new(
                     client, interface, proto, name, type, domain, proto, AvahiLookupFlags(0),
                     { resolver, _, _, event, _, _, _, host, address, port, txt, _, context in
                         guard let context, let resolver else { return }
@@ -158,10 +163,10 @@
                 guard let name, let domain else { return }
                 remove(ItemKey(interface: interface, proto: proto, name: name, domain: domain))
             case AVAHI_BROWSER_FAILURE:
-                if let browser { avahi_service_browser_free(browser) }
+                if let browser { _ = avahi.service_browser_free(browser) }
                 browser = nil
                 forgetEverything()
-                let reason = client.map { Self.describe(avahi_client_errno($0)) } ?? "the browser failed"
+                let reason = client.map { describe(avahi.client_errno($0)) } ?? "the browser failed"
                 continuation.yield(.unavailable(reason: reason))
             default:  // AVAHI_BROWSER_ALL_FOR_NOW, AVAHI_BROWSER_CACHE_EXHAUSTED: nothing to do.
                 break
@@ -177,7 +182,7 @@
             guard event == AVAHI_RESOLVER_FOUND else {
                 // Not resolved in time (the service went away mid-resolve, or never answered): drop the
                 // resolver; the browser's REMOVE, or a NEW after it, follows if the service comes and goes.
-                avahi_service_resolver_free(resolver)
+                _ = avahi.service_resolver_free(resolver)
                 resolvers[key] = nil
                 itemOfResolver[resolver] = nil
                 // Never resolved: nothing of it is kept, so that services that vanish mid-resolve by the
@@ -190,8 +195,8 @@
             }
             order += 1
             results[key] = Resolved(
-                host: host.map { String(cString: $0) } ?? "", address: address.map(Self.text), port: port,
-                txt: Self.strings(txt), order: order)
+                host: host.map { String(cString: $0) } ?? "", address: address.map(text), port: port,
+                txt: strings(txt), order: order)
             report(key.name)
         }
 
@@ -199,7 +204,7 @@
 
         private func remove(_ key: ItemKey) {
             if let resolver = resolvers.removeValue(forKey: key) {
-                avahi_service_resolver_free(resolver)
+                _ = avahi.service_resolver_free(resolver)
                 itemOfResolver[resolver] = nil
             }
             results[key] = nil
@@ -229,39 +234,39 @@
 
         /// The daemon went away: its browser and resolvers are useless, and everything reported is gone.
         private func forgetEverything() {
-            for resolver in resolvers.values { avahi_service_resolver_free(resolver) }
+            for resolver in resolvers.values { _ = avahi.service_resolver_free(resolver) }
             resolvers = [:]
             itemOfResolver = [:]
             results = [:]
             itemsByName = [:]
             reported = [:]
-            if let browser { avahi_service_browser_free(browser) }
+            if let browser { _ = avahi.service_browser_free(browser) }
             browser = nil
         }
 
         // MARK: - Conversions
 
-        private static func describe(_ error: Int32) -> String {
-            avahi_strerror(error).map { String(cString: $0) } ?? "Avahi error \(error)"
+        private func describe(_ error: Int32) -> String {
+            avahi.strerror(error).map { String(cString: $0) } ?? "Avahi error \(error)"
         }
 
-        private static func text(_ address: UnsafePointer<AvahiAddress>) -> String {
+        private func text(_ address: UnsafePointer<AvahiAddress>) -> String {
             var buffer = [CChar](repeating: 0, count: 64)
-            guard avahi_address_snprint(&buffer, buffer.count, address) != nil else { return "" }
+            guard avahi.address_snprint(&buffer, buffer.count, address) != nil else { return "" }
             return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
 
         /// The strings of a TXT record in the record's order (Avahi's list holds them last first), at most
         /// `maximumTXTStrings`, each at most `TXTRecord.maximumLength` bytes.
-        private static func strings(_ list: UnsafeMutablePointer<AvahiStringList>?) -> [[UInt8]] {
+        private func strings(_ list: UnsafeMutablePointer<AvahiStringList>?) -> [[UInt8]] {
             var strings: [[UInt8]] = []
             var node = list
-            while let current = node, strings.count < maximumTXTStrings {
-                let size = min(avahi_string_list_get_size(current), TXTRecord.maximumLength)
-                if let text = avahi_string_list_get_text(current) {
+            while let current = node, strings.count < Self.maximumTXTStrings {
+                let size = min(avahi.string_list_get_size(current), TXTRecord.maximumLength)
+                if let text = avahi.string_list_get_text(current) {
                     strings.append(Array(UnsafeBufferPointer(start: text, count: size)))
                 }
-                node = avahi_string_list_get_next(current)
+                node = avahi.string_list_get_next(current)
             }
             return strings.reversed()
         }
