@@ -2,6 +2,10 @@
 #define CMALLOC_SHIM_H
 // glibc's malloc tuning (mallopt, malloc_trim, mallinfo2), which Swift's Glibc module does not export.
 #include <stddef.h>
+// glibc's <features.h>, through <stdlib.h>, defines __GLIBC__: without a libc header before the test below,
+// it was never defined, and every function here was the no-op of other systems (Benchmarks/README.md
+// "Session 7: memory").
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 /// Caps how many malloc arenas glibc creates (M_ARENA_MAX). Returns 1 on success, 0 otherwise.
