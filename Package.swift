@@ -24,8 +24,9 @@ let package = Package(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         // sd_notify for systemd's Type=notify and watchdog (Linux only: there is no libsystemd elsewhere).
-        .systemLibrary(
-            name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Its header only: the library is opened when systemd asks to be told (Sources/CSystemd/shim.h), so
+        // no pkgConfig, whose -lsystemd would link it.
+        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's mallopt, for a small resident size on small machines.
         .systemLibrary(name: "CMalloc"),
         // The web page's HTTP server (HTTP/1.1, streamed responses for Server-Sent Events). Its headers only:
