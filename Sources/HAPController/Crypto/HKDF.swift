@@ -11,30 +11,18 @@ public enum HKDF {
         guard (1...255 * SHA512.digestLength).contains(length) else {
             throw .invalidOutputLength(length)
         }
-        let context = try OpenSSL.check(
-            EVP_PKEY_CTX_new_from_name(nil, "HKDF", nil), "EVP_PKEY_CTX_new_from_name(HKDF)")
-        defer { EVP_PKEY_CTX_free(context) }
-        try OpenSSL.check(EVP_PKEY_derive_init(context), "EVP_PKEY_derive_init")
-        try OpenSSL.check(EVP_PKEY_CTX_set_hkdf_md(context, EVP_sha512()), "EVP_PKEY_CTX_set_hkdf_md")
-        let keyStatus = key.withNonNullPointer {
-            EVP_PKEY_CTX_set1_hkdf_key(context, $0, Int32(clamping: $1))
-        }
-        try OpenSSL.check(keyStatus, "EVP_PKEY_CTX_set1_hkdf_key")
-        if !salt.isEmpty {
-            let status = salt.withUnsafeBufferPointer {
-                EVP_PKEY_CTX_set1_hkdf_salt(context, $0.baseAddress, Int32(clamping: $0.count))
-            }
-            try OpenSSL.check(status, "EVP_PKEY_CTX_set1_hkdf_salt")
-        }
-        if !info.isEmpty {
-            let status = info.withUnsafeBufferPointer {
-                EVP_PKEY_CTX_add1_hkdf_info(context, $0.baseAddress, Int32(clamping: $0.count))
-            }
-            try OpenSSL.check(status, "EVP_PKEY_CTX_add1_hkdf_info")
-        }
+        guard let kdf = KDF.hkdf.pointer else { throw OpenSSL.failure("EVP_KDF_fetch(HKDF)") }
         var output = [UInt8](repeating: 0, count: length)
-        var outputLength = length
-        try OpenSSL.check(EVP_PKEY_derive(context, &output, &outputLength), "EVP_PKEY_derive(HKDF)")
+        let status = key.withNonNullPointer { k, kCount in
+            salt.withNonNullPointer { s, sCount in
+                info.withNonNullPointer { i, iCount in
+                    output.withUnsafeMutableBufferPointer { out in
+                        hap2mqtt_hkdf_sha512(kdf, k, kCount, s, sCount, i, iCount, out.baseAddress, out.count)
+                    }
+                }
+            }
+        }
+        try OpenSSL.check(status, "EVP_KDF_derive(HKDF)")
         return output
     }
 
@@ -44,4 +32,19 @@ public enum HKDF {
     {
         try sha512(key: key, salt: Array(salt.utf8), info: Array(info.utf8), length: length)
     }
+}
+
+/// libcrypto's HKDF, looked up in its provider tables once for the process: a context made by name for
+/// every derivation looked the algorithm up again each time, about two thirds of each HKDF's 7-20 µs here
+/// (three per pair-verify; issue 18, Benchmarks/README.md "Session 7").
+///
+/// `@unchecked Sendable`: a fetched `EVP_KDF` is never changed after the fetch and may be used from several
+/// threads at once (its reference count is atomic; openssl-threads(7)); it is kept for the process.
+private final class KDF: @unchecked Sendable {
+    static let hkdf = KDF(EVP_KDF_fetch(nil, "HKDF", nil))
+
+    /// Nil when the fetch failed (every derivation then reports libcrypto's error).
+    let pointer: OpaquePointer?
+
+    private init(_ pointer: OpaquePointer?) { self.pointer = pointer }
 }
