@@ -8,43 +8,48 @@ extension Characteristic {
     /// Everything else is read best-effort and odd parts are reported as `adjusted` problems: an unknown
     /// or missing format is inferred from the value, a value the format cannot carry is left unknown,
     /// metadata of the wrong JSON type is ignored.
-    static func fromHAP(_ json: JSONValue, location: String, problems: inout [HAPModelProblem]) -> Characteristic? {
-        guard json.objectValue != nil else {
+    /// `location` is made only for a problem: a string per characteristic, and another with its iid, were
+    /// made for every characteristic of every `/accessories` read (issue 18).
+    static func fromHAP(
+        _ json: JSONValue, location: @autoclosure () -> String, problems: inout [HAPModelProblem]
+    ) -> Characteristic? {
+        guard case .object(let object) = json else {
             problems.append(
                 HAPModelProblem(
-                    location: location, action: .skipped,
+                    location: location(), action: .skipped,
                     reason: "a characteristic must be an object, not \(json.kindName)"))
             return nil
         }
-        guard let iid = json["iid"]?.intValue, iid >= 0 else {
-            problems.append(HAPModelProblem(location: location, action: .skipped, reason: "no valid \"iid\""))
+        let fields = Fields(object)
+        guard let iid = fields.iid?.intValue, iid >= 0 else {
+            problems.append(HAPModelProblem(location: location(), action: .skipped, reason: "no valid \"iid\""))
             return nil
         }
-        let here = "\(location) iid \(iid)"
-        guard let typeText = json["type"]?.stringValue, let type = HAPType(typeText) else {
+        func here() -> String { "\(location()) iid \(iid)" }
+        guard let typeText = fields.type?.stringValue, let type = HAPType(typeText) else {
             problems.append(
                 HAPModelProblem(
-                    location: here, action: .skipped,
-                    reason: "\"type\" is not a HAP type UUID: \(json["type"]?.description ?? "missing")"))
+                    location: here(), action: .skipped,
+                    reason: "\"type\" is not a HAP type UUID: \(fields.type?.description ?? "missing")"))
             return nil
         }
         func note(_ reason: String) {
-            problems.append(HAPModelProblem(location: here, action: .adjusted, reason: reason))
+            problems.append(HAPModelProblem(location: here(), action: .adjusted, reason: reason))
         }
 
-        let rawValue = json["value"]
+        let rawValue = fields.value
         let format: CharacteristicFormat
-        if let name = json["format"]?.stringValue, let known = CharacteristicFormat(hapName: name) {
+        if let name = fields.format?.stringValue, let known = CharacteristicFormat(hapName: name) {
             format = known
         } else {
             format = CharacteristicFormat.inferred(from: rawValue)
             note(
-                "format \(json["format"]?.description ?? "missing") is not a HAP format; read as \(format.rawValue) from the value"
+                "format \(fields.format?.description ?? "missing") is not a HAP format; read as \(format.rawValue) from the value"
             )
         }
 
         var permissions: Permissions = []
-        if let names = json["perms"]?.arrayValue {
+        if let names = fields.perms?.arrayValue {
             permissions = Permissions(names: names.compactMap(\.stringValue))
         } else {
             note("no \"perms\" array; no permissions assumed")
@@ -59,16 +64,16 @@ extension Characteristic {
             }
         }
 
-        func number(_ key: String) -> Double? {
-            guard let j = json[key] else { return nil }
+        func number(_ j: JSONValue?, _ key: String) -> Double? {
+            guard let j else { return nil }
             guard let d = j.doubleValue, d.isFinite else {
                 if !j.isNull { note("ignored \"\(key)\": \(j) is not a number") }
                 return nil
             }
             return d
         }
-        func integer(_ key: String) -> Int? {
-            guard let j = json[key] else { return nil }
+        func integer(_ j: JSONValue?, _ key: String) -> Int? {
+            guard let j else { return nil }
             guard let i = j.intValue else {
                 if !j.isNull { note("ignored \"\(key)\": \(j) is not an integer") }
                 return nil
@@ -77,12 +82,12 @@ extension Characteristic {
         }
 
         var validValues: [Int]?
-        if let list = json["valid-values"] {
+        if let list = fields.validValues {
             validValues = list.arrayValue?.compactMap(\.intValue)
             if validValues == nil, !list.isNull { note("ignored \"valid-values\": not an array") }
         }
         var validRange: ClosedRange<Int>?
-        if let range = json["valid-values-range"] {
+        if let range = fields.validValuesRange {
             if let a = range.arrayValue, a.count == 2, let lo = a[0].intValue, let hi = a[1].intValue, lo <= hi {
                 validRange = lo...hi
             } else if !range.isNull {
@@ -92,10 +97,41 @@ extension Characteristic {
 
         return Characteristic(
             iid: iid, type: type, format: format, permissions: permissions,
-            unit: json["unit"]?.stringValue, minValue: number("minValue"), maxValue: number("maxValue"),
-            minStep: number("minStep"), maxLength: integer("maxLen"), maxDataLength: integer("maxDataLen"),
+            unit: fields.unit?.stringValue, minValue: number(fields.minValue, "minValue"),
+            maxValue: number(fields.maxValue, "maxValue"), minStep: number(fields.minStep, "minStep"),
+            maxLength: integer(fields.maxLength, "maxLen"), maxDataLength: integer(fields.maxDataLength, "maxDataLen"),
             validValues: validValues, validValuesRange: validRange, value: value,
-            descriptionText: json["description"]?.stringValue)
+            descriptionText: fields.description?.stringValue)
+    }
+
+    /// The members of a characteristic object that `fromHAP` reads, found in one pass over the members (of
+    /// a key given twice, the last, as `JSONObject`'s subscript gives it): a lookup per field searched the
+    /// members again for each of a dozen fields (issue 18).
+    private struct Fields {
+        var iid, type, value, format, perms, validValues, validValuesRange: JSONValue?
+        var minValue, maxValue, minStep, maxLength, maxDataLength, unit, description: JSONValue?
+
+        init(_ object: JSONObject) {
+            for member in object.members {
+                switch member.key {
+                case "iid": iid = member.value
+                case "type": type = member.value
+                case "value": value = member.value
+                case "format": format = member.value
+                case "perms": perms = member.value
+                case "valid-values": validValues = member.value
+                case "valid-values-range": validValuesRange = member.value
+                case "minValue": minValue = member.value
+                case "maxValue": maxValue = member.value
+                case "minStep": minStep = member.value
+                case "maxLen": maxLength = member.value
+                case "maxDataLen": maxDataLength = member.value
+                case "unit": unit = member.value
+                case "description": description = member.value
+                default: break
+                }
+            }
+        }
     }
 }
 
@@ -103,6 +139,11 @@ extension CharacteristicFormat {
     /// The format for a HAP `format` name, in any case; `int32` and `double`, seen from some servers,
     /// read as `int` and `float`.
     init?(hapName: String) {
+        // Most servers send the lower-case name: no lower-cased copy for them (issue 18).
+        if let exact = CharacteristicFormat(rawValue: hapName) {
+            self = exact
+            return
+        }
         let name = hapName.lowercased()
         switch name {
         case "int32": self = .int

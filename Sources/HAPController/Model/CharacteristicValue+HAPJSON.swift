@@ -15,7 +15,9 @@ extension CharacteristicValue {
         -> CharacteristicValue?
     {
         if json.isNull { return nil }
-        let mismatch = HAPModelError.valueMismatch(format: format, value: json.description)
+        // Made only when thrown: the value's JSON text made for every value read was a tenth of reading
+        // `/accessories` (issue 18).
+        var mismatch: HAPModelError { .valueMismatch(format: format, value: json.description) }
         switch format {
         case .bool:
             switch json {
@@ -81,7 +83,8 @@ extension JSONValue {
     /// - Throws: `HAPModelError.valueMismatch` when the value cannot be written in the format (e.g. text
     ///   for `uint8`, 21.5 for `int`, bytes for `string`, JSON text that does not parse for `dict`).
     public init(encoding value: CharacteristicValue, format: CharacteristicFormat) throws(HAPModelError) {
-        let mismatch = HAPModelError.valueMismatch(format: format, value: value.description)
+        // Made only when thrown (see `decoded`).
+        var mismatch: HAPModelError { .valueMismatch(format: format, value: value.description) }
         switch format {
         case .bool:
             guard let b = value.boolValue else { throw mismatch }

@@ -68,7 +68,8 @@ public struct HAPAccessoryList: Sendable, Hashable {
                     HAPModelProblem(location: "aid \(aid) service", action: .skipped, reason: "no valid \"iid\""))
                 continue
             }
-            let here = "aid \(aid) service iid \(iid)"
+            // Made only for a problem (issue 18).
+            var here: String { "aid \(aid) service iid \(iid)" }
             guard let typeText = json["type"]?.stringValue, let type = HAPType(typeText) else {
                 problems.append(
                     HAPModelProblem(

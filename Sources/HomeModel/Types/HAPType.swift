@@ -9,6 +9,7 @@ public struct HAPType: Hashable, Sendable, Codable, CustomStringConvertible, Com
 
     /// Apple's base UUID suffix for HAP-defined types.
     public static let appleBaseSuffix = "-0000-1000-8000-0026BB765291"
+    private static let appleBaseSuffixBytes = Array(appleBaseSuffix.utf8)
 
     /// Normalises `string` (short form of up to 8 hex digits, 32 hex digits, or a 36-character UUID).
     /// Returns nil when the string is none of those forms.
@@ -22,9 +23,13 @@ public struct HAPType: Hashable, Sendable, Codable, CustomStringConvertible, Com
         for i in bytes.indices where (0x61...0x7A).contains(bytes[i]) { bytes[i] -= 0x20 }
         let isHex = { (b: UInt8) in (0x30...0x39).contains(b) || (0x41...0x46).contains(b) }
         if (1...8).contains(bytes.count), bytes.allSatisfy(isHex) {
-            uuid =
-                String(repeating: "0", count: 8 - bytes.count) + String(decoding: bytes, as: UTF8.self)
-                + HAPType.appleBaseSuffix
+            // One buffer made into one string: three strings joined were a fifth of reading a characteristic
+            // (issue 18).
+            var full = [UInt8](repeating: UInt8(ascii: "0"), count: 8 - bytes.count)
+            full.reserveCapacity(8 + HAPType.appleBaseSuffixBytes.count)
+            full += bytes
+            full += HAPType.appleBaseSuffixBytes
+            uuid = String(decoding: full, as: UTF8.self)
         } else if bytes.count == 32, bytes.allSatisfy(isHex) {
             var dashed = bytes
             for position in [8, 13, 18, 23] { dashed.insert(UInt8(ascii: "-"), at: position) }

@@ -22,7 +22,20 @@ public struct Permissions: OptionSet, Sendable, Hashable, Codable, CustomStringC
     public init<S: Sequence>(names: S) where S.Element == String {
         var p: Permissions = []
         for n in names {
-            if let match = Permissions.names.first(where: { $0.0 == n.lowercased() }) { p.insert(match.1) }
+            // On the two UTF-8 bytes, any case: a lower-cased copy of each name compared as strings with
+            // every known one was a fifth of reading a characteristic (issue 18).
+            var bytes = n.utf8.makeIterator()
+            guard let a = bytes.next(), let b = bytes.next(), bytes.next() == nil else { continue }
+            switch (a | 0x20, b | 0x20) {
+            case (0x70, 0x72): p.insert(.pairedRead)  // pr
+            case (0x70, 0x77): p.insert(.pairedWrite)  // pw
+            case (0x65, 0x76): p.insert(.events)  // ev
+            case (0x61, 0x61): p.insert(.additionalAuthorization)  // aa
+            case (0x74, 0x77): p.insert(.timedWrite)  // tw
+            case (0x68, 0x64): p.insert(.hidden)  // hd
+            case (0x77, 0x72): p.insert(.writeResponse)  // wr
+            default: break
+            }
         }
         self = p
     }
