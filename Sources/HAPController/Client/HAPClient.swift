@@ -110,7 +110,6 @@ public struct HAPClient: Sendable {
     /// `connection.send`, refused before anything is sent when the connection is not encrypted.
     func encryptedSend(_ request: HTTPRequest, timeout: Duration? = nil) async throws(HAPConnectionError) -> HTTPMessage
     {
-        guard await connection.isEncrypted else { throw .notVerified }
-        return try await connection.send(request, timeout: timeout)
+        try await connection.sendEncrypted(request, timeout: timeout)
     }
 }

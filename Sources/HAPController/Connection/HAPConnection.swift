@@ -133,6 +133,13 @@ public actor HAPConnection {
         try await send(request, timeout: timeout, switchesToEncryption: false)
     }
 
+    /// `send`, refused with `.notVerified` before anything is sent when pair-verify has not finished: one
+    /// entry into the actor for both, where `HAPClient` asked `isEncrypted` first and then sent (issue 18).
+    func sendEncrypted(_ request: HTTPRequest, timeout: Duration?) async throws(HAPConnectionError) -> HTTPMessage {
+        guard cipher != nil else { throw .notVerified }
+        return try await send(request, timeout: timeout, switchesToEncryption: false)
+    }
+
     /// `send`, where the response to this request is the last cleartext message (pair-verify M4): bytes
     /// after it are held until `startEncryption` or the connection closes.
     func send(_ request: HTTPRequest, timeout: Duration?, switchesToEncryption: Bool) async throws(HAPConnectionError)

@@ -38,10 +38,19 @@ public enum HAPRequests {
     public static func readCharacteristics(
         _ ids: [HAPCharacteristicID], meta: Bool = false, perms: Bool = false, type: Bool = false, events: Bool = false
     ) -> HTTPRequest {
-        var path = "/characteristics?id=" + ids.map(\.description).joined(separator: ",")
-        for (flag, on) in [("meta", meta), ("perms", perms), ("type", type), ("ev", events)] where on {
-            path += "&\(flag)=1"
+        // Appended in place: an array of descriptions joined, and an array of flags, per read (issue 18).
+        var path = "/characteristics?id="
+        path.reserveCapacity(path.utf8.count + ids.count * 8 + 32)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { path.append(",") }
+            path.append(String(id.aid))
+            path.append(".")
+            path.append(String(id.iid))
         }
+        if meta { path.append("&meta=1") }
+        if perms { path.append("&perms=1") }
+        if type { path.append("&type=1") }
+        if events { path.append("&ev=1") }
         return .get(path)
     }
 
