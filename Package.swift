@@ -88,6 +88,11 @@ let package = Package(
             name: "HAP2MQTTTesting",
             dependencies: ["HomeModel", "HomeStore", "MQTT", "Logging", "SystemSupport"],
             path: "Tests/HAP2MQTTTesting"),
+        // A real Home Assistant for the discovery tests, with a REST client on URLSession: a target of its
+        // own, so that FoundationNetworking (libcurl and its dependencies, 4.5 MB resident) is linked into
+        // the tests that use it and not into hap2mqtt-bench, whose memory probe carries what a gateway does.
+        .target(
+            name: "HomeAssistantTesting", dependencies: ["HAP2MQTTTesting", "MQTT"], path: "Tests/HomeAssistantTesting"),
 
         // Benchmarks (Benchmarks/README.md): not part of the hap2mqtt product.
         .executableTarget(
@@ -108,7 +113,8 @@ let package = Package(
             name: "HAPControllerTests",
             dependencies: ["HAPController", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
-            name: "GatewayTests", dependencies: ["Gateway", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
+            name: "GatewayTests",
+            dependencies: ["Gateway", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting", "HomeAssistantTesting"]),
         .testTarget(
             name: "WebTests",
             dependencies: [
@@ -118,7 +124,7 @@ let package = Package(
             name: "hap2mqttTests", dependencies: ["hap2mqtt", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HAP2MQTTTesting", "MQTT", "HomeModel"]),
+            dependencies: ["HAP2MQTTTesting", "HomeAssistantTesting", "MQTT", "HomeModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

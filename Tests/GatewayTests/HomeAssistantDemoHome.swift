@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import HAP2MQTTTesting
+import HomeAssistantTesting
 import HomeModel
 import HomeStore
 import MQTT

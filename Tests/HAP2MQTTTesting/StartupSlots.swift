@@ -41,7 +41,7 @@ actor StartupSlots {
 
 /// Runs `body`, the start of a heavy process up to its "ready", while holding one of `StartupSlots`.
 /// - Throws: what `body` throws.
-func withStartupSlot<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
+public func withStartupSlot<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
     await StartupSlots.shared.acquire()
     let result: Result<T, E>
     do {

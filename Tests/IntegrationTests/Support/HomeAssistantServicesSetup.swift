@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import HomeAssistantTesting
 import HomeModel
 import MQTT
 import Testing

@@ -1,4 +1,5 @@
 public import Foundation
+import HAP2MQTTTesting
 import Synchronization
 
 #if canImport(FoundationNetworking)

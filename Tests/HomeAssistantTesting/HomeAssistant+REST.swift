@@ -1,4 +1,5 @@
 import Foundation
+import HAP2MQTTTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
