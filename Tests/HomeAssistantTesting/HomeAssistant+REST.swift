@@ -38,21 +38,32 @@ extension HomeAssistant {
 
     /// The lines of `errorLog()` that are warnings or errors, except the three Home Assistant always logs
     /// here (pip skipped, Python 3.11 deprecated, no IPv4 address in its own network namespace) and its
-    /// timing warning `Updating state for <entity> … took 1.457 seconds`, which says only that its event
-    /// loop waited for a busy machine (it fires above 0.4 s), not that a config or a state was wrong.
+    /// timing warnings (`isTimingWarning(_:)`), which say only that its event loop waited for a busy
+    /// machine, not that a config or a state was wrong.
     public func problems() async throws -> [String] {
         let harmless = [
             "Skipping pip installation", "running Python version", "does not have any enabled IPv4 addresses",
         ]
         return try await errorLog().split(separator: "\n").map(String.init).filter { line in
             (line.contains("WARNING") || line.contains("ERROR")) && !harmless.contains { line.contains($0) }
-                && !Self.isSlowUpdateWarning(line)
+                && !Self.isTimingWarning(line)
         }
     }
 
-    /// Whether `line` is Home Assistant's warning that writing an entity's state took long.
-    static func isSlowUpdateWarning(_ line: String) -> Bool {
-        line.contains("[homeassistant.helpers.entity] Updating state for ") && line.contains(" seconds.")
+    /// Whether `line` is one of Home Assistant's warnings that something took long on a busy machine:
+    /// writing an entity's state (`Updating state for <entity> … took 1.457 seconds.`, above 0.4 s), or
+    /// setting up an integration or one of its platforms (`Setup of schedule is taking over 10 seconds.`,
+    /// `Setup of sensor platform mqtt is taking over 10 seconds.`). The setup still finishes; a setup that
+    /// fails logs an error of its own, which `problems()` keeps.
+    public static func isTimingWarning(_ line: String) -> Bool {
+        guard line.contains("WARNING") else { return false }
+        let slowUpdate =
+            line.contains("[homeassistant.helpers.entity] Updating state for ") && line.contains(" seconds.")
+        let slowSetup =
+            (line.contains("[homeassistant.setup] Setup of ")
+                || line.contains("[homeassistant.helpers.entity_platform] Setup of "))
+            && line.contains(" is taking over ") && line.hasSuffix(" seconds.")
+        return slowUpdate || slowSetup
     }
 
     /// Renders a template (`POST /api/template`), e.g. `{{ integration_entities('mqtt') | list }}`.
