@@ -13,8 +13,9 @@ public protocol AccessoryProvider: Sendable {
     /// A stable name for logs and errors, e.g. `hap:AA:BB:CC:DD:EE:FF` or `memory`.
     var id: String { get }
 
-    /// What the provider reports. Read by exactly one consumer (the store).
-    var events: AsyncStream<ProviderEvent> { get }
+    /// What the provider reports, in order: it pushes its events here, and the store takes them
+    /// (`ProviderEventQueue.swift`). Read by exactly one reader, the store.
+    var events: ProviderEventQueue { get }
 
     /// Connects and begins the first sync. Returns once the work is under way; the sync itself is
     /// reported through `events`.

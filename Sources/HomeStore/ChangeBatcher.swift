@@ -1,10 +1,11 @@
 /// When the store's changes go to its subscribers: in batches, so that a burst of provider events becomes
 /// a few deliveries, without holding back a change that comes after a quiet spell.
 ///
-/// A change after a quiet spell goes out as soon as the provider event that brought it is handled (all
-/// its values in one batch), or, when it came from elsewhere (a write, the configuration), after the
+/// A change after a quiet spell goes out as soon as the provider events taken with the one that brought it
+/// are handled (all their values in one batch: the store takes every event waiting in a provider's queue
+/// at once, `ProviderEventQueue.swift`), or, when it came from elsewhere (a write, the configuration), after the
 /// store's current job. Changes that follow within `window` of a delivery gather until the window ends,
-/// because a burst of events reaches the store one actor job each. `maximumBatch` changes go out at once,
+/// because a burst keeps reaching the store, in one actor job per handful of events taken. `maximumBatch` changes go out at once,
 /// so that a flood never builds one huge batch. The batcher only decides; the store delivers and
 /// schedules (`HomeStore.emit(_:)`), so every rule here is tested with instants of its own choosing.
 struct ChangeBatcher {

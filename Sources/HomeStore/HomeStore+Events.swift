@@ -13,11 +13,6 @@ extension HomeStore {
             logger.warning("first sync failed", ["provider": providers[provider].provider.id, "reason": reason])
             finishFirstSync(provider)
         case .values(let updates):
-            let events = updates.count(where: { $0.source == .event })
-            if events > 0 {
-                counts[provider, default: ProviderCounts()].events += events
-                counts[provider, default: ProviderCounts()].lastEvent = Date()
-            }
             for update in updates { apply(update, from: provider) }
         case .accessoryAdded(let accessory), .accessoryUpdated(let accessory):
             upsert(accessory, from: provider)
@@ -27,6 +22,16 @@ extension HomeStore {
         case .reachability(let ids, let reachable, let reason):
             for id in ids { setReachable(id, reachable, reason: reason, from: provider) }
         }
+    }
+
+    /// Counts the accessories' events among `events` for the provider's statistics
+    /// (`ProviderStatistics.swift`).
+    func countEvents(_ events: [ProviderEvent], from provider: Int) {
+        var count = 0
+        for case .values(let updates) in events { count += updates.count(where: { $0.source == .event }) }
+        guard count > 0 else { return }
+        counts[provider, default: ProviderCounts()].events += count
+        counts[provider, default: ProviderCounts()].lastEvent = Date()
     }
 
     /// A full sync: new accessories are added, missing ones removed, the others updated.

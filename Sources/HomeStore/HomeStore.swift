@@ -14,8 +14,7 @@ public import Logging
 public actor HomeStore {
     struct ProviderSlot {
         var provider: any AccessoryProvider
-        var events: AsyncStream<ProviderEvent>
-        var consumer: Task<Void, Never>?
+        var events: ProviderEventQueue
         /// Counts replacements, so that events still queued from a replaced provider are not taken for
         /// its successor's.
         var generation = 0
@@ -110,7 +109,7 @@ public actor HomeStore {
         guard let index = providers.firstIndex(where: { !$0.removed && $0.provider.id == id }) else { return false }
         providers[index].removed = true
         providers[index].generation += 1
-        providers[index].consumer?.cancel()
+        providers[index].events.detach()
         let provider = providers[index].provider
         for accessoryID in entries.filter({ $0.value.provider == index }).keys.sorted() {
             guard let entry = entries.removeValue(forKey: accessoryID) else { continue }
@@ -133,7 +132,7 @@ public actor HomeStore {
             return false
         }
         let old = providers[index].provider
-        providers[index].consumer?.cancel()
+        providers[index].events.detach()
         providers[index].provider = replacement
         providers[index].events = replacement.events
         providers[index].generation += 1
@@ -159,7 +158,7 @@ public actor HomeStore {
         guard !stopped else { return }
         stopped = true
         for slot in providers { await slot.provider.stop() }
-        for slot in providers { slot.consumer?.cancel() }
+        for slot in providers { slot.events.detach() }
         flush()
         subscribers.finishAll()
         failWaitingWrites(.failed("the home store has stopped"))
@@ -226,24 +225,46 @@ public actor HomeStore {
 
     private func removeSubscriber(_ id: Int) { subscribers.remove(id) }
 
-    /// Starts consuming a provider's events.
+    /// Starts taking a provider's events: a push that finds the store's reader idle starts one task,
+    /// which takes every event waiting by the time it runs. `Task.immediate` (SE-0472) runs the task's
+    /// first step on the pushing thread, which puts it on the store's queue at once (one hop to a pool
+    /// thread, not one to the global executor and another to the store); the runtime does not enter the
+    /// store on the pushing thread itself, even when the store is idle (`perf`, Benchmarks/README.md
+    /// "Session 7: latency").
     private func launch(_ index: Int) {
         let events = providers[index].events
         let generation = providers[index].generation
-        providers[index].consumer = Task { await self.consume(events, from: index, generation: generation) }
+        events.attach { [weak self] in
+            guard let self else { return }
+            if #available(macOS 26.0, *) {
+                Task.immediate { await self.handleWaiting(events, from: index, generation: generation) }
+            } else {
+                Task { await self.handleWaiting(events, from: index, generation: generation) }
+            }
+        }
     }
 
-    private func consume(_ events: AsyncStream<ProviderEvent>, from index: Int, generation: Int) async {
-        for await event in events {
-            guard providers[index].generation == generation, !providers[index].removed else { return }
-            batcher.beginProviderEvent()
-            handle(event, from: index)
-            // After a quiet spell the changes go out now, without waiting for another job on the actor.
-            if batcher.endProviderEvent() { flush() }
-        }
-        if providers[index].generation == generation, awaitingFirstSync.contains(index) {
-            logger.warning("provider ended before its first sync", ["provider": providers[index].provider.id])
-            finishFirstSync(index)
+    /// Handles every event waiting in a provider's queue, until none waits. The events taken together
+    /// are one provider event for the batcher: their changes go out in one delivery after a quiet spell.
+    private func handleWaiting(_ events: ProviderEventQueue, from index: Int, generation: Int) {
+        while providers[index].generation == generation, !providers[index].removed {
+            switch events.take() {
+            case .events(let taken):
+                batcher.beginProviderEvent()
+                for event in taken { handle(event, from: index) }
+                // After a quiet spell the changes go out now, without waiting for another job on the actor.
+                if batcher.endProviderEvent() { flush() }
+                // Counted once the changes went out: a lone event's messages do not wait for the statistics.
+                countEvents(taken, from: index)
+            case .idle:
+                return
+            case .finished:
+                if awaitingFirstSync.contains(index) {
+                    logger.warning("provider ended before its first sync", ["provider": providers[index].provider.id])
+                    finishFirstSync(index)
+                }
+                return
+            }
         }
     }
 

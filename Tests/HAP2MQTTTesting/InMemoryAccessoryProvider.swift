@@ -49,9 +49,10 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     public let id: String
     /// The accessory server id of the accessories this provider builds by default.
     public let serverID: String
-    /// What the provider reports; read by the store.
-    public let events: AsyncStream<ProviderEvent>
-    private let continuation: AsyncStream<ProviderEvent>.Continuation
+    /// What the provider reports; read by the store. Every event is kept (no merging), so a test sees
+    /// every value it changed. Events are pushed outside the state's lock, which the reader's wake-up
+    /// does not need.
+    public let events = ProviderEventQueue(merging: false)
     private let state: Mutex<State>
 
     /// - Parameters:
@@ -64,7 +65,6 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     ) {
         self.id = id
         self.serverID = serverID
-        (events, continuation) = AsyncStream.makeStream(of: ProviderEvent.self)
         state = Mutex(State(accessories: accessories, autoSync: autoSync))
     }
 
@@ -72,14 +72,15 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
 
     /// Reports the first sync at once unless made with `autoSync: false`.
     public func start() async {
-        state.withLock { s in
+        let synced = state.withLock { s -> [Accessory]? in
             s.started = true
-            if s.autoSync { continuation.yield(.synced(s.accessories)) }
+            return s.autoSync ? s.accessories : nil
         }
+        if let synced { events.push(.synced(synced)) }
     }
 
     /// Finishes `events`.
-    public func stop() async { continuation.finish() }
+    public func stop() async { events.finish() }
 
     /// The held values; a failure set with `setReadFailure(_:for:)`, `.unreachable` for an accessory set
     /// unreachable, `.unknown` for an address it does not have.
@@ -200,10 +201,10 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     public func completeSync() { resync() }
 
     /// Reports that the first sync failed.
-    public func failSync(_ reason: String = "in-memory sync failed") { continuation.yield(.syncFailed(reason: reason)) }
+    public func failSync(_ reason: String = "in-memory sync failed") { events.push(.syncFailed(reason: reason)) }
 
     /// Reports a full sync with the current accessories.
-    public func resync() { state.withLock { s in _ = continuation.yield(.synced(s.accessories)) } }
+    public func resync() { events.push(.synced(state.withLock { $0.accessories })) }
 
     /// How writes to `address` behave; nil sets the default for every characteristic without its own.
     public func setWriteBehavior(_ behavior: WriteBehavior, for address: CharacteristicAddress? = nil) {
@@ -267,8 +268,8 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
                     s.accessories[a].services[sv].characteristics[c].value = value
                 }
             }
-            continuation.yield(.values(changes.map { ValueUpdate(address: $0.0, value: $0.1, source: source) }))
         }
+        events.push(.values(changes.map { ValueUpdate(address: $0.0, value: $0.1, source: source) }))
     }
 
     /// Adds an accessory (replacing one with its id) and reports it.
@@ -276,17 +277,15 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
         state.withLock { s in
             s.accessories.removeAll { $0.id == accessory.id }
             s.accessories.append(accessory)
-            continuation.yield(.accessoryAdded(accessory))
         }
+        events.push(.accessoryAdded(accessory))
     }
 
     /// Removes the accessory with this aid (on this provider's server id) and reports it.
     public func remove(aid: Int) {
         let id = AccessoryID(serverID: serverID, aid: aid)
-        state.withLock { s in
-            s.accessories.removeAll { $0.id == id }
-            continuation.yield(.accessoryRemoved(id))
-        }
+        state.withLock { s in s.accessories.removeAll { $0.id == id } }
+        events.push(.accessoryRemoved(id))
     }
 
     /// Replaces the accessory with the same id and reports the update.
@@ -297,8 +296,8 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
             } else {
                 s.accessories.append(accessory)
             }
-            continuation.yield(.accessoryUpdated(accessory))
         }
+        events.push(.accessoryUpdated(accessory))
     }
 
     /// Changes the provider's accessory list without reporting it (for a later `resync()`).
@@ -308,14 +307,13 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     public func setReachable(_ ids: [AccessoryID], _ reachable: Bool) {
         state.withLock { s in
             if reachable { s.unreachable.subtract(ids) } else { s.unreachable.formUnion(ids) }
-            continuation.yield(
-                .reachability(
-                    ids, reachable: reachable, reason: reachable ? nil : "in-memory accessory set unreachable"))
         }
+        events.push(
+            .reachability(ids, reachable: reachable, reason: reachable ? nil : "in-memory accessory set unreachable"))
     }
 
     /// Reports any event, as it is: for tests of how the store copes with odd input.
-    public func send(_ event: ProviderEvent) { continuation.yield(event) }
+    public func send(_ event: ProviderEvent) { events.push(event) }
 
     private static func locate(_ address: CharacteristicAddress, in accessories: [Accessory]) -> (Int, Int, Int)? {
         guard let a = accessories.firstIndex(where: { $0.id == address.accessory }) else { return nil }

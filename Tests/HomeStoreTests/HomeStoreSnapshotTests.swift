@@ -8,7 +8,7 @@ import Testing
 private struct ProviderWithoutCamera: AccessoryProvider {
     let wrapped: InMemoryAccessoryProvider
     var id: String { "no-camera" }
-    var events: AsyncStream<ProviderEvent> { wrapped.events }
+    var events: ProviderEventQueue { wrapped.events }
     func start() async { await wrapped.start() }
     func stop() async { await wrapped.stop() }
     func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<

@@ -51,12 +51,12 @@ struct InMemoryAccessoryProviderTests {
     func sync() async throws {
         let lamp = Fixture.lamp()
         let automatic = InMemoryAccessoryProvider(accessories: [lamp])
-        let automaticEvents = Recorder.following(elements: automatic.events)
+        let automaticEvents = Recorder.following(elements: automatic.events.stream)
         await automatic.start()
         #expect(await automaticEvents.waitUntil { !$0.isEmpty })
 
         let manual = InMemoryAccessoryProvider(accessories: [lamp], autoSync: false)
-        let manualEvents = Recorder.following(elements: manual.events)
+        let manualEvents = Recorder.following(elements: manual.events.stream)
         await manual.start()
         manual.setReachable([lamp.id], false)
         #expect(await manualEvents.waitUntil { $0.count == 1 })
@@ -136,7 +136,7 @@ struct InMemoryAccessoryProviderTests {
     func events() async throws {
         let lamp = Fixture.lamp()
         let provider = InMemoryAccessoryProvider(accessories: [lamp])
-        let recorder = Recorder.following(elements: provider.events)
+        let recorder = Recorder.following(elements: provider.events.stream)
         let on = try Fixture.address(lamp, .Characteristic.on)
         provider.changeValue(on, to: .bool(true))
         provider.changeValue(on, to: .bool(false), source: .poll)

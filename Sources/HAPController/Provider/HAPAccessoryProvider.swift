@@ -41,7 +41,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     public nonisolated let id: String
     /// What the provider reports to the store; values that wait unread are merged per characteristic
     /// (`ProviderEventBuffer`), so that an accessory flooding events cannot grow memory.
-    public nonisolated let events: AsyncStream<ProviderEvent>
+    public nonisolated let events = ProviderEventQueue()
     /// The accessory server's pairing.
     public nonisolated let pairing: Pairing
     /// The settings in use.
@@ -50,7 +50,6 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     let controller: HAPController
     let cache: AccessoryCache
     let logger: Logger
-    private let queue = HandOffQueue(ProviderEventBuffer())
 
     /// The live session's client; nil while disconnected.
     var client: HAPClient?
@@ -139,7 +138,6 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         self.cache = AccessoryCache(
             directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID)
         self.logger = logger.with(["pairing": pairing.accessoryPairingID])
-        events = queue.stream
     }
 
     /// A provider for a pairing whose file cannot be read (`reason`, e.g. "…json is damaged (not JSON)"):
@@ -182,7 +180,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         for session in [client, syncing].compactMap({ $0 }) { await session.connection.close() }
         client = nil
         syncing = nil
-        queue.finish()
+        events.finish()
     }
 
     /// Whether the connection is up and synced (for diagnostics and tests).
@@ -191,7 +189,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// Reports `event` to the store, unless stopped.
     func emit(_ event: ProviderEvent) {
         guard !stopped else { return }
-        queue.push(event)
+        events.push(event)
     }
 
     /// The accessory server's name for log lines: the pairing's name, else its id.

@@ -8,7 +8,8 @@ import Testing
 actor ProviderEvents {
     private(set) var items: [ProviderEvent] = []
 
-    init(_ stream: AsyncStream<ProviderEvent>) {
+    init(_ events: ProviderEventQueue) {
+        let stream = events.stream
         Task { await self.follow(stream) }
     }
 
