@@ -18,7 +18,7 @@ extension Gateway {
             switch change {
             case .valueChanged(let address, let value, let source):
                 if source == .write { confirmsWrite = true }
-                if let outcome = publishValue(address, value, source: source) {
+                if let outcome = publishValue(address, value, source: source, recordingJSON: false) {
                     if outcome.madeJSONStale { changedJSON.append(address.accessory) }
                     if outcome.isAccessoryName { renamed.insert(address.accessory) }
                 }
@@ -53,17 +53,31 @@ extension Gateway {
             // A confirmed write: its writer's answer follows in this same job (the store answers right after
             // delivering), so state, accessory JSON and result leave together, in one hand-over to the MQTT
             // client; the flush after this job sends them should no answer come.
+            recordJSON(of: batch)
             for id in changedJSON { publishStaleAccessoryJSON(id) }
             flushAfterThisJob()
         } else {
-            // The characteristic messages leave before the accessory JSON is rendered: a lone change reaches
-            // its topic's subscribers sooner, and a burst costs one more hand-over to the MQTT client.
+            // The characteristic messages leave before the accessory JSON is made (the values' JSON text
+            // included): a lone change reaches its topic's subscribers sooner, and a burst costs one more
+            // hand-over to the MQTT client.
             flush()
+            recordJSON(of: batch)
             for id in changedJSON { publishStaleAccessoryJSON(id) }
             flush()
         }
         if followUp.add(renamed: renamed, listChanged: listChanged) {
             Task { [weak self] in await self?.doFollowUp() }
+        }
+    }
+
+    /// Records the batch's values in their accessories' JSON, in the batch's order, as `publishValue`
+    /// published them.
+    private func recordJSON(of batch: [HomeChange]) {
+        for change in batch {
+            guard case .valueChanged(let address, let value?, _) = change,
+                let entry = published.index(forKey: address.accessory)
+            else { continue }
+            published.values[entry].recordJSON(iid: address.iid) { value.jsonText }
         }
     }
 
@@ -98,15 +112,17 @@ extension Gateway {
 
     /// Publishes a characteristic's value. Stateless characteristics (button presses) go out unretained
     /// and only for real events, so a reconnect or a poll never looks like a press. Returns nil unless its
-    /// state topic was published, and so the accessory's JSON needs republishing.
+    /// state topic was published, and so the accessory's JSON needs republishing; with `recordingJSON`
+    /// false the caller records the value in the JSON (`recordJSON(of:)`, after the state messages left).
     @discardableResult
-    func publishValue(_ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource)
-        -> PublishedValue?
-    {
+    func publishValue(
+        _ address: CharacteristicAddress, _ value: CharacteristicValue?, source: ValueSource, recordingJSON: Bool = true
+    ) -> PublishedValue? {
         // The entry is changed in place: a copy would copy its dictionaries on every value change.
         guard let value, let entry = published.index(forKey: address.accessory),
-            let (state, madeStale) = published.values[entry].recordValue(iid: address.iid, json: { value.jsonText })
+            let (state, madeStale) = published.values[entry].recordValue(iid: address.iid)
         else { return nil }
+        if recordingJSON { published.values[entry].recordJSON(iid: address.iid) { value.jsonText } }
         let payload = value.mqttPayload
         if state.isStateless {
             if source == .event { outbox.send(state.topic, payload) }

@@ -44,18 +44,24 @@ struct PublishedAccessory {
         }
     }
 
-    /// The state topic of characteristic `iid`, nil unless it is readable, and, unless it is stateless,
-    /// records its new value (JSON text `json`) for the accessory JSON, which is then stale; `madeStale`
-    /// says whether it was fresh before, so that the caller lists the accessory once for republishing.
-    /// Mutating, so that it runs on the entry in place: a read of an entry through the dictionary copies
-    /// all of it (hap2mqtt-bench fanout).
-    mutating func recordValue(iid: Int, json: () -> String) -> (state: StateTopic, madeStale: Bool)? {
+    /// The state topic of characteristic `iid`, nil unless it is readable; unless it is stateless, the
+    /// accessory JSON is then stale (its new value is recorded with `recordJSON(iid:_:)`), and
+    /// `madeStale` says whether it was fresh before, so that the caller lists the accessory once for
+    /// republishing. Mutating, so that it runs on the entry in place: a read of an entry through the
+    /// dictionary copies all of it (hap2mqtt-bench fanout).
+    mutating func recordValue(iid: Int) -> (state: StateTopic, madeStale: Bool)? {
         guard let state = stateTopics[iid] else { return nil }
         guard !state.isStateless else { return (state, false) }
         if publishedIIDs.insert(iid).inserted { topics.insert(state.topic) }
-        self.json.set(json(), iid: iid)
         defer { isJSONStale = true }
         return (state, !isJSONStale)
+    }
+
+    /// Records the JSON text (`json`, called only then) of the new value of characteristic `iid` for the
+    /// accessory JSON, when it is readable and not stateless.
+    mutating func recordJSON(iid: Int, _ json: () -> String) {
+        guard let state = stateTopics[iid], !state.isStateless else { return }
+        self.json.set(json(), iid: iid)
     }
 
     /// Whether the accessory JSON is stale, and its topic.
