@@ -43,6 +43,34 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
         var callsInFlight = 0
         var peakCallsInFlight = 0
         var releases = 0
+        /// Where each characteristic was found in `accessories` last, checked on every use and built
+        /// again when it no longer holds: a search of every accessory per write was the largest part of
+        /// a `/set`'s time in hap2mqtt-bench command, counted as the gateway's (Benchmarks/README.md).
+        var positions: [CharacteristicAddress: (Int, Int, Int)] = [:]
+
+        /// Where `address` is in `accessories` (accessory, service, characteristic), nil when absent.
+        mutating func locate(_ address: CharacteristicAddress) -> (Int, Int, Int)? {
+            if let position = positions[address], holds(position, address) { return position }
+            positions = [:]
+            for (a, accessory) in accessories.enumerated() {
+                for (s, service) in accessory.services.enumerated() {
+                    for (c, characteristic) in service.characteristics.enumerated() {
+                        let key = CharacteristicAddress(accessory: accessory.id, iid: characteristic.iid)
+                        // The first one counts, as a search from the start finds it.
+                        if positions[key] == nil { positions[key] = (a, s, c) }
+                    }
+                }
+            }
+            return positions[address]
+        }
+
+        private func holds(_ position: (Int, Int, Int), _ address: CharacteristicAddress) -> Bool {
+            let (a, s, c) = position
+            guard a < accessories.count, accessories[a].id == address.accessory,
+                s < accessories[a].services.count, c < accessories[a].services[s].characteristics.count
+            else { return false }
+            return accessories[a].services[s].characteristics[c].iid == address.iid
+        }
     }
 
     /// The provider's name in logs (`memory` by default).
@@ -95,7 +123,7 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
                     results[address] = .failure(failure)
                 } else if s.unreachable.contains(address.accessory) {
                     results[address] = .failure(.unreachable("in-memory accessory set unreachable"))
-                } else if let location = Self.locate(address, in: s.accessories) {
+                } else if let location = s.locate(address) {
                     results[address] = .success(
                         s.accessories[location.0].services[location.1].characteristics[location.2].value)
                 } else {
@@ -116,7 +144,7 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
             s.writes.append(writes)
             s.callsInFlight += 1
             s.peakCallsInFlight = max(s.peakCallsInFlight, s.callsInFlight)
-            for id in Set(writes.map(\.address.accessory)) {
+            for id in Self.accessories(of: writes) {
                 s.writesInFlight[id, default: 0] += 1
                 s.peakWritesInFlight[id] = max(s.peakWritesInFlight[id] ?? 0, s.writesInFlight[id] ?? 0)
             }
@@ -125,7 +153,7 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
         defer {
             state.withLock { s in
                 s.callsInFlight -= 1
-                for id in Set(writes.map(\.address.accessory)) { s.writesInFlight[id, default: 1] -= 1 }
+                for id in Self.accessories(of: writes) { s.writesInFlight[id, default: 1] -= 1 }
             }
         }
         if behaviors.contains(.hold) {
@@ -152,7 +180,7 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
                     results[write.address] = .failure(.status(status))
                 } else if s.unreachable.contains(write.address.accessory) {
                     results[write.address] = .failure(.unreachable("in-memory accessory set unreachable"))
-                } else if let (a, sv, c) = Self.locate(write.address, in: s.accessories) {
+                } else if let (a, sv, c) = s.locate(write.address) {
                     s.accessories[a].services[sv].characteristics[c].value = write.value
                     results[write.address] = .success(write.wantsResponse ? write.value : nil)
                 } else {
@@ -247,7 +275,7 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     /// The value the provider holds for `address`.
     public func value(at address: CharacteristicAddress) -> CharacteristicValue? {
         state.withLock { s in
-            Self.locate(address, in: s.accessories).flatMap {
+            s.locate(address).flatMap {
                 s.accessories[$0.0].services[$0.1].characteristics[$0.2].value
             }
         }
@@ -264,7 +292,7 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     public func changeValues(_ changes: [(CharacteristicAddress, CharacteristicValue)], source: ValueSource = .event) {
         state.withLock { s in
             for (address, value) in changes {
-                if let (a, sv, c) = Self.locate(address, in: s.accessories) {
+                if let (a, sv, c) = s.locate(address) {
                     s.accessories[a].services[sv].characteristics[c].value = value
                 }
             }
@@ -315,11 +343,10 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     /// Reports any event, as it is: for tests of how the store copes with odd input.
     public func send(_ event: ProviderEvent) { events.push(event) }
 
-    private static func locate(_ address: CharacteristicAddress, in accessories: [Accessory]) -> (Int, Int, Int)? {
-        guard let a = accessories.firstIndex(where: { $0.id == address.accessory }) else { return nil }
-        for (s, service) in accessories[a].services.enumerated() {
-            if let c = service.characteristics.firstIndex(where: { $0.iid == address.iid }) { return (a, s, c) }
-        }
-        return nil
+    /// The accessories a request writes to, each once, in order (a request rarely has more than one).
+    private static func accessories(of writes: [CharacteristicWrite]) -> [AccessoryID] {
+        var ids: [AccessoryID] = []
+        for write in writes where !ids.contains(write.address.accessory) { ids.append(write.address.accessory) }
+        return ids
     }
 }
