@@ -87,8 +87,16 @@ extension Gateway {
         let slug: String
         switch command {
         case .set(let state), .get(let state):
-            let rest = state.dropFirst(topics.base.count + 1)
-            slug = String(rest.prefix { $0 != "/" })
+            // By UTF-8 bytes when the base is ASCII (a character walk was a measurable part of every
+            // `/set`): the state topic starts with the base's bytes and a `/` then, as `command(for:)`
+            // found them.
+            if topics.base.utf8.allSatisfy({ $0 < 0x80 }), state.utf8.allSatisfy({ $0 < 0x80 }) {
+                let rest = state.utf8.dropFirst(topics.base.utf8.count + 1)
+                slug = String(Substring(rest.prefix { $0 != UInt8(ascii: "/") }))
+            } else {
+                let rest = state.dropFirst(topics.base.count + 1)
+                slug = String(rest.prefix { $0 != "/" })
+            }
         case .accessorySet(let accessory): slug = accessory
         case .bridgeRequest: return nil
         }

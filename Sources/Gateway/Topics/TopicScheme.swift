@@ -57,6 +57,11 @@ public struct TopicScheme: Sendable, Hashable {
 
     /// Reads an incoming topic; nil when it is not a command topic under the base.
     public func command(for topic: String) -> Command? {
+        asciiCommand(for: topic) ?? characterCommand(for: topic)
+    }
+
+    /// `command(for:)` character by character, for any topic.
+    func characterCommand(for topic: String) -> Command? {
         guard topic.hasPrefix(base + "/") else { return nil }
         let rest = topic.dropFirst(base.count + 1)
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
@@ -72,5 +77,72 @@ public struct TopicScheme: Sendable, Hashable {
             if parts[3] == "get" { return .get(state: state) }
         }
         return nil
+    }
+
+    /// `command(for:)` read byte by byte, for a topic and base that are ASCII alone (every command
+    /// topic of a plain configuration): the same answer, since each byte is then a character, without
+    /// the character-by-character split and its strings, a measurable part of every `/set`
+    /// (hap2mqtt-bench command, Benchmarks/README.md). nil when either is not ASCII (or not stored
+    /// contiguously); `.some(nil)` when the topic is no command.
+    func asciiCommand(for topic: String) -> Command?? {
+        let command = topic.utf8.withContiguousStorageIfAvailable { topic -> Command?? in
+            base.utf8.withContiguousStorageIfAvailable { base -> Command?? in
+                guard Self.isASCII(topic), Self.isASCII(base) else { return nil }
+                return .some(Self.asciiCommand(topic, base: base))
+            } ?? nil
+        }
+        return command ?? nil
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 }
+    }
+
+    private static func asciiCommand(_ topic: UnsafeBufferPointer<UInt8>, base: UnsafeBufferPointer<UInt8>)
+        -> Command?
+    {
+        let slash = UInt8(ascii: "/")
+        guard topic.count > base.count, topic[base.count] == slash,
+            UnsafeBufferPointer(rebasing: topic[..<base.count]).elementsEqual(base)
+        else { return nil }
+        // The levels after the base, as byte ranges; more than four is no command.
+        var levels = (0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
+        var start = base.count + 1
+        func add(_ range: Range<Int>) {
+            switch count {
+            case 0: levels.0 = range
+            case 1: levels.1 = range
+            case 2: levels.2 = range
+            default: levels.3 = range
+            }
+            count += 1
+        }
+        for index in start..<topic.count where topic[index] == slash {
+            guard count < 3 else { return nil }
+            add(start..<index)
+            start = index + 1
+        }
+        add(start..<topic.count)
+        func string(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: topic[range]), as: UTF8.self)
+        }
+        func level(_ range: Range<Int>, is text: StaticString) -> Bool {
+            UnsafeBufferPointer(rebasing: topic[range]).elementsEqual(
+                UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        switch count {
+        case 3 where level(levels.0, is: "bridge") && level(levels.1, is: "request") && !levels.2.isEmpty:
+            return .bridgeRequest(string(levels.2))
+        case 2 where level(levels.1, is: "set") && !level(levels.0, is: "bridge"):
+            return .accessorySet(accessory: string(levels.0))
+        case 4 where !level(levels.0, is: "bridge") && !levels.0.isEmpty && !levels.1.isEmpty && !levels.2.isEmpty:
+            // The state topic: everything before `/set` or `/get`.
+            if level(levels.3, is: "set") { return .set(state: string(0..<(levels.3.lowerBound - 1))) }
+            if level(levels.3, is: "get") { return .get(state: string(0..<(levels.3.lowerBound - 1))) }
+            return nil
+        default:
+            return nil
+        }
     }
 }

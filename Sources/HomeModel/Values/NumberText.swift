@@ -80,12 +80,19 @@ extension String {
     /// as it is.
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
-        guard let first = scalars.first, let last = scalars.last,
-            first.properties.isWhitespace || last.properties.isWhitespace
+        guard let first = scalars.first, let last = scalars.last, first.isWhiteSpace || last.isWhiteSpace
         else { return self }
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        guard let start = scalars.firstIndex(where: { !$0.isWhiteSpace }),
+            let end = scalars.lastIndex(where: { !$0.isWhiteSpace })
         else { return "" }
         return String(scalars[start...end])
+    }
+}
+
+extension Unicode.Scalar {
+    /// Unicode White_Space; ASCII answered without the property table, whose look-up was a measurable
+    /// part of every `/set` (hap2mqtt-bench command, Benchmarks/README.md).
+    fileprivate var isWhiteSpace: Bool {
+        value < 0x80 ? value == 0x20 || (0x09...0x0D).contains(value) : properties.isWhitespace
     }
 }

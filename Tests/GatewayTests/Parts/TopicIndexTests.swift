@@ -86,3 +86,49 @@ struct TopicIndexTests {
                 == Self.lamp.id)
     }
 }
+
+/// `TopicScheme.command(for:)`: its byte-by-byte reading of ASCII topics answers as the character-by-character
+/// one does.
+@Suite("Gateway parts: command topics")
+struct CommandTopicTests {
+    @Test("ASCII topics read byte by byte give the same command as read character by character")
+    func asciiReadingAgrees() {
+        let levels = ["", "bridge", "request", "set", "get", "lamp", "light", "brightness", "x", "hap2mqtt", "\r\n"]
+        for base in ["hap2mqtt", "home/hap", "a"] {
+            let scheme = TopicScheme(base: base)
+            var topics = [base, base + "/", "x" + base + "/lamp/set", base + "x/lamp/set"]
+            for a in levels {
+                topics.append("\(base)/\(a)")
+                for b in levels {
+                    topics.append("\(base)/\(a)/\(b)")
+                    for c in levels {
+                        topics.append("\(base)/\(a)/\(b)/\(c)")
+                        for d in ["set", "get", "", "x"] { topics.append("\(base)/\(a)/\(b)/\(c)/\(d)") }
+                    }
+                }
+            }
+            topics += ["\(base)/a/b/c/set/more", "\(base)/a/b/c/d/set", "\(base)//set", "\(base)/bridge/request/"]
+            for topic in topics {
+                guard let ascii = scheme.asciiCommand(for: topic) else {
+                    Issue.record("\(topic.debugDescription) was not read as ASCII")
+                    continue
+                }
+                #expect(ascii == scheme.characterCommand(for: topic), "\(topic.debugDescription)")
+                #expect(scheme.command(for: topic) == scheme.characterCommand(for: topic))
+            }
+        }
+    }
+
+    @Test("a topic or base that is not ASCII is read character by character")
+    func otherTopics() {
+        let scheme = TopicScheme(base: "hap2mqtt")
+        #expect(scheme.asciiCommand(for: "hap2mqtt/küche/light/on/set") == nil)
+        #expect(scheme.command(for: "hap2mqtt/küche/light/on/set") == .set(state: "hap2mqtt/küche/light/on"))
+        // A combining mark after a `/` makes one character with it: not a level separator.
+        #expect(scheme.command(for: "hap2mqtt/lamp/\u{301}light/on/set") == nil)
+        let unicodeBase = TopicScheme(base: "häus")
+        #expect(unicodeBase.asciiCommand(for: "häus/lamp/light/on/set") == nil)
+        #expect(unicodeBase.command(for: "häus/lamp/light/on/set") == .set(state: "häus/lamp/light/on"))
+        #expect(unicodeBase.command(for: "ha\u{308}us/lamp/light/on/set") == .set(state: "ha\u{308}us/lamp/light/on"))
+    }
+}
