@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// What a `HandOffQueue` keeps between the producer and its one reader, and by which rules: it decides
 /// what becomes of each element added (kept, merged with one waiting, dropped) and which comes next.
@@ -14,28 +14,40 @@ public protocol HandOffBuffer: Sendable {
 /// task, through a buffer with rules of its own: bounded, collapsing or merging (docs/DESIGN.md "Hostile
 /// input"). An `AsyncStream` buffer can only keep everything or drop the oldest or newest, uncounted,
 /// which is why this exists. `stream` is an `AsyncStream` that reads it.
+///
+/// Inlinable, so that a module using it gets code specialised for its buffer: unspecialised, every push
+/// looked up the generic metadata of its state and tuples at run time, on the thread of the C library's
+/// callback, before the reader was woken (hap2mqtt-bench command, Benchmarks/README.md).
 public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
-    private struct State: Sendable {
-        var buffer: Buffer
-        var waiter: CheckedContinuation<Buffer.Element?, Never>?
-        var finished = false
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var buffer: Buffer
+        @usableFromInline var waiter: CheckedContinuation<Buffer.Element?, Never>?
+        @usableFromInline var finished = false
+
+        @inlinable
+        init(buffer: Buffer) { self.buffer = buffer }
     }
 
-    private let state: Mutex<State>
+    @usableFromInline
+    let state: Mutex<State>
 
     /// A queue over `buffer`.
+    @inlinable
     public init(_ buffer: Buffer) {
         state = Mutex(State(buffer: buffer))
     }
 
     /// The elements, in the buffer's order, for one reader; it ends after `finish()` once the buffer is
     /// empty, or when the reading task is cancelled.
+    @inlinable
     public var stream: AsyncStream<Buffer.Element> {
         AsyncStream(unfolding: { [self] in await self.next() })
     }
 
     /// Adds an element through the buffer's rules, and wakes the reader if one waits. Ignored after
     /// `finish()`.
+    @inlinable
     public func push(_ element: Buffer.Element) {
         let handOff = state.withLock { s -> (CheckedContinuation<Buffer.Element?, Never>, Buffer.Element)? in
             guard !s.finished else { return nil }
@@ -48,6 +60,7 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
     }
 
     /// The next element, waiting for one; nil once finished and empty, or when the task is cancelled.
+    @inlinable
     public func next() async -> Buffer.Element? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Buffer.Element?, Never>) in
@@ -68,6 +81,7 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
     }
 
     /// Ends the queue: the reader gets what is left, then nil.
+    @inlinable
     public func finish() {
         state.withLock { s in
             s.finished = true
@@ -77,6 +91,7 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
     }
 
     /// Reads (or changes) the buffer, under the queue's lock.
+    @inlinable
     public func withBuffer<T: Sendable>(_ body: (inout Buffer) -> T) -> T {
         state.withLock { body(&$0.buffer) }
     }
