@@ -80,9 +80,10 @@ public final class MQTTClient: Sendable {
     }
 
     /// Publishes without waiting: on an established connection the message is written to the socket by
-    /// the calling thread before this returns (what the socket cannot take yet, the client's thread
-    /// writes later); while connecting, the client's thread writes it. This is the hot path (thousands of
-    /// messages per second).
+    /// the calling thread before this returns, or, when the client's thread (or another publisher) is
+    /// reading or writing the socket at that moment, by that thread as soon as it is done (what the
+    /// socket cannot take yet, the client's thread writes later); while connecting, the client's thread
+    /// writes it. This is the hot path (thousands of messages per second).
     ///
     /// While the client is reconnecting, QoS 0 messages are dropped (state is republished after every
     /// reconnect) and QoS 1/2 messages are kept, up to `maxQueuedMessages`, and sent after the next

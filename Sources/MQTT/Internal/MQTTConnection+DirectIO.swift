@@ -16,13 +16,35 @@ extension MQTTConnection {
     /// thread, when the loop drives the connection by hand; otherwise `mosquitto_loop` writes them, woken
     /// by libmosquitto itself. A write that could not finish (full socket buffer) or that ended the
     /// connection wakes the loop, which then waits for the socket to take more, or ends the attempt.
+    ///
+    /// When another thread holds `directIO` (the loop reading, or writing a PUBACK, or another
+    /// publisher), the caller does not wait for it: it leaves `writeWanted` set, and the holder writes
+    /// the packets when it lets go (`writeIfWanted()`), in the order they were queued. Waiting cost a
+    /// `/set`'s answer a futex wait and a wake-up behind the PUBACK of its own command
+    /// (hap2mqtt-bench command, Benchmarks/README.md).
     func writeQueued() {
-        let wakeLoop = directIO.withLock { direct -> Bool in
-            guard direct else { return false }
-            _ = writePackets()
-            return mosquitto_socket(pointer) < 0 || mosquitto_want_write(pointer)
+        writeWanted.store(true, ordering: .sequentiallyConsistent)
+        // Pairs with the fence in `writeIfWanted()`: either this caller gets the lock, or the holder,
+        // after letting go, sees the flag.
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        while writeWanted.load(ordering: .sequentiallyConsistent) {
+            let taken = directIO.withLockIfAvailable { direct -> Bool in
+                writeWanted.store(false, ordering: .sequentiallyConsistent)
+                guard direct else { return false }
+                _ = writePackets()
+                return mosquitto_socket(pointer) < 0 || mosquitto_want_write(pointer)
+            }
+            guard let wakeLoop = taken else { return }
+            if wakeLoop { wakePipe.signal() }
+            atomicMemoryFence(ordering: .sequentiallyConsistent)
         }
-        if wakeLoop { wakePipe.signal() }
+    }
+
+    /// Called by a thread that has just let go of `directIO`: writes the packets of publishers that
+    /// found it taken meanwhile.
+    private func writeIfWanted() {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if writeWanted.load(ordering: .sequentiallyConsistent) { writeQueued() }
     }
 
     /// `mosquitto_loop_write`, which writes every queued packet with a `write(2)` of its own, each of
@@ -64,6 +86,7 @@ extension MQTTConnection {
     /// and record errors reach us only through the log, the callback stays.
     func driveDirectly(_ direct: Bool) {
         directIO.withLock { $0 = direct }
+        writeIfWanted()
         if !endpoint.usesTLS, !configuration.logLibraryDebug { listenToLibraryLog(!direct) }
     }
 
@@ -81,7 +104,7 @@ extension MQTTConnection {
         if poll(&fds, nfds_t(fds.count), 250) < 0, errno != EINTR { return MOSQ_ERR_ERRNO.rawValue }
         if fds[1].revents != 0 { wakePipe.drain() }
         let readable = fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-        return directIO.withLock { _ -> Int32 in
+        let rc = directIO.withLock { _ -> Int32 in
             var rc = MosquittoError.success
             if readable { rc = mosquitto_loop_read(pointer, 1) }
             if rc == MosquittoError.success, mosquitto_socket(pointer) >= 0 { rc = mosquitto_loop_misc(pointer) }
@@ -90,5 +113,7 @@ extension MQTTConnection {
             }
             return rc
         }
+        writeIfWanted()
+        return rc
     }
 }

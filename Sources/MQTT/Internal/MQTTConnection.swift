@@ -28,6 +28,9 @@ final class MQTTConnection: Sendable {
     /// PUBLISH packets handed to libmosquitto since the last write by hand began: more than one is worth
     /// corking the socket for (MQTTConnection+DirectIO.swift).
     let unwrittenPublishes = Atomic(0)
+    /// Packets were queued whose publisher found `directIO` taken and left their writing to the thread
+    /// holding it, which writes them when it lets go (MQTTConnection+DirectIO.swift).
+    let writeWanted = Atomic(false)
     /// The received messages until `MQTTClient.messages` reads them.
     let inbound: HandOffQueue<InboundBuffer>
     let eventContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
