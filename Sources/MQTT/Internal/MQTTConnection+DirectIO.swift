@@ -28,23 +28,31 @@ extension MQTTConnection {
         // after letting go, sees the flag.
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         while writeWanted.load(ordering: .sequentiallyConsistent) {
-            let taken = directIO.withLockIfAvailable { direct -> Bool in
-                writeWanted.store(false, ordering: .sequentiallyConsistent)
-                guard direct else { return false }
-                _ = writePackets()
-                return mosquitto_socket(pointer) < 0 || mosquitto_want_write(pointer)
-            }
-            guard let wakeLoop = taken else { return }
-            if wakeLoop { wakePipe.signal() }
-            atomicMemoryFence(ordering: .sequentiallyConsistent)
+            guard writeIfFree() else { return }
         }
     }
 
     /// Called by a thread that has just let go of `directIO`: writes the packets of publishers that
-    /// found it taken meanwhile.
+    /// found it taken meanwhile. One pass only: on the loop thread, publishers that never stop (an
+    /// event flood) must not keep it from reading; what they queue during the pass leaves
+    /// `mosquitto_want_write` true, and the loop's next turn writes it.
     private func writeIfWanted() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        if writeWanted.load(ordering: .sequentiallyConsistent) { writeQueued() }
+        if writeWanted.load(ordering: .sequentiallyConsistent) { _ = writeIfFree() }
+    }
+
+    /// Writes what is queued unless another thread holds `directIO`; returns false when one does.
+    private func writeIfFree() -> Bool {
+        let taken = directIO.withLockIfAvailable { direct -> Bool in
+            writeWanted.store(false, ordering: .sequentiallyConsistent)
+            guard direct else { return false }
+            _ = writePackets()
+            return mosquitto_socket(pointer) < 0 || mosquitto_want_write(pointer)
+        }
+        guard let wakeLoop = taken else { return false }
+        if wakeLoop { wakePipe.signal() }
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        return true
     }
 
     /// `mosquitto_loop_write`, which writes every queued packet with a `write(2)` of its own, each of
