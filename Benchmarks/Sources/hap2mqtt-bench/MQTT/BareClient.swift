@@ -4,7 +4,8 @@ import Synchronization
 /// A plain libmosquitto client with libmosquitto's own loop thread (`mosquitto_loop_start`): the
 /// measuring subscriber, the baseline publisher and the baseline echo client. It speaks MQTT 5 with no
 /// in-flight limit, as the gateway's `MQTTClient` does, and does nothing per message but what the
-/// benchmark needs: a time stamp, the expectation's bookkeeping, and for an echo client one reply.
+/// benchmark needs: a time stamp, the expectation's bookkeeping, and for an echo client its reply (with the
+/// messages `Echo.before` gives).
 ///
 /// `@unchecked Sendable` because it owns a C handle: the pointer never changes, libmosquitto guards its
 /// own state (its loop thread and callers may use it at once), everything else sits in a `Mutex`, and
@@ -14,6 +15,18 @@ final class BareClient: @unchecked Sendable {
         /// Appended to the request's topic to make the reply's topic.
         var replySuffix: String
         var qos: Int32
+        /// Sent before the reply, as the gateway sends a confirmed write's state and accessory JSON before
+        /// its result: for each request topic, its state topic (the request topic without `/set`, with the
+        /// request's payload) and its accessory's JSON (topic and payload), both retained at `qos`. A
+        /// request topic not in it gets the reply alone.
+        var before: [String: StateAndAccessory] = [:]
+    }
+
+    /// The two retained messages that `Echo.before` sends for one request topic.
+    struct StateAndAccessory: Sendable {
+        var stateTopic: String
+        var accessoryTopic: String
+        var accessoryJSON: [UInt8]
     }
 
     private struct Waiter {
@@ -170,9 +183,18 @@ final class BareClient: @unchecked Sendable {
         guard let topicPointer = message.topic else { return }
         let payload = UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen))
         if let echo {
+            let requestTopic = String(cString: topicPointer)
+            if let messages = echo.before[requestTopic] {
+                _ = mosquitto_publish(
+                    mosq, nil, messages.stateTopic, Int32(payload.count), payload.baseAddress, echo.qos, true)
+                messages.accessoryJSON.withUnsafeBytes { bytes in
+                    _ = mosquitto_publish(
+                        mosq, nil, messages.accessoryTopic, Int32(bytes.count), bytes.baseAddress, echo.qos, true)
+                }
+            }
             // The reply mirrors the gateway's `{"status":"ok","value":…}` result.
             let reply = Array(#"{"status":"ok","value":"#.utf8) + Array(payload) + [UInt8(ascii: "}")]
-            let replyTopic = String(cString: topicPointer) + echo.replySuffix
+            let replyTopic = requestTopic + echo.replySuffix
             reply.withUnsafeBytes { bytes in
                 _ = mosquitto_publish(mosq, nil, replyTopic, Int32(bytes.count), bytes.baseAddress, echo.qos, false)
             }

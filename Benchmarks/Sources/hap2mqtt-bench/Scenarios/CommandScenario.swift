@@ -3,7 +3,8 @@ import MQTT
 
 /// Scenario 3: `/set` commands one at a time, from the client's publish to its receipt of the `ok`
 /// result, with the in-memory provider answering at once; against a bare echo client that answers a
-/// request topic on `…/result` from its message callback. One client sends the commands and receives
+/// request topic from its message callback with the gateway's three messages of a confirmed write: the
+/// state, the accessory's JSON, and the result on `…/result`. One client sends the commands and receives
 /// the results for both sides; gateway and baseline samples alternate.
 struct CommandScenario: BenchmarkScenario {
     let name = "command"
@@ -19,18 +20,18 @@ struct CommandScenario: BenchmarkScenario {
             let base = context.uniqueBase(name)
             let echoBase = CommandScenario.echoBase(base)
             let requester = try await BareClient.connected("bench-requester", port: broker.port)
-            let echo = try await BareClient.connected(
-                "bench-echo", port: broker.port, echo: .init(replySuffix: "/result", qos: 1))
-            defer {
-                requester.stop()
-                echo.stop()
-            }
+            defer { requester.stop() }
             try await requester.subscribe("\(base)/+/+/+/set/result")
             try await requester.subscribe("\(echoBase)/+/+/+/set/result")
             try await requester.subscribe("\(base)/bridge/accessories")
-            try await echo.subscribe("\(echoBase)/+/+/+/set")
             return try await GatewayRig.with(brokerURL: broker.url, base: base, accessories: home.accessories) { rig in
                 let topics = try await rig.publishHome(to: requester)
+                let before = try await CommandScenario.gatewayMessages(
+                    writable, topics, base: base, echoBase: echoBase, port: broker.port)
+                let echo = try await BareClient.connected(
+                    "bench-echo", port: broker.port, echo: .init(replySuffix: "/result", qos: 1, before: before))
+                defer { echo.stop() }
+                try await echo.subscribe("\(echoBase)/+/+/+/set")
                 return try await context.pairedSamples(samples) { index in
                     let c = writable[index % writable.count]
                     let payload = Array(c.cycle.value(index / writable.count + 1).description.utf8)
@@ -54,9 +55,39 @@ struct CommandScenario: BenchmarkScenario {
             ],
             notes: [
                 "gateway: publish of <state>/set to receipt of <state>/set/result with status ok (the write went through the home store to the provider)",
-                "baseline: publish of a request to receipt of the echo client's reply, same payload sizes, QoS 1 both ways",
+                "baseline: publish of a request to receipt of the echo client's reply, which it sends after the gateway's other two messages of a confirmed write (the state, and the accessory's JSON as the gateway retained it, both retained), same payload sizes, QoS 1 throughout",
             ],
             seconds: Monotonic.micros(from: started, to: Monotonic.now()) / 1e6)
+    }
+
+    /// What the gateway sends before a confirmed write's result, for the echo client to send too (the
+    /// baseline's messages are the gateway's): for each writable characteristic's request topic under
+    /// `echoBase`, its state topic and its accessory's JSON as the gateway retained it at start, moved
+    /// under `echoBase`.
+    /// - Throws: `BenchmarkError.timedOut` when an accessory's JSON is not retained within 30 s.
+    static func gatewayMessages(
+        _ writable: [BenchmarkHome.Changeable], _ topics: PublishedTopics, base: String, echoBase: String, port: Int
+    ) async throws -> [String: BareClient.StateAndAccessory] {
+        let accessoryTopics = Set(writable.compactMap { topics.accessoryTopic($0.address.accessory) })
+        let reader = try await BareClient.connected("bench-accessory-json", port: port)
+        defer { reader.stop() }
+        guard
+            let retained = await reader.expect(
+                TopicsExpectation(accessoryTopics), timeout: .seconds(30),
+                start: { Task { try? await reader.subscribe("\(base)/+") } })
+        else {
+            throw BenchmarkError.timedOut("the accessories' JSON was not retained under \(base) within 30 s")
+        }
+        let moved = { (topic: String) in echoBase + topic.dropFirst(base.count) }
+        var before: [String: BareClient.StateAndAccessory] = [:]
+        for c in writable {
+            guard let state = topics.stateTopic(c.address), let accessory = topics.accessoryTopic(c.address.accessory),
+                let json = retained.payloads[accessory]
+            else { throw BenchmarkError.mqtt("no state topic or accessory JSON for \(c.address)") }
+            before[moved(state) + "/set"] = .init(
+                stateTopic: moved(state), accessoryTopic: moved(accessory), accessoryJSON: json)
+        }
+        return before
     }
 
     /// The echo client's base topic: as long as the gateway's, so requests and replies have the gateway's
