@@ -150,19 +150,30 @@ public actor Gateway {
             await self.converge()
         }
         tasks.append(Task { [weak self] in await self?.takeSnapshotsPeriodically() })
-        let messages = mqtt.messages
-        tasks.append(
-            Task { [weak self] in
-                for await message in messages {
-                    guard let self else { return }
-                    await self.handle(message)
-                }
-            })
+        mqtt.attachReader { [weak self] in
+            guard let self else { return }
+            if #available(macOS 26.0, *) {
+                Task.immediate { await self.readMessages() }
+            } else {
+                Task { await self.readMessages() }
+            }
+        }
         tasks.append(Task { [weak self] in await self?.followHealth() })
         tasks.append(Task { [weak self] in await self?.followDiscovered() })
         tasks.append(Task { [weak self] in await self?.followLogging() })
         // Carries no batches; it ends when the store stops.
         for await _ in subscription.changes {}
+    }
+
+    /// Handles the broker's waiting messages, in order, until none waits. Started by the MQTT client on
+    /// libmosquitto's thread when a message finds the gateway idle: `Task.immediate` enters this actor,
+    /// whose executor is the store's (`StoreExecutor`), on that thread at once when the store is idle, so
+    /// a command is handled without waiting for a pool thread to wake up (hap2mqtt-bench command,
+    /// Benchmarks/README.md "Session 8: the store's executor").
+    private func readMessages() async {
+        while !isStopped, let message = mqtt.takeMessage() {
+            await handle(message)
+        }
     }
 
     /// Applies a batch of store changes at once (called by the store, on its executor).
@@ -182,6 +193,7 @@ public actor Gateway {
     public func stop() async {
         guard !isStopped else { return }
         isStopped = true
+        mqtt.detachReader()
         for task in tasks { task.cancel() }
         exclusionFollowers.finishAll()
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)

@@ -23,6 +23,8 @@ public actor HomeStore {
     }
 
     let logger: Logger
+    /// Runs the store's jobs, and those of the actors that share its executor (`StoreExecutor.swift`).
+    let executor = StoreExecutor()
     /// The configuration in use (`configure(_:)` replaces it).
     public private(set) var configuration: HomeStoreConfiguration
     var providers: [ProviderSlot] = []
@@ -46,6 +48,9 @@ public actor HomeStore {
     var counts: [Int: ProviderCounts] = [:]
     /// Names and rooms saved through the bridge API, over the configuration's (`HomeStore+Options.swift`).
     var optionOverrides: [AccessoryID: AccessoryOverride] = [:]
+
+    /// The store's own executor: a job that finds the store idle runs on the thread that enqueued it.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// A store that has no providers yet and is not started, logging through `logger` (its caller's,
     /// labelled `homestore` in the program).
@@ -227,10 +232,9 @@ public actor HomeStore {
 
     /// Starts taking a provider's events: a push that finds the store's reader idle starts one task,
     /// which takes every event waiting by the time it runs. `Task.immediate` (SE-0472) runs the task's
-    /// first step on the pushing thread, which puts it on the store's queue at once (one hop to a pool
-    /// thread, not one to the global executor and another to the store); the runtime does not enter the
-    /// store on the pushing thread itself, even when the store is idle (`perf`, Benchmarks/README.md
-    /// "Session 7: latency").
+    /// first step on the pushing thread, and the store's executor (`StoreExecutor`) runs the store's
+    /// part there too when the store is idle: no pool thread is woken between a provider and the
+    /// subscribers (Benchmarks/README.md "Session 8: the store's executor").
     private func launch(_ index: Int) {
         let events = providers[index].events
         let generation = providers[index].generation

@@ -27,6 +27,14 @@ public final class MQTTClient: Sendable {
     /// by default; collapsing and shedding past it, counted in `inboundStatistics`), and finishes after
     /// `disconnect()`.
     public let messages: AsyncStream<MQTTMessage>
+    /// Makes `wake` the consumer of the messages, in place of `messages` (`HandOffQueue.attach(_:)`):
+    /// called on libmosquitto's thread when a message arrives and the consumer is idle, so that it can
+    /// start its task there (`Task.immediate`) rather than wait for a pool thread to wake up.
+    public func attachReader(_ wake: @escaping @Sendable () -> Void) { connection.inbound.attach(wake) }
+    /// Forgets the consumer of `attachReader(_:)`.
+    public func detachReader() { connection.inbound.detach() }
+    /// The next message for the consumer of `attachReader(_:)`; nil when none waits.
+    public func takeMessage() -> MQTTMessage? { connection.inbound.take() }
     /// Connection changes, for one consumer; keeps the newest 100 if nobody reads them. Finishes after
     /// `disconnect()`.
     public let connectionEvents: AsyncStream<MQTTConnectionEvent>

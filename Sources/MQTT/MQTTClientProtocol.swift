@@ -5,6 +5,15 @@
 public protocol MQTTClientProtocol: AnyObject, Sendable {
     /// Every message the broker delivers, in arrival order; meant for one consumer.
     var messages: AsyncStream<MQTTMessage> { get }
+    /// Makes `wake` the consumer of the messages, in place of `messages`: it is called on the thread
+    /// that received a message (libmosquitto's) when the consumer is idle, and the consumer then calls
+    /// `takeMessage()` until it answers nil.
+    func attachReader(_ wake: @escaping @Sendable () -> Void)
+    /// Forgets the consumer of `attachReader(_:)`.
+    func detachReader()
+    /// For the consumer of `attachReader(_:)`: the next message in arrival order, or nil when none
+    /// waits, after which the next message wakes it again.
+    func takeMessage() -> MQTTMessage?
     /// True while a connection is established and accepted by the broker.
     var isConnected: Bool { get }
     /// Publishes several messages in order without waiting; a bad one is left out and the others are

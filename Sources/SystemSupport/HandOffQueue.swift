@@ -8,6 +8,8 @@ public protocol HandOffBuffer: Sendable {
     mutating func append(_ element: Element)
     /// The next element for the reader, nil when none waits.
     mutating func popFirst() -> Element?
+    /// Whether no element waits.
+    var isEmpty: Bool { get }
 }
 
 /// Hands elements from a producer on any thread (a C library's callback thread, an actor) to one reading
@@ -24,6 +26,18 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
         @usableFromInline var buffer: Buffer
         @usableFromInline var waiter: CheckedContinuation<Buffer.Element?, Never>?
         @usableFromInline var finished = false
+        /// The reader's wake-up, when it reads with `take()` (`attach(_:)`).
+        @usableFromInline var wake: (@Sendable () -> Void)?
+        /// The attached reader was woken (or is reading) and takes what is pushed meanwhile.
+        @usableFromInline var isReading = false
+
+        /// Claims the attached reader's wake-up when it is idle and something waits for it.
+        @inlinable
+        mutating func claimWake() -> (@Sendable () -> Void)? {
+            guard let wake, !isReading, waiter == nil else { return nil }
+            isReading = true
+            return wake
+        }
 
         @inlinable
         init(buffer: Buffer) { self.buffer = buffer }
@@ -45,18 +59,74 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
         AsyncStream(unfolding: { [self] in await self.next() })
     }
 
-    /// Adds an element through the buffer's rules, and wakes the reader if one waits. Ignored after
-    /// `finish()`.
+    /// Adds an element through the buffer's rules, and wakes the reader if one waits (or, with a reader
+    /// attached, calls its wake-up when it is idle, on this thread, outside the queue's lock). Ignored
+    /// after `finish()`.
     @inlinable
     public func push(_ element: Buffer.Element) {
-        let handOff = state.withLock { s -> (CheckedContinuation<Buffer.Element?, Never>, Buffer.Element)? in
+        pushLeavingWake(element)?()
+    }
+
+    /// As `push(_:)`, except that an attached reader's wake-up is returned instead of called, for a
+    /// producer that must first let go of what the reader may need: libmosquitto's loop thread holds
+    /// the socket while it reads, and a command handled inside its callback could not write its answer
+    /// until the read ended (MQTTConnection+Loop.swift).
+    @inlinable
+    public func pushLeavingWake(_ element: Buffer.Element) -> (@Sendable () -> Void)? {
+        let handOff = state.withLock { s -> HandOff? in
             guard !s.finished else { return nil }
             s.buffer.append(element)
+            if let wake = s.claimWake() { return .wake(wake) }
             guard let waiter = s.waiter, let next = s.buffer.popFirst() else { return nil }
             s.waiter = nil
-            return (waiter, next)
+            return .resume(waiter, next)
         }
-        if let (waiter, next) = handOff { waiter.resume(returning: next) }
+        switch handOff {
+        case .wake(let wake): return wake
+        case .resume(let waiter, let next): waiter.resume(returning: next)
+        case nil: break
+        }
+        return nil
+    }
+
+    /// What a push hands the reader.
+    @usableFromInline
+    enum HandOff {
+        case wake(@Sendable () -> Void)
+        case resume(CheckedContinuation<Buffer.Element?, Never>, Buffer.Element)
+    }
+
+    /// Makes `wake` the reader, in place of `next()` and `stream`: it is called on the pushing thread
+    /// when an element arrives and the reader is idle (and at once when elements wait already), and the
+    /// reader then calls `take()` until it answers nil. A wake-up can start the reader's task with
+    /// `Task.immediate`, which enters an actor whose executor runs jobs on the enqueuing thread (the home
+    /// store's, `StoreExecutor`) there and then; a continuation resumed from a foreign thread always
+    /// went through a pool thread first (Benchmarks/README.md, "Session 8: the store's executor").
+    @inlinable
+    public func attach(_ wake: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> (@Sendable () -> Void)? in
+            s.wake = wake
+            s.isReading = false
+            return s.buffer.isEmpty ? nil : s.claimWake()
+        }
+        now?()
+    }
+
+    /// Forgets the attached reader: no push wakes it any more.
+    @inlinable
+    public func detach() {
+        state.withLock { $0.wake = nil }
+    }
+
+    /// For the attached reader: the next element, or nil when none waits, after which the next push
+    /// wakes the reader again.
+    @inlinable
+    public func take() -> Buffer.Element? {
+        state.withLock { s in
+            if let element = s.buffer.popFirst() { return element }
+            s.isReading = false
+            return nil
+        }
     }
 
     /// The next element, waiting for one; nil once finished and empty, or when the task is cancelled.

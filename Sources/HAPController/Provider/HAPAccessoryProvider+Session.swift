@@ -10,7 +10,16 @@ extension HAPAccessoryProvider {
         let keepaliveInterval = idleLimit.keepalive(configured: settings.keepaliveInterval)
         let catchupInterval = settings.catchupInterval
         return await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await batch in events { await self.received(batch) } }
+            group.addTask {
+                for await batch in events {
+                    // The values are handed to the store from this task, not from inside the provider's
+                    // actor: the store's executor runs the store on the handing thread when it is idle
+                    // (HomeStore's StoreExecutor), and the provider must stay free for writes meanwhile.
+                    let (values, heard) = await self.updates(in: batch)
+                    if let values { self.events.push(values) }
+                    await self.markReachable(heard)
+                }
+            }
             group.addTask { await Self.every(pollInterval) { await self.poll(client, \.polled) } }
             group.addTask { await Self.every(catchupInterval) { await self.poll(client, \.caughtUp) } }
             group.addTask { await Self.every(keepaliveInterval) { await self.keepAlive(client) } }
@@ -29,10 +38,11 @@ extension HAPAccessoryProvider {
         }
     }
 
-    /// One `EVENT/1.0`: the values as `.event` updates. An event from a bridged accessory that was
-    /// unreachable then brings it back, after its values were read again.
-    func received(_ batch: [HAPEventValue]) async {
-        guard let index else { return }
+    /// One `EVENT/1.0`: the values as `.event` updates (nil when none is known, or once stopped), and
+    /// the aids heard from. An event from a bridged accessory that was unreachable then brings it back
+    /// (`markReachable(_:)`), after its values were read again.
+    func updates(in batch: [HAPEventValue]) -> (ProviderEvent?, heard: Set<Int>) {
+        guard let index, !stopped else { return (nil, []) }
         var updates: [ValueUpdate] = []
         var heard = Set<Int>()
         for event in batch {
@@ -47,8 +57,7 @@ extension HAPAccessoryProvider {
                     value: index.value(event.value, for: event.id),
                     source: .event))
         }
-        if !updates.isEmpty { emit(.values(updates)) }
-        await markReachable(heard)
+        return (updates.isEmpty ? nil : .values(updates), heard)
     }
 
     /// Reads one list of the index (the characteristics without events, or those with events at the
@@ -134,7 +143,7 @@ extension HAPAccessoryProvider {
     /// Accessories that answered or sent an event: those that were unreachable alone are back, once every
     /// value of theirs was read again (docs/DESIGN.md "Availability and recovery"): while one was offline
     /// its values may have changed unseen, or a refused write may have been carried out after all.
-    private func markReachable(_ aids: Set<Int>) async {
+    func markReachable(_ aids: Set<Int>) async {
         let back = Set(aids.filter { offlineAIDs[$0] != nil })
         guard !back.isEmpty, let index, let client else { return }
         // Claimed now, so that an answer arriving during the read does not read them again.

@@ -13,6 +13,8 @@ struct InboundBuffer: HandOffBuffer {
     /// The absolute position of the unread message of each topic that may be collapsed.
     private var collapsible: [String: Int] = [:]
     private var count = 0
+    /// Whether no message waits.
+    var isEmpty: Bool { count == 0 }
     private var bytes = 0
     private(set) var statistics = MQTTInboundStatistics()
 

@@ -94,7 +94,8 @@ extension MQTTConnection {
             retain: message.retain,
             properties: MosquittoProperties.read(properties))
         if dropsPayload { received.droppedPayloadSize = size }
-        inbound.push(received)
+        // Called inside a read, with `directIO` held: the consumer is woken after it (`drive`).
+        if let wake = inbound.pushLeavingWake(received) { pendingWake.withLock { $0 = wake } }
     }
 
     private func didLog(level: Int32, text: UnsafePointer<CChar>) {

@@ -81,6 +81,14 @@ extension MQTTConnection {
             // (libmosquitto's wake-up socket while connecting, `writeQueued()` once established).
             let rc = established ? turnDirectly() : mosquitto_loop(pointer, 250, 1)
             let savedErrno = errno
+            // Outside the read: the consumer may handle a command on this thread at once, and its answer
+            // is then written at once too rather than left for this loop's next turn.
+            if let wake = pendingWake.withLock({ w in
+                defer { w = nil }
+                return w
+            }) {
+                wake()
+            }
             let (connack, stopping) = state.withLock { ($0.attempt.connack, $0.phase == .stopping) }
             if !established, !stopping, let connack, connack.code == 0 {
                 established = true

@@ -33,6 +33,9 @@ final class MQTTConnection: Sendable {
     let writeWanted = Atomic(false)
     /// The received messages until `MQTTClient.messages` reads them.
     let inbound: HandOffQueue<InboundBuffer>
+    /// The wake-up of `MQTTClient.attachReader(_:)`'s consumer, claimed by a message received inside a
+    /// read and called by the loop thread once it has let go of `directIO` (MQTTConnection+Loop.swift).
+    let pendingWake = Mutex<(@Sendable () -> Void)?>(nil)
     let eventContinuation: AsyncStream<MQTTConnectionEvent>.Continuation
 
     init(

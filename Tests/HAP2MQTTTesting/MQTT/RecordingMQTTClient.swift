@@ -31,6 +31,10 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         var queue: [MQTTMessage] = []
         /// The consumer waiting for a message (it handled everything before).
         var consumer: CheckedContinuation<MQTTMessage?, Never>?
+        /// The consumer of `attachReader(_:)`, and whether it was woken and has not yet found the queue
+        /// empty.
+        var reader: (@Sendable () -> Void)?
+        var readerBusy = false
         var finished = false
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
         /// Counts publish calls, so that a waiter knows whether anything came since it looked.
@@ -41,7 +45,14 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         /// Waiters that timed out before they registered.
         var expiredWaiters: Set<Int> = []
 
-        var isDrained: Bool { queue.isEmpty && (consumer != nil || finished) }
+        var isDrained: Bool { queue.isEmpty && (consumer != nil || (reader != nil && !readerBusy) || finished) }
+
+        /// Claims the attached reader's wake-up when it is idle and a message waits.
+        mutating func claimReader() -> (@Sendable () -> Void)? {
+            guard let reader, !readerBusy, !queue.isEmpty else { return nil }
+            readerBusy = true
+            return reader
+        }
     }
 
     private let state = Mutex(State())
@@ -63,6 +74,38 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     // MARK: MQTTClientProtocol
 
     public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Makes `wake` the consumer, called on the delivering thread as `MQTTClient` calls it on
+    /// libmosquitto's.
+    public func attachReader(_ wake: @escaping @Sendable () -> Void) {
+        let (now, waiters) = state.withLock { state -> ((@Sendable () -> Void)?, [CheckedContinuation<Void, Never>]) in
+            state.reader = wake
+            state.readerBusy = false
+            let now = state.claimReader()
+            guard state.isDrained else { return (now, []) }
+            defer { state.drainWaiters = [] }
+            return (now, state.drainWaiters)
+        }
+        for waiter in waiters { waiter.resume() }
+        now?()
+    }
+
+    public func detachReader() {
+        state.withLock { $0.reader = nil }
+    }
+
+    /// The next delivered message; nil when none waits, which counts as the consumer having handled
+    /// everything before (`drained()`).
+    public func takeMessage() -> MQTTMessage? {
+        let (message, waiters) = state.withLock { state -> (MQTTMessage?, [CheckedContinuation<Void, Never>]) in
+            if !state.queue.isEmpty { return (state.queue.removeFirst(), []) }
+            state.readerBusy = false
+            defer { state.drainWaiters = [] }
+            return (nil, state.drainWaiters)
+        }
+        for waiter in waiters { waiter.resume() }
+        return message
+    }
 
     /// Records the batch, or throws what `failPublishing(with:)` set.
     public func publish(_ messages: [MQTTMessage]) throws(MQTTError) {
@@ -125,8 +168,8 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     /// - Throws: `TestSupportError.notReady` when no filter subscribed so far matches the topic: a broker
     ///   would not forward it.
     public func deliver(_ message: MQTTMessage) throws {
-        let consumer = try state.withLock {
-            state throws(TestSupportError) -> CheckedContinuation<MQTTMessage?, Never>? in
+        let (consumer, wake) = try state.withLock {
+            state throws(TestSupportError) -> (CheckedContinuation<MQTTMessage?, Never>?, (@Sendable () -> Void)?) in
             guard state.subscriptions.keys.contains(where: { MQTTTopic.matches(filter: $0, topic: message.topic) })
             else {
                 throw .notReady(
@@ -134,12 +177,13 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
             }
             guard let consumer = state.consumer else {
                 state.queue.append(message)
-                return nil
+                return (nil, state.claimReader())
             }
             state.consumer = nil
-            return consumer
+            return (consumer, nil)
         }
         consumer?.resume(returning: message)
+        wake?()
     }
 
     /// Delivers a UTF-8 payload at QoS 1 (see `deliver(_:)`).
