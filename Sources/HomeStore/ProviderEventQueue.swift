@@ -1,4 +1,5 @@
 import Synchronization
+import SystemSupport
 
 /// Hands a provider's events to the store (`AccessoryProvider.events`): the provider pushes from any
 /// thread or actor, the events wait in a `ProviderEventBuffer` (merged per characteristic while unread,
@@ -21,16 +22,12 @@ public final class ProviderEventQueue: Sendable {
 
     private struct State: Sendable {
         var buffer: ProviderEventBuffer
-        var wake: (@Sendable () -> Void)?
-        /// The reader was woken (or is reading) and will take what is pushed meanwhile.
-        var isReading = false
+        var reader = AttachedReader()
         var finished = false
 
         /// Claims the reader's wake-up when it is attached, idle, and has something to take.
         mutating func claimWake() -> (@Sendable () -> Void)? {
-            guard let wake, !isReading, finished || !buffer.isEmpty else { return nil }
-            isReading = true
-            return wake
+            reader.claim(when: finished || !buffer.isEmpty)
         }
     }
 
@@ -68,8 +65,7 @@ public final class ProviderEventQueue: Sendable {
     /// wait already. The reader then calls `take()` until it answers `.idle` or `.finished`.
     func attach(_ wake: @escaping @Sendable () -> Void) {
         let now = state.withLock { s -> (@Sendable () -> Void)? in
-            s.wake = wake
-            s.isReading = false
+            s.reader.attach(wake)
             return s.claimWake()
         }
         now?()
@@ -77,7 +73,7 @@ public final class ProviderEventQueue: Sendable {
 
     /// Forgets the reader: no push wakes anyone any more.
     func detach() {
-        state.withLock { $0.wake = nil }
+        state.withLock { $0.reader.detach() }
     }
 
     /// Every waiting event; when none waits, the reader is idle from now on (`.idle`), or the queue has
@@ -86,7 +82,7 @@ public final class ProviderEventQueue: Sendable {
         state.withLock { s in
             let events = s.buffer.removeAll()
             if !events.isEmpty { return .events(events) }
-            s.isReading = false
+            s.reader.wentIdle()
             return s.finished ? .finished : .idle
         }
     }

@@ -26,18 +26,8 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
         @usableFromInline var buffer: Buffer
         @usableFromInline var waiter: CheckedContinuation<Buffer.Element?, Never>?
         @usableFromInline var finished = false
-        /// The reader's wake-up, when it reads with `take()` (`attach(_:)`).
-        @usableFromInline var wake: (@Sendable () -> Void)?
-        /// The attached reader was woken (or is reading) and takes what is pushed meanwhile.
-        @usableFromInline var isReading = false
-
-        /// Claims the attached reader's wake-up when it is idle and something waits for it.
-        @inlinable
-        mutating func claimWake() -> (@Sendable () -> Void)? {
-            guard let wake, !isReading, waiter == nil else { return nil }
-            isReading = true
-            return wake
-        }
+        /// The reader that reads with `take()` (`attach(_:)`).
+        @usableFromInline var reader = AttachedReader()
 
         @inlinable
         init(buffer: Buffer) { self.buffer = buffer }
@@ -76,7 +66,7 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
         let handOff = state.withLock { s -> HandOff? in
             guard !s.finished else { return nil }
             s.buffer.append(element)
-            if let wake = s.claimWake() { return .wake(wake) }
+            if let wake = s.reader.claim(when: s.waiter == nil) { return .wake(wake) }
             guard let waiter = s.waiter, let next = s.buffer.popFirst() else { return nil }
             s.waiter = nil
             return .resume(waiter, next)
@@ -105,9 +95,8 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
     @inlinable
     public func attach(_ wake: @escaping @Sendable () -> Void) {
         let now = state.withLock { s -> (@Sendable () -> Void)? in
-            s.wake = wake
-            s.isReading = false
-            return s.buffer.isEmpty ? nil : s.claimWake()
+            s.reader.attach(wake)
+            return s.reader.claim(when: !s.buffer.isEmpty && s.waiter == nil)
         }
         now?()
     }
@@ -115,7 +104,7 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
     /// Forgets the attached reader: no push wakes it any more.
     @inlinable
     public func detach() {
-        state.withLock { $0.wake = nil }
+        state.withLock { $0.reader.detach() }
     }
 
     /// For the attached reader: the next element, or nil when none waits, after which the next push
@@ -124,7 +113,7 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
     public func take() -> Buffer.Element? {
         state.withLock { s in
             if let element = s.buffer.popFirst() { return element }
-            s.isReading = false
+            s.reader.wentIdle()
             return nil
         }
     }

@@ -1,5 +1,6 @@
 public import MQTT
 import Synchronization
+import SystemSupport
 
 /// An `MQTTClientProtocol` without a broker, for tests of the Gateway. It records every message published
 /// (and the batches they were published in), keeps what a broker would retain, and hands the consumer of
@@ -31,10 +32,8 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         var queue: [MQTTMessage] = []
         /// The consumer waiting for a message (it handled everything before).
         var consumer: CheckedContinuation<MQTTMessage?, Never>?
-        /// The consumer of `attachReader(_:)`, and whether it was woken and has not yet found the queue
-        /// empty.
-        var reader: (@Sendable () -> Void)?
-        var readerBusy = false
+        /// The consumer of `attachReader(_:)`.
+        var reader = AttachedReader()
         var finished = false
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
         /// Counts publish calls, so that a waiter knows whether anything came since it looked.
@@ -45,13 +44,11 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
         /// Waiters that timed out before they registered.
         var expiredWaiters: Set<Int> = []
 
-        var isDrained: Bool { queue.isEmpty && (consumer != nil || (reader != nil && !readerBusy) || finished) }
+        var isDrained: Bool { queue.isEmpty && (consumer != nil || reader.isIdle || finished) }
 
         /// Claims the attached reader's wake-up when it is idle and a message waits.
         mutating func claimReader() -> (@Sendable () -> Void)? {
-            guard let reader, !readerBusy, !queue.isEmpty else { return nil }
-            readerBusy = true
-            return reader
+            reader.claim(when: !queue.isEmpty)
         }
     }
 
@@ -79,8 +76,7 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     /// libmosquitto's.
     public func attachReader(_ wake: @escaping @Sendable () -> Void) {
         let (now, waiters) = state.withLock { state -> ((@Sendable () -> Void)?, [CheckedContinuation<Void, Never>]) in
-            state.reader = wake
-            state.readerBusy = false
+            state.reader.attach(wake)
             let now = state.claimReader()
             guard state.isDrained else { return (now, []) }
             defer { state.drainWaiters = [] }
@@ -91,7 +87,7 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     }
 
     public func detachReader() {
-        state.withLock { $0.reader = nil }
+        state.withLock { $0.reader.detach() }
     }
 
     /// The next delivered message; nil when none waits, which counts as the consumer having handled
@@ -99,7 +95,7 @@ public final class RecordingMQTTClient: MQTTClientProtocol {
     public func takeMessage() -> MQTTMessage? {
         let (message, waiters) = state.withLock { state -> (MQTTMessage?, [CheckedContinuation<Void, Never>]) in
             if !state.queue.isEmpty { return (state.queue.removeFirst(), []) }
-            state.readerBusy = false
+            state.reader.wentIdle()
             defer { state.drainWaiters = [] }
             return (nil, state.drainWaiters)
         }
