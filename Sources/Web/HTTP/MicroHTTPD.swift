@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import SystemSupport
 
 /// libmicrohttpd's functions, found once when the first `HTTPServer` starts (Sources/CMicroHTTPD/shim.h
 /// says why the library is opened, not linked). A process that never serves the page never maps it.
@@ -25,14 +25,13 @@ final class MicroHTTPD: @unchecked Sendable {
         self.functions = functions
     }
 
-    private static let loaded = Mutex<MicroHTTPD?>(nil)
+    private static let loaded = OpenedOnce<MicroHTTPD>()
 
     /// The library's functions, opened on the first call. A failed attempt is not kept: installing the
     /// library lets the next start succeed.
     /// - Throws: `WebPageError.libraryMissing` when the library cannot be opened or lacks a function.
     static func shared() throws(WebPageError) -> MicroHTTPD {
-        try loaded.withLock { (loaded: inout MicroHTTPD?) throws(WebPageError) -> MicroHTTPD in
-            if let loaded { return loaded }
+        try loaded.value { () throws(WebPageError) -> MicroHTTPD in
             var functions = cmhd_functions()
             var error: UnsafePointer<CChar>?
             let status = cmhd_open(library, &functions, &error)
@@ -42,9 +41,7 @@ final class MicroHTTPD: @unchecked Sendable {
                     library: library ?? "libmicrohttpd", package: package,
                     reason: status == 1 ? said : "an older version: \(said)")
             }
-            let made = MicroHTTPD(functions: functions)
-            loaded = made
-            return made
+            return MicroHTTPD(functions: functions)
         }
     }
 }

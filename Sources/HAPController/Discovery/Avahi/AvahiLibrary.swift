@@ -1,6 +1,6 @@
 #if canImport(CAvahi)
     import CAvahi
-    import Synchronization
+    import SystemSupport
 
     /// Avahi's client libraries' functions, found once when the first browse starts (Sources/CAvahi/shim.h
     /// says why the libraries are opened, not linked). A process that never browses never maps them.
@@ -23,14 +23,13 @@
             self.functions = functions
         }
 
-        private static let loaded = Mutex<AvahiLibrary?>(nil)
+        private static let loaded = OpenedOnce<AvahiLibrary>()
 
         /// The libraries' functions, opened on the first call. A failed attempt is not kept: installing
         /// the libraries lets the next browse succeed.
         /// - Throws: `DiscoveryError.libraryMissing` when a library cannot be opened or lacks a function.
         static func shared() throws(DiscoveryError) -> AvahiLibrary {
-            try loaded.withLock { (loaded: inout AvahiLibrary?) throws(DiscoveryError) -> AvahiLibrary in
-                if let loaded { return loaded }
+            try loaded.value { () throws(DiscoveryError) -> AvahiLibrary in
                 var functions = cavahi_functions()
                 var library: UnsafePointer<CChar>?
                 var error: UnsafePointer<CChar>?
@@ -41,9 +40,7 @@
                         library: library.map { String(cString: $0) } ?? clientLibrary, package: package,
                         reason: status == 1 ? said : "an older version: \(said)")
                 }
-                let made = AvahiLibrary(functions: functions)
-                loaded = made
-                return made
+                return AvahiLibrary(functions: functions)
             }
         }
     }
