@@ -16,7 +16,9 @@ extension HAPAccessoryProvider {
 
     /// Connects, syncs and watches the connection; after a drop or a failed attempt waits the back-off
     /// delay and tries again, until `stop()` or a rejection. An announcement of the accessory ends the
-    /// wait early (`announced(_:)`), at most once every `minimumAttemptSpacing`.
+    /// wait early (`announced(_:)`), at most once every `minimumAttemptSpacing`. After a rejection, with
+    /// DNS-SD, an announcement of the paired accessory as paired at another address starts one more
+    /// attempt (`waitForAnnouncementElsewhere()`).
     func run() async {
         if let unreadableReason {
             disconnectReason = unreadableReason
@@ -48,7 +50,8 @@ extension HAPAccessoryProvider {
             case .rejected(let reason):
                 guard !stopped else { return }
                 rejected(reason)
-                return
+                guard await waitForAnnouncementElsewhere() else { return }
+                continue
             }
             let delay = backoff.nextDelay()
             logger.debug("reconnecting in \(CharacteristicValue.format((delay.inSeconds * 100).rounded() / 100)) s")
@@ -201,6 +204,25 @@ extension HAPAccessoryProvider {
         if !firstSyncReported { reportFirstSyncFromCache(reason) }
     }
 
+    /// After a rejection: waits for an announcement of the paired accessory, as paired, at an address
+    /// other than the stored one (`announced(_:)` signals it), and returns true to try once more; false
+    /// at `stop()`, and at once without DNS-SD. The stored address refused this controller, but that
+    /// proves little when the answer came before the accessory proved who it is: an accessory with no
+    /// pairing at all answers pair-verify M1 with Authentication, and that may be another accessory that
+    /// took the address (docs/hap-notes.md §7.10).
+    private func waitForAnnouncementElsewhere() async -> Bool {
+        guard discovery != nil else { return false }
+        while !stopped, !Task.isCancelled {
+            if await wakeup.wait(upTo: .seconds(3600)) {
+                guard !stopped else { return false }
+                isRejected = false
+                logger.info("\(displayName) is announced as paired at another address; trying pair-verify there")
+                return true
+            }
+        }
+        return false
+    }
+
     /// The accessory refused this controller: say what to do, mark everything unreachable, stop trying.
     private func rejected(_ reason: String) {
         isRejected = true
@@ -225,7 +247,8 @@ extension HAPAccessoryProvider {
     private func logError(_ reason: String) {
         logger.error(
             "\(displayName) (\(pairing.accessoryPairingID)) no longer accepts this controller: \(reason) "
-                + "(reset, or removed by another controller). hap2mqtt stopped connecting to it. "
+                + "(reset, or removed by another controller). hap2mqtt stopped connecting to it"
+                + (discovery != nil ? " unless it is announced as paired at another address. " : ". ")
                 + "Pair again with hap2mqtt pair \(pairCommandTarget)\(settings.commandOptions) "
                 + "(the running gateway takes the new pairing up), or remove it with hap2mqtt unpair \"\(displayName)\" --force\(settings.commandOptions)"
         )

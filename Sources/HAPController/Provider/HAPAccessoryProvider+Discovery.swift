@@ -117,7 +117,15 @@ extension HAPAccessoryProvider {
     /// The accessory server announced itself (new, or changed).
     func announced(_ advertisement: HAPAdvertisement) async {
         announcement = advertisement
-        guard !stopped, !isRejected else { return }
+        guard !stopped else { return }
+        guard !isRejected else {
+            // The stored address refused this controller; the accessory announcing itself as paired
+            // elsewhere (restarted on another port, its old one taken by an unpaired accessory) is worth
+            // one more pair-verify there. An address that failed it already is not (`unverifiable`).
+            let elsewhere = advertisement.endpoints.contains { $0 != address && unverifiable[$0] == nil }
+            if advertisement.isPaired, elsewhere { wakeup.signal() }
+            return
+        }
         guard client != nil else {
             // Offline or connecting: the next attempt starts now, at the announced address.
             wakeup.signal()

@@ -211,6 +211,66 @@ struct ProviderDiscoveryTests {
         await rig.stop()
     }
 
+    @Test(
+        "an unpaired accessory at the stored address refuses the controller; the paired one announced as paired elsewhere is reconnected there"
+    )
+    func storedAddressTakenByAnother() async throws {
+        let accessory = try await HAPPythonAccessory.start()
+        // Unpaired, where the paired accessory used to be: it answers pair-verify M1 with Authentication.
+        let other = try await HAPPythonAccessory.start()
+        let directory = try TemporaryDirectory()
+        let capture = LogCapture()
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
+        var pairing = try await controller.pair(
+            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
+        pairing.port = other.port
+        let browser = FakeServiceBrowser()
+        let discovery = HAPDiscovery(browser: browser, logger: capture.logger(label: "discovery"))
+        try await discovery.start(waitingForDaemon: false)
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: Self.settings, discovery: discovery,
+            logger: capture.logger(label: "hap"))
+        let events = ProviderEvents(provider.events)
+        await provider.start()
+        try await eventually("the refusal", timeout: .seconds(60)) {
+            capture.lines.contains { $0.contains("no longer accepts this controller") }
+        }
+        #expect(
+            capture.lines.contains { $0.contains("unless it is announced as paired at another address") },
+            "\(capture.lines)")
+
+        // Announced as not paired elsewhere: nothing to try.
+        let status = try await accessory.status()
+        let name = "hap2mqtt Test Bridge"
+        browser.send(
+            .found(
+                .hap(
+                    name, id: pairing.accessoryPairingID, port: accessory.port, configuration: status.configVersion,
+                    state: 1, statusFlags: 1)))
+        try await eventually("the announcement") { await provider.announcement?.isPaired == false }
+        #expect(!capture.lines.contains { $0.contains("trying pair-verify there") })
+
+        browser.send(
+            .found(
+                .hap(
+                    name, id: pairing.accessoryPairingID, port: accessory.port, configuration: status.configVersion,
+                    state: 1, statusFlags: 0)))
+        try await eventually("reachable at the announced address", timeout: .seconds(60)) {
+            await events.summaries.last == "reachability [1, 2, 3, 4, 5, 6, 8] true"
+        }
+        #expect(await events.summaries.contains("synced [1, 2, 3, 4, 5, 6, 8]"))
+        #expect(
+            capture.lines.contains {
+                $0.contains("moved from 127.0.0.1:\(other.port) to 127.0.0.1:\(accessory.port)")
+            })
+        #expect(try controller.store.pairing(accessoryPairingID: pairing.accessoryPairingID)?.port == accessory.port)
+        await provider.stop()
+        await discovery.stop()
+        await other.stop()
+        await accessory.stop()
+        directory.remove()
+    }
+
     @Test("a reset accessory announcing sf=1: the pair-again error with --id, and offline with that reason")
     func reset() async throws {
         let rig = try await Self.rig()
