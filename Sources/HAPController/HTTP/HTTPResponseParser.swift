@@ -105,18 +105,13 @@ public struct HTTPResponseParser: Sendable {
         case .failed(let error):
             throw error
         case .head:
-            guard
-                let line = try nextLine(
-                    limit: limits.maximumHeaderBytes - headBytes,
-                    tooLong: .headersTooLarge(limit: limits.maximumHeaderBytes))
-            else { return false }
-            headBytes += line.consumed
+            guard let line = try nextHeadLine() else { return false }
             if message == nil {
-                if !line.bytes.isEmpty { message = try Self.statusLine(line.bytes) }
-            } else if line.bytes.isEmpty {
+                if !line.isEmpty { message = try Self.statusLine(line) }
+            } else if line.isEmpty {
                 try startBody(into: &complete)
             } else {
-                try addHeader(line.bytes)
+                try addHeader(line)
             }
             return true
         case .body(let remaining):
@@ -152,15 +147,22 @@ public struct HTTPResponseParser: Sendable {
             state = .chunkSize
             return true
         case .trailers:
-            guard
-                let line = try nextLine(
-                    limit: limits.maximumHeaderBytes - headBytes,
-                    tooLong: .headersTooLarge(limit: limits.maximumHeaderBytes))
-            else { return false }
-            headBytes += line.consumed
-            if line.bytes.isEmpty { finishMessage(into: &complete) } else { try addHeader(line.bytes) }
+            guard let line = try nextHeadLine() else { return false }
+            if line.isEmpty { finishMessage(into: &complete) } else { try addHeader(line) }
             return true
         }
+    }
+
+    /// The next line of the head or of the trailers, which share one size limit; nil when more bytes are
+    /// needed.
+    private mutating func nextHeadLine() throws(HTTPParseError) -> ArraySlice<UInt8>? {
+        guard
+            let line = try nextLine(
+                limit: limits.maximumHeaderBytes - headBytes,
+                tooLong: .headersTooLarge(limit: limits.maximumHeaderBytes))
+        else { return nil }
+        headBytes += line.consumed
+        return line.bytes
     }
 
     /// Moves up to `remaining` buffered bytes into the body; returns how many it moved.
