@@ -126,6 +126,10 @@ struct GatewayDiscoveryTests {
                 #expect(jsonObject(refused)?["error"] as? String == error, "\(bad)")
             }
             #expect(h.provider.writes.count == 1)
+            // Logged as every refused command is: once a minute for the topic, the first one named.
+            #expect(
+                h.log.records(.info, containing: "refused hap2mqtt/kitchen_lamp/lightbulb/hs/set: hs: send hue")
+                    .count == 1, "\(h.log.lines)")
         }
     }
 

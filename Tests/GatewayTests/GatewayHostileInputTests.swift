@@ -121,6 +121,21 @@ struct GatewayHostileInputTests {
         }
     }
 
+    @Test("a multi-write to an accessory that does not exist is answered and logged")
+    func unknownAccessorySet() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let mark = h.mqtt.published.count
+            try await h.send("hap2mqtt/ghost/set", #"{"lightbulb":{"on":true}}"#)
+            let result = try await h.waitFor(topic: "hap2mqtt/ghost/set/result", after: mark)
+            #expect(result.payloadString?.contains("no accessory, service or characteristic at hap2mqtt/ghost") == true)
+            #expect(
+                h.log.records(.info, containing: "refused hap2mqtt/ghost/set: no accessory").count == 1,
+                "\(h.log.lines)")
+            #expect(h.provider.writes.isEmpty)
+        }
+    }
+
     @Test("the same bad command sent again and again is answered every time and logged once a minute")
     func repeatedRefusals() async throws {
         try await withGatewayHarness { h in

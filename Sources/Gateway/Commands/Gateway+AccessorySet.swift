@@ -12,7 +12,9 @@ extension Gateway {
         let request = Responder.Request(
             answerTopic: topics.accessory(slug) + "/set/result", properties: message.properties)
         guard let id = index.accessory(slug: slug), let layout = index.layouts[id] else {
-            respond(.failure(GatewayError.unknownTopic(topics.accessory(slug)).description), to: request)
+            let why = GatewayError.unknownTopic(topics.accessory(slug)).description
+            logRefusal(message.topic, why)
+            respond(.failure(why), to: request)
             return
         }
         let shape = #"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#

@@ -14,11 +14,11 @@ extension Gateway {
             Double($0.trimmingCharacters(in: .whitespaces))
         }
         guard parts.count == 2, let h = parts[0], let s = parts[1], h.isFinite, s.isFinite else {
-            respond(.failure("hs: send hue and saturation as 'h,s', e.g. 240,100"), to: request)
+            refuseHS(message, "hs: send hue and saturation as 'h,s', e.g. 240,100", request)
             return
         }
         guard await store.characteristic(colour.hue) != nil, await store.characteristic(colour.saturation) != nil else {
-            respond(.failure(GatewayError.unknownTopic(colour.stateTopic).description), to: request)
+            refuseHS(message, GatewayError.unknownTopic(colour.stateTopic).description, request)
             return
         }
         let checked = await store.check([
@@ -27,13 +27,19 @@ extension Gateway {
         ])
         for address in [colour.hue, colour.saturation] {
             guard case .invalidValue(let error)? = checked.failures[address] else { continue }
-            respond(.failure("\(error)"), to: request)
+            refuseHS(message, "\(error)", request)
             return
         }
         let outcome = await store.enqueue(checked) { [weak self] outcome in
             self?.assumeIsolated { $0.finishHSSet(colour, outcome, request) }
         }
         if let outcome { finishHSSet(colour, outcome, request) }
+    }
+
+    /// Refuses an `hs/set` before anything is written: logged like every refused command, and answered.
+    private func refuseHS(_ message: MQTTMessage, _ why: String, _ request: Responder.Request) {
+        logRefusal(message.topic, why)
+        respond(.failure(why), to: request)
     }
 
     /// Answers an `hs/set`: `ok` with the confirmed `h,s`, or the first failure.
