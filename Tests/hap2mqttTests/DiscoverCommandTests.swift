@@ -23,8 +23,9 @@ struct DiscoverCommandTests {
         #expect(
             result.output
                 == "hap2mqtt: cannot reach the Avahi daemon (Daemon not running): start it with 'systemctl start avahi-daemon' "
-                + "(Debian package avahi-daemon); in Docker, use the host network and mount the host's /run/dbus "
-                + "(Avahi is reached over the D-Bus system bus)\n")
+                + "(Debian package avahi-daemon); in Docker, use the host network, mount the host's /run/dbus "
+                + "(Avahi is reached over the D-Bus system bus) and give the host a user with the container's uid "
+                + "(dbus-daemon does not answer unknown users; README \"Docker\")\n")
     }
 
     @Test("--timeout takes seconds above 0 and up to 600; --json is a flag")

@@ -14,8 +14,9 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .daemonUnavailable(let reason):
             return "cannot reach the Avahi daemon (\(reason)): start it with 'systemctl start avahi-daemon' "
-                + "(Debian package avahi-daemon); in Docker, use the host network and mount the host's /run/dbus "
-                + "(Avahi is reached over the D-Bus system bus)"
+                + "(Debian package avahi-daemon); in Docker, use the host network, mount the host's /run/dbus "
+                + "(Avahi is reached over the D-Bus system bus) and give the host a user with the container's uid "
+                + "(dbus-daemon does not answer unknown users; README \"Docker\")"
         case .browseFailed(let reason):
             return "the Avahi daemon cannot browse for HomeKit accessories: \(reason)"
         case .unsupported:
