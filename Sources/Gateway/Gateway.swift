@@ -138,6 +138,7 @@ public actor Gateway {
             }
         }
         await publishAccessoryList()
+        await publishDiscovered()
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
         outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
         flush()

@@ -4,14 +4,29 @@ import JSON
 /// `bridge/discovered` (docs/DESIGN.md "Topics"): the accessories seen on the network and not paired with
 /// this gateway, retained, published again whenever that list changes.
 extension Gateway {
-    /// Publishes the list at once and again on every change, until discovery or the gateway stops.
+    /// Queues the list as it is now, with discovery: `run()` calls it before `bridge/state` says online,
+    /// which tells a consumer that every retained topic is there.
+    func publishDiscovered() async {
+        guard let discovery = management?.discovery else { return }
+        retainDiscovered(await discovery.discoveredAccessories())
+    }
+
+    /// Publishes the list again on every change, until discovery or the gateway stops.
     func followDiscovered() async {
         guard let discovery = management?.discovery else { return }
         for await list in await discovery.discoveredAccessoryChanges() {
             guard !Task.isCancelled, !isStopped else { return }
-            outbox.retain(topics.bridgeDiscovered, Self.discoveredJSON(list), qos: .atLeastOnce)
-            flush()
+            if retainDiscovered(list) { flush() }
         }
+    }
+
+    /// Queues `list` on `bridge/discovered` unless the broker holds that list already; whether it did.
+    @discardableResult
+    private func retainDiscovered(_ list: [DiscoveredAccessory]) -> Bool {
+        let payload = Array(Self.discoveredJSON(list).utf8)
+        guard outbox.retained[topics.bridgeDiscovered]?.payload != payload else { return false }
+        outbox.retain(topics.bridgeDiscovered, payload: payload, qos: .atLeastOnce)
+        return true
     }
 
     /// The JSON array of `bridge/discovered` (and of the web page's list): per accessory `id`, `name`,

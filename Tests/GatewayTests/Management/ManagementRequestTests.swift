@@ -137,7 +137,7 @@ struct ManagementRequestTests {
         }
     }
 
-    @Test("bridge/discovered is retained and follows the discovered list")
+    @Test("bridge/discovered is retained before bridge/state says online, once per list, and follows the list")
     func discovered() async throws {
         let discovery = FakeAccessoryDiscovery()
         let lamp = DiscoveredAccessory(
@@ -150,7 +150,10 @@ struct ManagementRequestTests {
         #expect(await management.discovered() == [lamp])
         try await withGatewayHarness(management: management) { h in
             try await h.waitUntilOnline()
-            try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/discovered")
+            let topics = h.mqtt.published.map(\.topic)
+            let listed = try #require(topics.firstIndex(of: "hap2mqtt/bridge/discovered"), "\(topics)")
+            let online = try #require(topics.firstIndex(of: "hap2mqtt/bridge/state"))
+            #expect(listed < online, "online says every retained topic is there")
             let first = try #require(h.mqtt.retained("hap2mqtt/bridge/discovered"))
             #expect(
                 first.payloadString
@@ -160,6 +163,11 @@ struct ManagementRequestTests {
             discovery.set([])
             _ = try await h.waitFor(topic: "hap2mqtt/bridge/discovered", after: mark)
             #expect(h.mqtt.retained("hap2mqtt/bridge/discovered")?.payloadString == "[]")
+            // The follower's stream starts with the list published before online: it was not sent again.
+            #expect(
+                h.mqtt.published.filter { $0.topic == "hap2mqtt/bridge/discovered" }.compactMap(\.payloadString).map {
+                    $0 == "[]"
+                } == [false, true])
         }
     }
 
