@@ -187,6 +187,22 @@ struct GatewayCommandTests {
         }
     }
 
+    @Test("a retained command's warning is logged even right after a refused value on the same topic")
+    func retainedWarningAfterRefusal() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let refused = try await h.set("kitchen_lamp/lightbulb/on", "maybe")
+            #expect(refused.payloadString?.contains(#""status":"error""#) == true)
+            #expect(h.log.records(.info, containing: "refused hap2mqtt/kitchen_lamp/lightbulb/on/set").count == 1)
+            try await h.send("hap2mqtt/kitchen_lamp/lightbulb/on/set", "true", retain: true)
+            #expect(
+                h.log.records(.warning, containing: "ignored a retained command").map(\.message) == [
+                    Self.retainedWarning
+                ])
+            #expect(h.provider.writes.isEmpty)
+        }
+    }
+
     @Test(
         "20 /sets to one characteristic while its write is in flight collapse into one write of the last value; each gets a result"
     )

@@ -25,7 +25,7 @@ extension Gateway {
                 // A pair request holds a setup code, which the broker must not keep: cleared here.
                 if let line = refusals.admit(
                     "ignored a retained request on \(message.topic) and cleared it from the broker: publish requests without the retain flag",
-                    topic: message.topic)
+                    topic: "retained " + message.topic)
                 {
                     logger.warning(line)
                 }
@@ -34,9 +34,10 @@ extension Gateway {
                 return
             }
             if !message.payload.isEmpty,
+                // Counted apart from the topic's other refusals: this warning says what to clear.
                 let line = refusals.admit(
                     "ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'",
-                    topic: message.topic)
+                    topic: "retained " + message.topic)
             {
                 logger.warning(line)
             }
