@@ -61,14 +61,20 @@ struct ProviderDiscoveryTests {
         pollInterval: .seconds(3600), keepaliveInterval: .seconds(3600),
         backoff: ReconnectBackoff(initial: .seconds(100), maximum: .seconds(200)))
 
-    /// Pairs a fresh accessory, announces it, starts the provider and waits for its first sync.
-    static func rig(settings: HAPProviderSettings = settings) async throws -> Rig {
+    /// Pairs a fresh accessory, announces it, starts the provider and waits for its first sync. With
+    /// `storedPort`, that port is the pairing's address instead (in its file too), and the provider is
+    /// started without an announcement or a wait.
+    static func rig(settings: HAPProviderSettings = settings, storedPort: UInt16? = nil) async throws -> Rig {
         let accessory = try await HAPPythonAccessory.start()
         let directory = try TemporaryDirectory()
         let capture = LogCapture()
         let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
-        let pairing = try await controller.pair(
+        var pairing = try await controller.pair(
             host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
+        if let storedPort {
+            pairing.port = storedPort
+            try controller.saveAddress(HAPEndpoint(host: "127.0.0.1", port: storedPort), of: pairing)
+        }
         let browser = FakeServiceBrowser()
         let discovery = HAPDiscovery(browser: browser, logger: capture.logger(label: "discovery"))
         try await discovery.start(waitingForDaemon: false)
@@ -79,6 +85,10 @@ struct ProviderDiscoveryTests {
             accessory: accessory, directory: directory, controller: controller, pairing: pairing, browser: browser,
             discovery: discovery,
             provider: provider, events: ProviderEvents(provider.events), capture: capture)
+        guard storedPort == nil else {
+            await provider.start()
+            return rig
+        }
         try await rig.announce()
         try await eventually("the announcement") { await discovery.advertisements.count == 1 }
         await provider.start()
@@ -215,60 +225,34 @@ struct ProviderDiscoveryTests {
         "an unpaired accessory at the stored address refuses the controller; the paired one announced as paired elsewhere is reconnected there"
     )
     func storedAddressTakenByAnother() async throws {
-        let accessory = try await HAPPythonAccessory.start()
         // Unpaired, where the paired accessory used to be: it answers pair-verify M1 with Authentication.
         let other = try await HAPPythonAccessory.start()
-        let directory = try TemporaryDirectory()
-        let capture = LogCapture()
-        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: capture.logger(label: "hap"))
-        var pairing = try await controller.pair(
-            host: "127.0.0.1", port: accessory.port, setupCode: try SetupCode(accessory.setupCode))
-        pairing.port = other.port
-        let browser = FakeServiceBrowser()
-        let discovery = HAPDiscovery(browser: browser, logger: capture.logger(label: "discovery"))
-        try await discovery.start(waitingForDaemon: false)
-        let provider = HAPAccessoryProvider(
-            controller: controller, pairing: pairing, settings: Self.settings, discovery: discovery,
-            logger: capture.logger(label: "hap"))
-        let events = ProviderEvents(provider.events)
-        await provider.start()
+        let rig = try await Self.rig(storedPort: other.port)
+        #expect(rig.storedPairing?.port == other.port)
         try await eventually("the refusal", timeout: .seconds(60)) {
-            capture.lines.contains { $0.contains("no longer accepts this controller") }
+            rig.capture.lines.contains { $0.contains("no longer accepts this controller") }
         }
         #expect(
-            capture.lines.contains { $0.contains("unless it is announced as paired at another address") },
-            "\(capture.lines)")
+            rig.capture.lines.contains { $0.contains("unless it is announced as paired at another address") },
+            "\(rig.capture.lines)")
 
-        // Announced as not paired elsewhere: nothing to try.
-        let status = try await accessory.status()
-        let name = "hap2mqtt Test Bridge"
-        browser.send(
-            .found(
-                .hap(
-                    name, id: pairing.accessoryPairingID, port: accessory.port, configuration: status.configVersion,
-                    state: 1, statusFlags: 1)))
-        try await eventually("the announcement") { await provider.announcement?.isPaired == false }
-        #expect(!capture.lines.contains { $0.contains("trying pair-verify there") })
+        // Announced as not paired: nothing to try.
+        try await rig.announce(statusFlags: 1)
+        try await eventually("the announcement") { await rig.provider.announcement?.isPaired == false }
+        #expect(!rig.capture.lines.contains { $0.contains("trying pair-verify there") })
 
-        browser.send(
-            .found(
-                .hap(
-                    name, id: pairing.accessoryPairingID, port: accessory.port, configuration: status.configVersion,
-                    state: 1, statusFlags: 0)))
+        try await rig.announce()
         try await eventually("reachable at the announced address", timeout: .seconds(60)) {
-            await events.summaries.last == "reachability [1, 2, 3, 4, 5, 6, 8] true"
+            await rig.events.summaries.last == "reachability [1, 2, 3, 4, 5, 6, 8] true"
         }
-        #expect(await events.summaries.contains("synced [1, 2, 3, 4, 5, 6, 8]"))
+        #expect(await rig.events.summaries.contains("synced [1, 2, 3, 4, 5, 6, 8]"))
         #expect(
-            capture.lines.contains {
-                $0.contains("moved from 127.0.0.1:\(other.port) to 127.0.0.1:\(accessory.port)")
+            rig.capture.lines.contains {
+                $0.contains("moved from 127.0.0.1:\(other.port) to 127.0.0.1:\(rig.accessory.port)")
             })
-        #expect(try controller.store.pairing(accessoryPairingID: pairing.accessoryPairingID)?.port == accessory.port)
-        await provider.stop()
-        await discovery.stop()
+        #expect(rig.storedPairing?.port == rig.accessory.port)
         await other.stop()
-        await accessory.stop()
-        directory.remove()
+        await rig.stop()
     }
 
     @Test("a reset accessory announcing sf=1: the pair-again error with --id, and offline with that reason")
