@@ -6,12 +6,15 @@ import HomeModel
 /// colour that never was (new hue, old saturation) before the right one.
 struct HSValues {
     private var payloads: [CharacteristicAddress: String] = [:]
+    /// Every light recorded in this step, a light once per value: listed once each by `takeChanged()`.
     private var changed: [HSTopic] = []
 
     /// Records the payload just published for `address`, the hue or the saturation of `hs`.
     mutating func record(_ payload: String, at address: CharacteristicAddress, of hs: HSTopic) {
         payloads[address] = payload
-        if !changed.contains(where: { $0.stateTopic == hs.stateTopic }) { changed.append(hs) }
+        // Not looked up here: a step with the colours of many lights compared each value's light with
+        // every light listed before it (hap2mqtt-bench fanout).
+        changed.append(hs)
     }
 
     /// The `h,s` payload of each light whose colour changed since the last call and whose hue and
@@ -19,7 +22,14 @@ struct HSValues {
     mutating func takeChanged() -> [(topic: HSTopic, payload: String)] {
         guard !changed.isEmpty else { return [] }
         defer { changed = [] }
-        return changed.compactMap { hs in
+        var lights: [HSTopic] = []
+        if changed.count <= 8 {
+            for hs in changed where !lights.contains(where: { $0.stateTopic == hs.stateTopic }) { lights.append(hs) }
+        } else {
+            var seen = Set<String>(minimumCapacity: changed.count)
+            for hs in changed where seen.insert(hs.stateTopic).inserted { lights.append(hs) }
+        }
+        return lights.compactMap { hs in
             guard let hue = payloads[hs.hue], let saturation = payloads[hs.saturation] else { return nil }
             return (hs, "\(hue),\(saturation)")
         }

@@ -34,6 +34,26 @@ struct SmallPartsTests {
         #expect(values.takeChanged().isEmpty, "forgotten: the saturation must come again")
     }
 
+    @Test("a step with the colours of many lights lists each light once, in the order of its first change")
+    func hsValuesOfManyLights() {
+        let lights = (0..<20).map { n in
+            HSTopic(
+                stateTopic: "b/light_\(n)/lightbulb/hs", hue: .init(accessory: Self.id, iid: 100 + 2 * n),
+                saturation: .init(accessory: Self.id, iid: 101 + 2 * n))
+        }
+        var values = HSValues()
+        for round in 0..<2 {
+            for light in lights.reversed() {
+                values.record("\(round)", at: light.hue, of: light)
+                values.record("\(round + 50)", at: light.saturation, of: light)
+            }
+        }
+        let changed = values.takeChanged()
+        #expect(changed.map(\.topic) == lights.reversed())
+        #expect(changed.allSatisfy { $0.payload == "1,51" })
+        #expect(values.takeChanged().isEmpty)
+    }
+
     @Test("follow-up work gathers until its task takes it; one task at a time")
     func followUp() {
         var work = FollowUpWork()
