@@ -58,10 +58,11 @@ struct LiveRecoveryTests {
         try await eventually("the added accessory to get its topics", timeout: .seconds(30)) {
             try await live.retained("hap2mqtt/porch/lightbulb/on") == "false"
         }
-        #expect(
-            try await live.accessoryList().map(\.name).sorted() == [
-                "Blind", "Light", "Lock", "Porch", "Temperature", "Thermostat", "hap2mqtt Test Bridge",
-            ])
+        // bridge/accessories follows the batch that made the topics, in a step of its own.
+        let listed = ["Blind", "Light", "Lock", "Porch", "Temperature", "Thermostat", "hap2mqtt Test Bridge"]
+        try await eventually("bridge/accessories to list Porch and not Switch", timeout: .seconds(30)) {
+            try await live.accessoryList().map(\.name).sorted() == listed
+        }
 
         try await live.accessory.setValue(
             accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19.5))
