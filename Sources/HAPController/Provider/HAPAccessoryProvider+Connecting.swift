@@ -26,10 +26,18 @@ extension HAPAccessoryProvider {
             return
         }
         var backoff = settings.backoff
+        // The quiet time before the accessory ended the last session, until the attempt right after shows
+        // whether it was an idle limit (the accessory answers at once) or the accessory going down (it does
+        // not): a crash or restart after a second of quiet is no reason to keep connections alive more
+        // often.
+        var quietBeforeLoss: Duration?
         while !stopped {
             let attemptStarted = ContinuousClock.now
             wakeup.clear()
-            switch await connectAndSync() {
+            let outcome = await connectAndSync()
+            if case .connected = outcome, let quiet = quietBeforeLoss { learnIdleLimit(quiet) }
+            quietBeforeLoss = nil
+            switch outcome {
             case .connected(let client):
                 backoff.reset()
                 failuresInARow = 0
@@ -39,11 +47,13 @@ extension HAPAccessoryProvider {
                 self.client = nil
                 connectedEndpoint = nil
                 guard !stopped else { return }
-                if let quiet = await client.connection.quietBeforeClose { learnIdleLimit(quiet) }
                 connectionLost(reason.description)
                 // A session that ran for a while and ended is no failure to back off from: the accessory
                 // most likely closed it for being idle, and reads and writes wait for the new one.
-                if ContinuousClock.now - began >= Self.healthySession { continue }
+                if ContinuousClock.now - began >= Self.healthySession {
+                    quietBeforeLoss = await client.connection.quietBeforeClose
+                    continue
+                }
             case .failed(let reason):
                 guard !stopped else { return }
                 attemptFailed(reason)

@@ -157,4 +157,26 @@ struct HAPAccessoryProviderLiveTests {
             !summaries.contains { $0.hasPrefix("reachability") && $0.hasSuffix("false") }, "no flapping: \(summaries)")
         await setup.stop(provider)
     }
+
+    @Test(
+        "an accessory that goes down after a quiet while and comes back teaches no idle limit: the keep-alive stays as configured"
+    )
+    func downAfterQuiet() async throws {
+        let setup = try await Setup.start()
+        let settings = HAPProviderSettings(
+            pollInterval: .seconds(3600), keepaliveInterval: .seconds(30), catchupInterval: .seconds(3600))
+        let (provider, _, _) = try await setup.provider(settings)
+        // Quiet for longer than an idle limit must be, so that the drop looks like one to the connection.
+        try await Task.sleep(for: IdleLimit.shortestQuiet * 2)
+        await setup.accessory.kill()
+        _ = try await setup.log.waitFor(.warning, containing: "lost the connection")
+        try await setup.accessory.start()
+        try await eventually("the provider connects again", timeout: .seconds(120)) {
+            setup.log.records(.info, containing: "connected to").count >= 2
+        }
+        #expect(
+            setup.log.records(.info, containing: "keeping its connection alive").isEmpty,
+            "a crash is no idle limit: \(setup.log.lines)")
+        await setup.stop(provider)
+    }
 }
