@@ -22,6 +22,9 @@ public actor Management {
     private weak var gateway: Gateway?
     /// What the pair under way was asked to pair with, as the busy answer names it.
     private var pairingUnderWay: String?
+    /// Whether a pair or an unpair is changing the pairings now, and who waits for their turn after it.
+    private var pairingsChanging = false
+    private var waitingForPairings: [CheckedContinuation<Void, Never>] = []
     /// Where the options of `setOptions` are saved; nil keeps them in memory (tests).
     private let optionsFile: AccessoryOptionsFile?
     /// The options saved, by accessory.
@@ -81,6 +84,8 @@ public actor Management {
         }
         pairingUnderWay = target
         defer { pairingUnderWay = nil }
+        await takePairingsTurn()
+        defer { endPairingsTurn() }
         logger.debug("pairing with \(target)")
         let paired = try await pairing.pair(request)
         logger.debug("paired with \(paired.name) (\(paired.id)) at \(paired.host):\(paired.port)")
@@ -89,7 +94,9 @@ public actor Management {
     }
 
     /// Removes the pairing of `accessory` on the accessory and here; a running gateway then clears every
-    /// topic of its accessories at once.
+    /// topic of its accessories at once. Unpairs run one at a time, and after a pair under way: a second
+    /// unpair of the same accessory server (by another of its names) waits for the first, then finds no
+    /// pairing, where both would have gone to the accessory and the second been told a wrong outcome.
     /// - Parameters:
     ///   - accessory: a topic slug or an accessory id (`AA:BB:CC:DD:EE:FF/1`) of the running gateway, or a
     ///     pairing's name or accessory pairing id (`AA:BB:CC:DD:EE:FF`), as `hap2mqtt accessories` lists them.
@@ -100,6 +107,8 @@ public actor Management {
         guard !accessory.allSatisfy(\.isWhitespace) else {
             throw .invalidRequest("name the accessory: its topic slug, its id, or its pairing's name")
         }
+        await takePairingsTurn()
+        defer { endPairingsTurn() }
         var nameOrID = accessory
         if let gateway, let id = await gateway.accessoryID(named: accessory) { nameOrID = id.serverID }
         let result = try await pairing.unpair(nameOrID, force: force)
@@ -183,6 +192,25 @@ public actor Management {
     /// empty when discovery is off. Pair one with `pair(PairRequest(id: accessory.id, code: …))`.
     public func discovered() async -> [DiscoveredAccessory] {
         await discovery?.discoveredAccessories() ?? []
+    }
+
+    /// Waits until no other pair or unpair changes the pairings; the caller then does, until
+    /// `endPairingsTurn()`.
+    private func takePairingsTurn() async {
+        guard pairingsChanging else {
+            pairingsChanging = true
+            return
+        }
+        await withCheckedContinuation { waitingForPairings.append($0) }
+    }
+
+    /// Hands the turn to the next waiting pair or unpair (which then holds it), or frees it.
+    private func endPairingsTurn() {
+        if waitingForPairings.isEmpty {
+            pairingsChanging = false
+        } else {
+            waitingForPairings.removeFirst().resume()
+        }
     }
 
     /// How the busy answer and the log name a pair request: never with its setup code.

@@ -131,7 +131,9 @@ struct LiveManagementTests {
         await live.stop()
     }
 
-    @Test("unpair over MQTT by slug clears every topic of the accessory; an unknown accessory is a clear error")
+    @Test(
+        "unpair over MQTT by slug clears every topic of the accessory; a second unpair sent with it and an unknown accessory are clear errors"
+    )
     func unpair() async throws {
         let live = try await Unpaired.start()
         try await live.pairOverMQTT(waitingFor: "light")
@@ -140,9 +142,28 @@ struct LiveManagementTests {
         #expect(unknown["status"] as? String == "error")
         #expect((unknown["error"] as? String)?.hasPrefix(#"no pairing named "nobody""#) == true, "\(unknown)")
 
-        let answer = try await live.request("unpair", #"{"accessory":"light"}"#)
-        #expect(answer["status"] as? String == "ok", "\(answer)")
-        #expect((answer["data"] as? [String: Any])?["outcome"] as? String == "removed")
+        // Both at once, by slug and by the accessory server's id: one removes the pairing, the other then
+        // finds none (before, both went to the accessory, and the second was told a wrong outcome).
+        await live.observer.clear()
+        let server = try await live.accessory.status().pairingID
+        try await live.observer.publish("hap2mqtt/bridge/request/unpair", #"{"accessory":"light","transaction":1}"#)
+        try await live.observer.publish(
+            "hap2mqtt/bridge/request/unpair", #"{"accessory":"\#(server)","transaction":2}"#)
+        var answers: [Int: [String: Any]] = [:]
+        for transaction in [1, 2] {
+            let message = try await live.observer.waitFor(topic: "hap2mqtt/bridge/response/unpair") {
+                $0.payloadString?.contains(#""transaction":\#(transaction)"#) == true
+            }
+            answers[transaction] = try #require(
+                (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any])
+        }
+        let ok = answers.values.filter { $0["status"] as? String == "ok" }
+        #expect(ok.count == 1, "\(answers)")
+        #expect((ok.first?["data"] as? [String: Any])?["outcome"] as? String == "removed", "\(answers)")
+        let refused = answers.values.filter { $0["status"] as? String == "error" }
+        #expect(refused.count == 1, "\(answers)")
+        #expect((refused.first?["error"] as? String)?.hasPrefix("no pairing") == true, "\(answers)")
+        #expect(await live.observer.messages(on: "hap2mqtt/bridge/response/unpair").count == 2)
         try await eventually("every accessory topic cleared", timeout: .seconds(30)) {
             let now = (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/#"])) ?? [:]
             return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") }
