@@ -89,7 +89,8 @@ public final class WebPage: Sendable {
         }
     }
 
-    /// An accessory excluded or included again leaves or joins the list (`accessories`: reload it).
+    /// An accessory excluded or included again leaves or joins the list, and a renamed one moves in it
+    /// (`accessories`: reload it).
     private func followExclusions(_ changes: AsyncStream<Set<AccessoryID>>) async {
         for await excluded in changes {
             hidden.withLock { $0 = excluded }

@@ -147,20 +147,28 @@ struct WebPageAPITests {
         }
     }
 
-    @Test("bridge requests from the page are the MQTT bridge API's: identify works, an unknown one is named")
+    @Test(
+        "bridge requests from the page are the MQTT bridge API's: identify works, an unknown one is named with those that exist, a rename reloads the list"
+    )
     func bridge() async throws {
         try await withWebPageHarness { page in
+            let stream = try await EventStreamReader(port: page.port)
+            defer { stream.close() }
             let identified = try await page.post("/api/bridge/request/identify", #"{"accessory":"kitchen_lamp"}"#)
             #expect(identified.status == 200)
             #expect(identified.text == #"{"status":"ok","data":{"accessory":"kitchen_lamp"}}"#)
             #expect(page.provider.identified == [page.id(2)])
             let unknown = try await page.post("/api/bridge/request/reboot", "{}")
             #expect(unknown.status == 422)
-            #expect((unknown.json?["error"] as? String)?.hasPrefix("unknown request 'reboot'") == true)
+            #expect(
+                unknown.json?["error"] as? String
+                    == "unknown request 'reboot'; the requests are identify, rename, health_check, options, pair, refresh, unpair"
+            )
             let renamed = try await page.post(
                 "/api/bridge/request/rename", #"{"accessory":"kitchen_lamp","to":"pantry_lamp"}"#)
             #expect(renamed.status == 200)
             try await page.mqtt.waitFor(topic: "hap2mqtt/pantry_lamp/availability")
+            #expect(try await stream.next("accessories") == "{}", "the page's links name the old slug")
             #expect(try await page.request("GET", "/api/accessories/pantry_lamp").status == 200)
         }
     }

@@ -11,23 +11,11 @@ extension Gateway {
         let request = (try? JSONValue(parsing: message.payload))?.objectValue
         let transaction = request?["transaction"]?.description
         let answer = Responder.Request(answerTopic: topics.bridgeResponse(command), properties: message.properties)
-        let outcome: Result<String, GatewayError>
-        if let request {
-            switch command {
-            case "identify": outcome = await identify(request)
-            case "rename": outcome = await rename(request)
-            case "health_check": outcome = await healthCheck()
-            case let name where Self.managementRequests.contains(name):
-                startManagementRequest(name, request, transaction: transaction, answer: answer)
-                return
-            default:
-                let known = (["identify", "rename", "health_check"] + Self.managementRequests.sorted()).joined(
-                    separator: ", ")
-                outcome = .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
-            }
-        } else {
-            outcome = .failure(.invalidPayload("the request must be a JSON object"))
+        if let request, Self.managementRequests.contains(command) {
+            startManagementRequest(command, request, transaction: transaction, answer: answer)
+            return
         }
+        let outcome = await perform(command, request)
         outbox.send(contentsOf: Responder.answer(outcome, transaction: transaction, to: answer))
     }
 
@@ -42,8 +30,8 @@ extension Gateway {
         return outcome
     }
 
-    /// The request's outcome; `request` is nil when the payload was no JSON object. The requests the
-    /// web page sends this way: identify, rename and health_check.
+    /// The outcome of a request that is not one of `managementRequests` (those run on `Management`, as
+    /// their callers start them); `request` is nil when the payload was no JSON object.
     private func perform(_ command: String, _ request: JSONObject?) async -> Result<String, GatewayError> {
         guard let request else { return .failure(.invalidPayload("the request must be a JSON object")) }
         switch command {
@@ -51,9 +39,9 @@ extension Gateway {
         case "rename": return await rename(request)
         case "health_check": return await healthCheck()
         default:
-            return .failure(
-                .invalidPayload("unknown request '\(command)'; the requests here are identify, rename and health_check")
-            )
+            let known = (["identify", "rename", "health_check"] + Self.managementRequests.sorted()).joined(
+                separator: ", ")
+            return .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
         }
     }
 
@@ -132,6 +120,8 @@ extension Gateway {
         }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
+        // The web page links accessories by slug, and no store change tells it that one moved.
+        exclusionFollowers.send(excludedAccessories)
         return .success(old)
     }
 }

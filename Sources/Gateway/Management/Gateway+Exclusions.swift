@@ -4,8 +4,10 @@ public import HomeModel
 /// parts beside MQTT that show accessories: an excluded accessory has no topics, so the web page must not
 /// show its values either.
 extension Gateway {
-    /// The accessories excluded now, and a stream that yields the whole set again each time it changes
-    /// (only the newest set waits for a slow reader). The stream ends when the gateway stops.
+    /// The accessories excluded now, and a stream that yields the whole set again each time it changes, and
+    /// each time an accessory moved to another slug (`rename`, or a new name in its options), which changes
+    /// the list as the page shows it (only the newest set waits for a slow reader). The stream ends when
+    /// the gateway stops.
     public func exclusions() -> (now: Set<AccessoryID>, changes: AsyncStream<Set<AccessoryID>>) {
         let (changes, continuation) = AsyncStream.makeStream(
             of: Set<AccessoryID>.self, bufferingPolicy: .bufferingNewest(1))
