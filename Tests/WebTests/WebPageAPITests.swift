@@ -251,6 +251,21 @@ struct WebPageAPITests {
             }
         }
     }
+
+    @Test("connections that send nothing are closed after the idle time-out, so they cannot hold the page")
+    func idleConnectionsClosed() async throws {
+        try await withWebPageHarness(limits: HTTPLimits(connections: 2, idleTimeoutSeconds: 1)) { page in
+            var held: [Int32] = []
+            for _ in 0..<2 {
+                if let fd = await LoopbackSocket.connect(port: page.port) { held.append(fd) }
+            }
+            defer { for fd in held { LoopbackSocket.close(fd) } }
+            #expect(held.count == 2)
+            try await eventually("the page to answer while the idle connections are still open on our side") {
+                (try? await page.request("GET", "/api/accessories").status) == 200
+            }
+        }
+    }
 }
 
 /// Reads `text/event-stream` events from `/api/events`.

@@ -1,13 +1,16 @@
 /// What one client can make the web page's server hold: the bounds that keep the gateway working
 /// however many requests arrive (docs/DESIGN.md "Web page").
 public struct HTTPLimits: Sendable, Hashable {
-    /// Connections open at once; one more is refused by libmicrohttpd at accept.
+    /// Connections open at once; at the limit libmicrohttpd stops accepting, and one more waits in the
+    /// listen queue until a connection closes.
     public var connections: Int
     /// Event streams open at once; one more is answered 503.
     public var eventStreams: Int
     /// The largest request body in bytes; a larger one is answered 413 before it is read.
     public var maxBody: Int
-    /// An idle connection is closed after this many seconds.
+    /// An idle connection is closed after this many seconds: what a client that opens connections and
+    /// sends nothing can hold them for. Above the event stream's keep-alive comment (every 15 s), which
+    /// counts as activity.
     public var idleTimeoutSeconds: Int
     /// Events waiting for one slow event-stream client; past this its stream is closed (the page then
     /// reconnects and reloads what it shows).
@@ -15,7 +18,7 @@ public struct HTTPLimits: Sendable, Hashable {
 
     /// The limits `hap2mqtt run` uses.
     public init(
-        connections: Int = 32, eventStreams: Int = 8, maxBody: Int = 16 * 1024, idleTimeoutSeconds: Int = 60,
+        connections: Int = 32, eventStreams: Int = 8, maxBody: Int = 16 * 1024, idleTimeoutSeconds: Int = 30,
         queuedEvents: Int = 2000
     ) {
         self.connections = connections
