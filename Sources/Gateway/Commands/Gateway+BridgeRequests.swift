@@ -16,6 +16,8 @@ extension Gateway {
             return
         }
         let outcome = await perform(command, request)
+        // Without the payload, which may hold a setup code (a malformed pair request).
+        if case .failure(let error) = outcome { logRefusal(message.topic, error.description) }
         outbox.send(contentsOf: Responder.answer(outcome, transaction: transaction, to: answer))
     }
 

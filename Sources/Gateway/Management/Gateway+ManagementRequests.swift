@@ -17,6 +17,7 @@ extension Gateway {
     ) {
         /// Answers a request refused before its operation starts.
         func refuse(_ reason: String) {
+            logRefusal(topics.bridgeRequest(command), reason)
             let error = GatewayError.invalidPayload(reason)
             outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
         }

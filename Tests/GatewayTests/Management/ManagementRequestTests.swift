@@ -68,7 +68,26 @@ struct ManagementRequestTests {
             let notJSON = try await request(h, "pair", #"{"code":"\#(Self.code)""#)
             #expect(notJSON["error"] as? String == "the request must be a JSON object")
             #expect(backend.pairCount == 0)
+            // Logged as every refused command is (once a minute per topic), without the payload.
+            #expect(
+                h.log.records(
+                    .info, containing: "refused hap2mqtt/bridge/request/pair: give the accessory's setup code"
+                )
+                .count == 1, "\(h.log.lines)")
             expectCodeNowhere(h)
+        }
+    }
+
+    @Test("a refused rename and an unknown request are answered and logged")
+    func otherRefusalsLogged() async throws {
+        try await withManagement(FakeAccessoryPairing()) { h in
+            let rename = try await request(h, "rename", #"{"accessory":"nobody","to":"x"}"#)
+            #expect(rename["error"] as? String == "no accessory 'nobody'; see bridge/accessories")
+            _ = try await h.log.waitFor(
+                .info, containing: "refused hap2mqtt/bridge/request/rename: no accessory 'nobody'")
+            let unknown = try await request(h, "bogus", "{}")
+            #expect((unknown["error"] as? String)?.hasPrefix("unknown request 'bogus'") == true)
+            _ = try await h.log.waitFor(.info, containing: "refused hap2mqtt/bridge/request/bogus: unknown request")
         }
     }
 
