@@ -54,6 +54,7 @@ extension HomeStore {
     private func send(_ writes: [CharacteristicWrite], to id: AccessoryID, timeout: Duration) async -> Answers {
         let entry: StoredAccessory
         do { entry = try usableAccessory(id) } catch {
+            if case .unreachable = error, let stored = entries[id] { countUnsentWrites(writes.count, of: stored) }
             return Answers(writes: writes, id: id, timeout: timeout, failure: error)
         }
         let answers = await providers[entry.provider].provider.write(writes)

@@ -131,7 +131,10 @@ extension HomeStore {
         } catch {
             throw .invalidValue(error)
         }
-        guard entry.reachable else { throw .unreachable(address.accessory, entry.unreachableReason ?? "unreachable") }
+        guard entry.reachable else {
+            countUnsentWrites(1, of: entry)
+            throw .unreachable(address.accessory, entry.unreachableReason ?? "unreachable")
+        }
         return CharacteristicWrite(
             address: address, value: value, timed: characteristic.permissions.contains(.timedWrite),
             wantsResponse: characteristic.permissions.contains(.writeResponse))
@@ -153,6 +156,13 @@ extension HomeStore {
         guard let entry = entries[id] else { throw .unknownAccessory(id) }
         guard entry.reachable else { throw .unreachable(id, entry.unreachableReason ?? "unreachable") }
         return entry
+    }
+
+    /// Counts writes to `entry` that were not sent because it is unreachable: failed writes of its accessory
+    /// server (`bridge/health`), as a user who sent them sees them.
+    func countUnsentWrites(_ count: Int, of entry: StoredAccessory) {
+        counts[entry.provider, default: ProviderCounts()].writes += count
+        counts[entry.provider, default: ProviderCounts()].failedWrites += count
     }
 
     /// How many callers wait for a write to this accessory that has not been sent yet (collapsed writes

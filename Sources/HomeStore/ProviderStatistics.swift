@@ -28,9 +28,9 @@ public struct ProviderStatistics: Sendable, Hashable {
     public var reachable: Bool
     /// Characteristic reads sent to it (each characteristic counts once).
     public var reads = 0
-    /// Characteristic writes sent to it.
+    /// Characteristic writes sent to it, and those not sent because their accessory was unreachable.
     public var writes = 0
-    /// Of those, the ones that failed (refused, timed out, unreachable).
+    /// Of those, the ones that failed (refused, timed out, unreachable, not sent).
     public var failedWrites = 0
     /// Values it reported as events (HAP `EVENT/1.0`).
     public var events = 0

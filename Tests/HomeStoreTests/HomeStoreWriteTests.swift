@@ -54,6 +54,23 @@ struct HomeStoreWriteTests {
         await store.stop()
     }
 
+    @Test("a write to an unreachable accessory fails at once and counts as a failed write of its server")
+    func unreachable() async throws {
+        let (lamp, provider, store, _) = await lampScene()
+        let on = try Fixture.address(lamp, .Characteristic.on)
+        provider.send(.reachability([lamp.id], reachable: false, reason: "cannot reach it"))
+        #expect(await eventually { await !store.isReachable(lamp.id) })
+        await #expect(throws: HomeStoreError.unreachable(lamp.id, "cannot reach it")) {
+            try await store.write(on, value: .bool(true))
+        }
+        let results = await store.write([WriteCommand(on, .value(.bool(true)))])
+        #expect(results[on] == .failure(.unreachable(lamp.id, "cannot reach it")))
+        #expect(provider.writes.isEmpty)
+        let statistics = try #require(await store.providerStatistics().first)
+        #expect(statistics.writes == 2 && statistics.failedWrites == 2, "\(statistics)")
+        await store.stop()
+    }
+
     @Test("a hanging accessory times out and later writes still go through")
     func timeout() async throws {
         let (lamp, provider, store, _) = await lampScene(
