@@ -55,6 +55,8 @@ public actor Gateway {
     var inboundReport = InboundReport()
     /// When the gateway was made, for `bridge/health`.
     let startedAt = ContinuousClock.now
+    /// The accessory servers the retained `bridge/health` lists; a pair or unpair republishes it.
+    var healthServerIDs: [String] = []
     var isReady = false
     /// A `flushAfterThisJob()` is pending.
     var isFlushScheduled = false

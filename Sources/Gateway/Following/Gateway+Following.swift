@@ -98,6 +98,7 @@ extension Gateway {
         }
         if listChanged {
             await publishAccessoryList()
+            await publishHealthIfServersChanged()
         }
         flush()
     }

@@ -39,7 +39,15 @@ extension Gateway {
     /// received and sent (and the commands collapsed, shed or too large), and per accessory server its
     /// connection and counts (docs/DESIGN.md "Topics").
     func publishHealth() async {
+        healthServerIDs = await store.providerIDs
         outbox.retain(topics.bridgeHealth, await healthJSON(), qos: .atLeastOnce)
+    }
+
+    /// Publishes `bridge/health` again when the accessory servers are no longer those it lists (a pair or
+    /// an unpair), so that the retained message never names a server that is gone for a whole interval.
+    func publishHealthIfServersChanged() async {
+        guard isReady, await store.providerIDs != healthServerIDs else { return }
+        await publishHealth()
     }
 
     /// The JSON object of `bridge/health` now.

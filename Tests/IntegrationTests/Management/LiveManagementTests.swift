@@ -132,11 +132,16 @@ struct LiveManagementTests {
     }
 
     @Test(
-        "unpair over MQTT by slug clears every topic of the accessory; a second unpair sent with it and an unknown accessory are clear errors"
+        "unpair over MQTT by slug clears every topic of the accessory, bridge/health follows pair and unpair; a second unpair sent with it and an unknown accessory are clear errors"
     )
     func unpair() async throws {
         let live = try await Unpaired.start()
         try await live.pairOverMQTT(waitingFor: "light")
+        let server = try await live.accessory.status().pairingID
+        try await eventually("the retained bridge/health names the new accessory server", timeout: .seconds(30)) {
+            let health = try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/bridge/health"])
+            return health?["hap2mqtt/bridge/health"]?.contains(#""id":"hap:\#(server)""#) == true
+        }
 
         let unknown = try await live.request("unpair", #"{"accessory":"nobody"}"#)
         #expect(unknown["status"] as? String == "error")
@@ -145,7 +150,6 @@ struct LiveManagementTests {
         // Both at once, by slug and by the accessory server's id: one removes the pairing, the other then
         // finds none (before, both went to the accessory, and the second was told a wrong outcome).
         await live.observer.clear()
-        let server = try await live.accessory.status().pairingID
         try await live.observer.publish("hap2mqtt/bridge/request/unpair", #"{"accessory":"light","transaction":1}"#)
         try await live.observer.publish(
             "hap2mqtt/bridge/request/unpair", #"{"accessory":"\#(server)","transaction":2}"#)
@@ -166,8 +170,10 @@ struct LiveManagementTests {
         #expect(await live.observer.messages(on: "hap2mqtt/bridge/response/unpair").count == 2)
         try await eventually("every accessory topic cleared", timeout: .seconds(30)) {
             let now = (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/#"])) ?? [:]
+            // bridge/health, retained, names no accessory server that is gone (not only after 600 s).
             return now.keys.allSatisfy { $0.hasPrefix("hap2mqtt/bridge/") }
                 && now["hap2mqtt/bridge/accessories"] == "[]"
+                && now["hap2mqtt/bridge/health"]?.contains(#""accessory_servers":[]"#) == true
         }
         #expect(try await live.accessory.status().paired == false)
         try await live.expectCodeNowhere()
