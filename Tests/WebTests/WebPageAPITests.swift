@@ -116,12 +116,20 @@ struct WebPageAPITests {
             let form = try await page.request(
                 "POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "value=true")
             #expect(form.status == 415)
+            for type in ["application/jsonx", "application/json-seq", "text/plain; application/json"] {
+                let other = try await page.request(
+                    "POST", path, headers: ["Content-Type": type], body: #"{"value":true}"#)
+                #expect(other.status == 415, "\(type)")
+            }
+            let withCharset = try await page.request(
+                "POST", path, headers: ["Content-Type": "Application/JSON ; charset=utf-8"], body: #"{"value":false}"#)
+            #expect(withCharset.status == 200, "\(withCharset.text)")
             let unknownIID = try await page.post(
                 "/api/accessories/kitchen_lamp/characteristics/9999", #"{"value":true}"#)
             #expect(unknownIID.status == 404)
             let wrongMethod = try await page.request("DELETE", "/")
             #expect(wrongMethod.status == 405)
-            #expect(page.provider.writes.isEmpty)
+            #expect(page.provider.writes.count == 1, "only the one with a charset: \(page.provider.writes)")
         }
     }
 

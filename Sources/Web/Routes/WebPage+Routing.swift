@@ -66,7 +66,7 @@ extension WebPage {
         case ("GET", ["discovered"]): return await discoveredList()
         case ("GET", ["health"]): return await health()
         case ("POST", _):
-            guard request.headers["content-type"]?.lowercased().hasPrefix("application/json") == true else {
+            guard Self.isJSON(request.headers["content-type"]) else {
                 // A form on another site can post text or a form, never JSON without the page's permission.
                 return .json(status: 415, error: "send the request as application/json")
             }
@@ -86,6 +86,15 @@ extension WebPage {
         default: break
         }
         return .json(status: 404, error: "no API at \(request.method) \(request.path)")
+    }
+
+    /// Whether a `Content-Type` is `application/json`, with parameters (`; charset=utf-8`) or without
+    /// (RFC 9110 §8.3.1: the media type is case-insensitive and ends at `;`); not `application/jsonx` nor
+    /// `application/json-seq`.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
     /// `POST /api/bridge/request/<command>`: the MQTT bridge request of that name, answered with its
