@@ -216,6 +216,40 @@ struct HomeAssistantMappingTests {
             built.values.contains { $0["name"] as? String == "Target vertical tilt angle" && $0["min"] as? Int == -90 })
     }
 
+    @Test(
+        "absurd ranges and steps from an accessory (1e300, a step of 1e-18) give configs with bounded whole numbers, never a trap"
+    )
+    func absurdMetadata() throws {
+        let huge = try configs(accessory("Fan", ["B7"], ["29": { $0.maxValue = 1e300 }]))
+        #expect(try #require(huge["fan/s8"])["speed_range_max"] as? Int == 100)
+        let tiny = try configs(accessory("Fan", ["B7"], ["29": { $0.minStep = 1e-18 }]))
+        #expect(try #require(tiny["fan/s8"])["speed_range_max"] as? Int == 100)
+        let spanning = try configs(
+            accessory(
+                "Fan", ["B7"],
+                [
+                    "29": {
+                        $0.minValue = -1e308
+                        $0.maxValue = 1e308
+                    }
+                ]))
+        #expect(spanning["fan/s8"]?["speed_range_max"] == nil, "no speeds from a range that is no number")
+        let blind = try configs(accessory("Blind", ["8C"], ["7B": { $0.minValue = -1e300 }]))
+        let cover = try #require(blind["cover/s8"])
+        #expect(cover["tilt_min"] as? Int == -1_000_000_000_000_000 && cover["tilt_max"] as? Int == 90)
+        let humidifier = try configs(
+            accessory(
+                "Humidifier", ["BD"],
+                [
+                    "CA": {
+                        $0.minValue = -1e300
+                        $0.maxValue = 1e300
+                    }
+                ]))
+        let main = try #require(humidifier.values.first { $0["device_class"] as? String == "humidifier" })
+        #expect(main["min_humidity"] as? Int == 0 && main["max_humidity"] as? Int == 100, "\(main)")
+    }
+
     @Test("a heater-cooler has one target in heat or cool mode (the threshold of the mode shown), fan modes and swing")
     func heaterCooler() throws {
         let climate = try #require(try configs(accessory("Heater", ["BC"]))["climate/s8"])

@@ -74,8 +74,9 @@ extension ServiceMappings {
             options["device_class"] = .string(entry.deviceClass)
             options["target_humidity_state_topic"] = .string(entry.threshold.state)
             options["target_humidity_command_topic"] = .string(entry.threshold.command)
-            options["min_humidity"] = JSONValue(Int((characteristic.minValue ?? 0).rounded(.up)))
-            options["max_humidity"] = JSONValue(Int(min(characteristic.maxValue ?? 100, 100).rounded(.down)))
+            // Percent: Home Assistant's humidifier knows no more than 0-100.
+            options["min_humidity"] = JSONValue(wholeNumber(max(characteristic.minValue ?? 0, 0), .up))
+            options["max_humidity"] = JSONValue(wholeNumber(min(characteristic.maxValue ?? 100, 100), .down))
             if index == 0 {
                 c.addMain("humidifier", options)
             } else {

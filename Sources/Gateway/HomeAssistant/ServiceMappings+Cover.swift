@@ -58,10 +58,10 @@ extension ServiceMappings {
         let high = characteristic.maxValue ?? 90
         o["tilt_command_topic"] = .string(target.command)
         o["tilt_status_topic"] = .string(c.take(currentType)?.state ?? target.state)
-        o["tilt_min"] = JSONValue(Int(low.rounded(.up)))
-        o["tilt_max"] = JSONValue(Int(high.rounded(.down)))
-        o["tilt_closed_value"] = JSONValue(Int(low.rounded(.up)))
-        o["tilt_opened_value"] = JSONValue(low <= 0 && 0 <= high ? 0 : Int(high.rounded(.down)))
+        o["tilt_min"] = JSONValue(wholeNumber(low, .up))
+        o["tilt_max"] = JSONValue(wholeNumber(high, .down))
+        o["tilt_closed_value"] = JSONValue(wholeNumber(low, .up))
+        o["tilt_opened_value"] = JSONValue(low <= 0 && 0 <= high ? 0 : wholeNumber(high, .down))
     }
 
     /// GarageDoorOpener → cover with `device_class: garage`: TargetDoorState takes 0 (open) and 1 (closed);

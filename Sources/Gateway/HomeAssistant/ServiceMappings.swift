@@ -156,9 +156,9 @@ enum ServiceMappings {
         let characteristic = speed.slot.characteristic
         let low = characteristic.minValue ?? 0
         let high = characteristic.maxValue ?? 100
-        guard high > low else { return }
+        guard high > low, (high - low).isFinite else { return }
         let step = characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? 1
-        let steps = Int(((high - low) / step + 1e-9).rounded(.down))
+        let steps = wholeNumber((high - low) / step + 1e-9, .down)
         guard steps >= 2 else { return }
         o["percentage_state_topic"] = .string(speed.state)
         o["percentage_command_topic"] = .string(speed.command)
@@ -172,6 +172,14 @@ enum ServiceMappings {
         o["speed_range_max"] = JSONValue(count)
         o["percentage_command_template"] = .string("{{ value * \(f(size)) + \(f(low)) }}")
         o["percentage_value_template"] = .string("{{ ((value | float - \(f(low))) / \(f(size))) | round | int }}")
+    }
+
+    /// `value` rounded by `rule`, as an `Int` within ±10^15: far beyond any real HomeKit range, and every
+    /// whole number there is a Double. An accessory's metadata can say `1e300` (or a step of `1e-18`), on
+    /// which `Int(_:)` traps; a mapping then gets a huge but harmless bound instead.
+    static func wholeNumber(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(min(max(value.rounded(rule), -1e15), 1e15))
     }
 
     /// SecuritySystem → alarm_control_panel: HomeKit's 0 stay, 1 away, 2 night, 3 disarmed, 4 triggered.
