@@ -250,6 +250,24 @@ struct HomeAssistantMappingTests {
         #expect(main["min_humidity"] as? Int == 0 && main["max_humidity"] as? Int == 100, "\(main)")
     }
 
+    @Test(
+        "every service of the catalog, with every number's range and step absurd, gives its configs without a trap",
+        arguments: [(-1e300, 1e300, 1e-18), (0, 1e300, 1), (-1e300, 0, 1e300), (100, 0, 0.5)])
+    func absurdMetadataEverywhere(low: Double, high: Double, step: Double) throws {
+        for service in HAPCatalog.services {
+            var made = accessory("Any", [service.type.shortForm])
+            for s in made.services.indices {
+                for c in made.services[s].characteristics.indices
+                where made.services[s].characteristics[c].format.isNumeric {
+                    made.services[s].characteristics[c].minValue = low
+                    made.services[s].characteristics[c].maxValue = high
+                    made.services[s].characteristics[c].minStep = step
+                }
+            }
+            _ = try configs(made)
+        }
+    }
+
     @Test("a heater-cooler has one target in heat or cool mode (the threshold of the mode shown), fan modes and swing")
     func heaterCooler() throws {
         let climate = try #require(try configs(accessory("Heater", ["BC"]))["climate/s8"])
