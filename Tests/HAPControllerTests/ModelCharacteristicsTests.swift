@@ -117,6 +117,34 @@ struct ModelCharacteristicsTests {
                 == "the accessory answered HTTP 470 (connection authorization required: pair-verify first)")
     }
 
+    @Test(
+        "a write or read answer that does not say success never reads as one: a status that is no number, an error status without one"
+    )
+    func neverSuccessByDefault() throws {
+        #expect(throws: HAPModelError.unexpectedBody(#"the status of 2.10 is not a number: "-70402""#)) {
+            try HAPCharacteristicResult.parse(
+                httpStatus: 207, body: body(#"{"characteristics":[{"aid":2,"iid":10,"status":"-70402"}]}"#),
+                requested: [light])
+        }
+        #expect(throws: HAPModelError.unexpectedBody("the status of 2.10 is not a number: true")) {
+            try HAPCharacteristicResult.parse(
+                httpStatus: 207, body: body(#"{"characteristics":[{"aid":2,"iid":10,"status":true}]}"#),
+                requested: [light])
+        }
+        #expect(throws: HAPModelError.httpStatus(500)) {
+            try HAPCharacteristicResult.parse(
+                httpStatus: 500, body: body(#"{"characteristics":[{"aid":2,"iid":10}]}"#), requested: [light])
+        }
+        let withBodyStatus = try HAPCharacteristicResult.parse(
+            httpStatus: 500, body: body(#"{"status":-70402,"characteristics":[{"aid":2,"iid":10}]}"#),
+            requested: [light])
+        #expect(withBodyStatus[light]?.status == .serviceCommunicationFailure)
+        // A 2xx item without a status is a success, as HAP-python's 200 reads are.
+        let read = try HAPCharacteristicResult.parse(
+            httpStatus: 200, body: body(#"{"characteristics":[{"aid":2,"iid":10,"value":5}]}"#), requested: [light])
+        #expect(read[light]?.status == .success)
+    }
+
     @Test("write bodies are compact, with r where asked and pid for timed writes")
     func writeBodies() throws {
         let plain = HAPRequests.writeCharacteristics([

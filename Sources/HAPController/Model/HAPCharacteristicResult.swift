@@ -34,13 +34,16 @@ public struct HAPCharacteristicResult: Sendable, Hashable {
     /// Reads the answer to `GET` or `PUT /characteristics` into one result per characteristic:
     /// - 204 No Content: every requested characteristic succeeded, without values.
     /// - 200 or 207 with `{"characteristics":[…]}`: each item's `status` (0 when absent) and `value`.
-    ///   Items for characteristics that were not requested are returned too.
+    ///   Items for characteristics that were not requested are returned too. With an error status (4xx,
+    ///   5xx) an item without a `status` has the body's `status`, and the answer is an `.httpStatus` error
+    ///   when the body has none: a failed request never reads as a success.
     /// - a body `{"status":<code>}` (with any HTTP status; docs/hap-notes.md §4.2): that status for every
     ///   requested characteristic.
     ///
     /// A requested characteristic the accessory did not list gets `-70409` (resource does not exist).
-    /// - Throws: `HAPModelError.invalidJSON` or `.unexpectedBody` for a 2xx body that is not a HAP result;
-    ///   `.httpStatus` for an error status (4xx, 5xx) without a HAP status in the body.
+    /// - Throws: `HAPModelError.invalidJSON` or `.unexpectedBody` for a 2xx body that is not a HAP result,
+    ///   and for an item whose `status` is not a whole number (`"-70402"`): whatever it meant, it cannot be
+    ///   taken for a success; `.httpStatus` for an error status (4xx, 5xx) without a HAP status in the body.
     public static func parse(httpStatus: Int, body: [UInt8], requested: [HAPCharacteristicID]) throws(HAPModelError)
         -> [HAPCharacteristicID: HAPCharacteristicResult]
     {
@@ -56,13 +59,22 @@ public struct HAPCharacteristicResult: Sendable, Hashable {
             return results
         }
         if let items = json["characteristics"]?.arrayValue {
+            let bodyStatus = try statusNumber(json["status"], of: "the answer")
             for item in items {
                 guard let object = item.objectValue, let id = HAPCharacteristicID(item: item) else { continue }
-                let status = object["status"]?.intValue.map(HAPStatus.init(normalizing:)) ?? .success
+                let status: HAPStatus
+                if let code = try statusNumber(object["status"], of: "\(id)") {
+                    status = code
+                } else if success {
+                    status = .success
+                } else {
+                    guard let bodyStatus, !bodyStatus.isSuccess else { throw .httpStatus(httpStatus) }
+                    status = bodyStatus
+                }
                 let value = object["value"].flatMap { $0.isNull ? nil : $0 }
                 results[id] = HAPCharacteristicResult(id: id, status: status, value: value, item: object)
             }
-            fill(json["status"]?.intValue.map(HAPStatus.init(normalizing:)) ?? .resourceDoesNotExist)
+            fill(bodyStatus ?? .resourceDoesNotExist)
             return results
         }
         if let code = json["status"]?.intValue {
@@ -73,6 +85,18 @@ public struct HAPCharacteristicResult: Sendable, Hashable {
         }
         if success { throw .unexpectedBody("expected a \"characteristics\" array or a \"status\"") }
         throw .httpStatus(httpStatus)
+    }
+
+    /// A `status` member as a HAP status (positive codes made negative); nil when there is none.
+    /// - Throws: `.unexpectedBody` when it is there but not a whole number.
+    private static func statusNumber(_ member: JSONValue?, of what: @autoclosure () -> String) throws(HAPModelError)
+        -> HAPStatus?
+    {
+        guard let member, !member.isNull else { return nil }
+        guard let code = member.intValue else {
+            throw .unexpectedBody("the status of \(what()) is not a number: \(String(member.description.prefix(40)))")
+        }
+        return HAPStatus(normalizing: code)
     }
 
     /// Reads a bare status answer such as `PUT /prepare`'s `{"status":0}`: the body's status (positive
