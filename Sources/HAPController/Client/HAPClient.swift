@@ -94,14 +94,21 @@ public struct HAPClient: Sendable {
         return results
     }
 
-    /// Sends `request` (GET or PUT `/characteristics`) and reads the per-characteristic results.
+    /// Sends `request` (GET or PUT `/characteristics`) and reads the per-characteristic results: one for
+    /// each of `requested`, and no other. Results for characteristics not asked about are left out: an
+    /// accessory that adds them (a `-70402` for another accessory in every answer) would otherwise make
+    /// what was not asked look answered, or unreachable.
     func characteristics(
         _ request: HTTPRequest, requested: [HAPCharacteristicID], timeout: Duration? = nil
     ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
         let response = try await encryptedSend(request, timeout: timeout)
         do {
-            return try HAPCharacteristicResult.parse(
+            let results = try HAPCharacteristicResult.parse(
                 httpStatus: response.status, body: response.body, requested: requested)
+            // Every requested id has a result (parse fills the missing ones), so more means extras.
+            let asked = Set(requested)
+            guard results.count > asked.count else { return results }
+            return results.filter { asked.contains($0.key) }
         } catch {
             throw .invalidResponse(error, request: "\(request.method.rawValue) \(request.path)")
         }

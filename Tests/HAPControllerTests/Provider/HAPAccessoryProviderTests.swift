@@ -105,6 +105,51 @@ struct HAPAccessoryProviderTests {
         await scripted.close()
     }
 
+    @Test("a read answer that adds results nobody asked for (-70402 for another accessory) changes nothing")
+    func unaskedResultsIgnored() async throws {
+        let (directory, controller, scripted, pairing) = try await Self.paired()
+        defer { directory.remove() }
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: Self.quiet, logger: Logger(label: "hap"))
+        let events = ProviderEvents(provider.events)
+        await provider.start()
+        await scripted.accept()
+        try await scripted.answerPairVerify()
+        _ = try await scripted.readRequest()
+        try await scripted.send(ScriptedAccessory.response(json: Self.accessories))
+        _ = try await scripted.readRequest()
+        try await scripted.send(
+            ScriptedAccessory.response(
+                json: #"""
+                    {"characteristics":[{"aid":1,"iid":2,"value":"Bridge"},{"aid":1,"iid":3,"value":"1.0"},
+                    {"aid":2,"iid":2,"value":"Lamp"},{"aid":2,"iid":10,"value":true}]}
+                    """#))
+        _ = try await scripted.readRequest()
+        try await scripted.send(ScriptedAccessory.response(status: 204, body: []))
+        _ = try await events.wait(count: 2)
+        #expect(await events.summaries == ["synced [1, 2]", "reachability [1, 2] true"])
+
+        let firmware = CharacteristicAddress(
+            accessory: AccessoryID(serverID: pairing.accessoryPairingID, aid: 1), iid: 3)
+        let read = Task { await provider.read([firmware]) }
+        #expect(try await scripted.readRequest().line == "GET /characteristics?id=1.3 HTTP/1.1")
+        try await scripted.send(
+            ScriptedAccessory.response(
+                status: 207,
+                json:
+                    #"{"characteristics":[{"aid":1,"iid":3,"status":0,"value":"1.0"},{"aid":2,"iid":10,"status":-70402}]}"#
+            ))
+        #expect(await read.value[firmware] == .success(.string("1.0")))
+        // Events come in order: once this one is out, a reachability change from the read would be too.
+        try await scripted.send(ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":10,"value":false}]}"#))
+        _ = try await events.wait(count: 3)
+        let summaries = await events.summaries
+        #expect(summaries.suffix(1) == ["values 2.10=false event"] && summaries.count == 3, "\(summaries)")
+
+        await provider.stop()
+        await scripted.close()
+    }
+
     @Test(
         "started while the accessory is down: the cached accessories, offline and without stale values; no cache: the first sync fails"
     )
