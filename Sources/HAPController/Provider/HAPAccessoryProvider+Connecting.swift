@@ -137,8 +137,17 @@ extension HAPAccessoryProvider {
 
     /// `GET /accessories`, cached, without the excluded accessories. The body and the list go when it
     /// returns, so that the values read next change the only copy of the accessories in place.
+    /// - Throws: `.invalidResponse` for a list without aid 1, the accessory server itself
+    ///   (docs/hap-notes.md §4.1), which every accessory server lists: such a list (`[]` from a server
+    ///   that is starting or broken) would remove every accessory and its topics, so it is refused before
+    ///   it is cached, and the attempt fails as for any unusable answer.
     private func fetchAccessories(_ client: HAPClient) async throws(HAPConnectionError) -> [Accessory] {
         let (list, body) = try await client.accessoriesWithBody()
+        guard list.accessories.contains(where: { $0.aid == 1 }) else {
+            throw .invalidResponse(
+                .unexpectedBody("no accessory with aid 1 (the accessory server itself) in the list"),
+                request: "GET /accessories")
+        }
         for problem in list.problems { logger.debug("accessory list: \(problem)") }
         do {
             try cache.save(body)

@@ -150,6 +150,27 @@ struct HAPAccessoryProviderTests {
         await scripted.close()
     }
 
+    @Test("an accessory list without aid 1 (the accessory server itself) is refused: nothing is removed or cached")
+    func listWithoutServerRefused() async throws {
+        let (directory, controller, scripted, pairing) = try await Self.paired()
+        defer { directory.remove() }
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: Self.quiet, logger: Logger(label: "hap"))
+        let events = ProviderEvents(provider.events)
+        await provider.start()
+        await scripted.accept()
+        try await scripted.answerPairVerify()
+        _ = try await scripted.readRequest()
+        try await scripted.send(ScriptedAccessory.response(json: #"{"accessories":[]}"#))
+        _ = try await events.wait(count: 1)
+        #expect(await events.summaries == ["syncFailed"])
+        guard case .syncFailed(let reason) = await events.items[0] else { return }
+        #expect(reason.contains("no accessory with aid 1"), "\(reason)")
+        #expect(!directory.files().contains { $0.hasPrefix("accessories-") }, "\(directory.files())")
+        await provider.stop()
+        await scripted.close()
+    }
+
     @Test(
         "started while the accessory is down: the cached accessories, offline and without stale values; no cache: the first sync fails"
     )
