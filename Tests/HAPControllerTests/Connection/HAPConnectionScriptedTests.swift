@@ -89,6 +89,20 @@ struct HAPConnectionScriptedTests {
         await session.close()
     }
 
+    @Test("a flood of unreadable events is dropped with one log line a minute, and good events still come through")
+    func unreadableEventsLoggedOnce() async throws {
+        let log = LogCapture()
+        let session = try await ScriptedSession.start(logger: log.logger(label: "hap"))
+        var events = session.connection.events.makeAsyncIterator()
+        let bad = ScriptedAccessory.event(#"{"characteristics":[{"aid":4,"iid":9,"value":NaN}]}"#)
+        for _ in 0..<50 { try await session.accessory.send(bad) }
+        try await session.accessory.send(
+            ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":9,"value":true}]}"#))
+        #expect(await events.next() == [HAPEventValue(id: HAPCharacteristicID(aid: 2, iid: 9), value: true)])
+        #expect(log.records(.warning, containing: "ignored an unreadable event").count == 1, "\(log.lines)")
+        await session.close()
+    }
+
     @Test("a request without an answer times out, closes the connection and fails the queued ones")
     func requestTimeout() async throws {
         let session = try await ScriptedSession.start()
