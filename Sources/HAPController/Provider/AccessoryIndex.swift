@@ -128,8 +128,18 @@ struct AccessoryIndex: Sendable {
     /// A value from an answer or event in the characteristic's own format; nil for an unknown
     /// characteristic, `null`, or a value the format cannot carry.
     func value(_ json: JSONValue?, for id: HAPCharacteristicID) -> CharacteristicValue? {
-        guard let json, let format = formats[id] else { return nil }
-        return try? CharacteristicValue.decoded(fromHAP: json, format: format)
+        try? decoded(json, for: id).get()
+    }
+
+    /// `value(_:for:)`, telling a value the format cannot carry (`"banana"` for a bool) from none.
+    /// - Returns: the value; nil for an unknown characteristic or `null`; `.valueMismatch` for the rest.
+    func decoded(_ json: JSONValue?, for id: HAPCharacteristicID) -> Result<CharacteristicValue?, HAPModelError> {
+        guard let json, let format = formats[id] else { return .success(nil) }
+        do throws(HAPModelError) {
+            return .success(try CharacteristicValue.decoded(fromHAP: json, format: format))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Puts read values into `accessories` (those this index was made of); characteristics whose read

@@ -1,5 +1,6 @@
 public import HomeModel
 public import HomeStore
+import JSON
 
 /// Reads, writes and identify from the store, over the live connection (docs/DESIGN.md "Writes").
 extension HAPAccessoryProvider {
@@ -26,8 +27,7 @@ extension HAPAccessoryProvider {
                 continue
             }
             results[address] =
-                answer.status.isSuccess
-                ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
+                answer.status.isSuccess ? answered(answer.value, for: id, index) : .failure(.status(answer.status))
         }
         return results
     }
@@ -74,8 +74,7 @@ extension HAPAccessoryProvider {
         for (address, id) in idOf {
             if let answer = answers[id] {
                 results[address] =
-                    answer.status.isSuccess
-                    ? .success(index.value(answer.value, for: id)) : .failure(.status(answer.status))
+                    answer.status.isSuccess ? answered(answer.value, for: id, index) : .failure(.status(answer.status))
             } else {
                 results[address] = .failure(failure ?? .status(.resourceDoesNotExist))
             }
@@ -198,6 +197,19 @@ extension HAPAccessoryProvider: SnapshotProvider {
             return try await client.snapshot(aid: accessory.aid, width: width, height: height)
         } catch {
             throw Self.accessoryError(error)
+        }
+    }
+
+    /// A successful answer's value for the caller: the value (nil when none came), or an error when the
+    /// accessory sent one its format cannot carry, which must not read as "no value" (logged too).
+    private func answered(_ json: JSONValue?, for id: HAPCharacteristicID, _ index: AccessoryIndex) -> Result<
+        CharacteristicValue?, AccessoryError
+    > {
+        switch index.decoded(json, for: id) {
+        case .success(let value): return .success(value)
+        case .failure(let mismatch):
+            noteUnreadableValue(id, mismatch)
+            return .failure(.failed("the accessory answered with a value its format cannot carry: \(mismatch)"))
         }
     }
 }

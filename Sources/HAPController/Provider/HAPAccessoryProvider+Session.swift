@@ -51,11 +51,16 @@ extension HAPAccessoryProvider {
                 continue
             }
             heard.insert(event.id.aid)
+            let value: CharacteristicValue?
+            switch index.decoded(event.value, for: event.id) {
+            case .success(let decoded): value = decoded
+            case .failure(let mismatch):
+                noteUnreadableValue(event.id, mismatch)
+                continue
+            }
             updates.append(
                 ValueUpdate(
-                    address: CharacteristicAddress(accessory: id, iid: event.id.iid),
-                    value: index.value(event.value, for: event.id),
-                    source: .event))
+                    address: CharacteristicAddress(accessory: id, iid: event.id.iid), value: value, source: .event))
         }
         return (updates.isEmpty ? nil : .values(updates), heard)
     }
@@ -92,13 +97,18 @@ extension HAPAccessoryProvider {
         -> Int
     {
         guard let index else { return 0 }
-        let updates = ids.compactMap { id -> ValueUpdate? in
+        var updates: [ValueUpdate] = []
+        for id in ids {
             guard let result = results[id], result.status.isSuccess, let accessory = index.accessoryID(id.aid) else {
-                return nil
+                continue
             }
-            return ValueUpdate(
-                address: CharacteristicAddress(accessory: accessory, iid: id.iid),
-                value: index.value(result.value, for: id), source: .poll)
+            switch index.decoded(result.value, for: id) {
+            case .success(let value):
+                updates.append(
+                    ValueUpdate(
+                        address: CharacteristicAddress(accessory: accessory, iid: id.iid), value: value, source: .poll))
+            case .failure(let mismatch): noteUnreadableValue(id, mismatch)
+            }
         }
         if !updates.isEmpty { emit(.values(updates)) }
         return updates.count
@@ -165,5 +175,20 @@ extension HAPAccessoryProvider {
         let returned = back.subtracting(stillDown).sorted().compactMap(index.accessoryID)
         for id in returned { logger.info("accessory \(id) answers again", ["accessory": id.description]) }
         if !returned.isEmpty { emit(.reachability(returned, reachable: true, reason: nil)) }
+    }
+
+    /// Logs a value the accessory sent that its characteristic's format cannot carry (`"banana"` for a
+    /// bool), which is dropped: at most one line a minute per accessory server, with how many were not.
+    func noteUnreadableValue(_ id: HAPCharacteristicID, _ mismatch: HAPModelError) {
+        let now = ContinuousClock.now
+        if let last = unreadableValueLog.loggedAt, now - last < Self.unreadableValueLogInterval {
+            unreadableValueLog.suppressed += 1
+            return
+        }
+        let more =
+            unreadableValueLog.suppressed > 0
+            ? " (and \(unreadableValueLog.suppressed) more since the last line, not logged)" : ""
+        unreadableValueLog = (now, 0)
+        logger.warning("ignored a value of \(displayName) for \(id): \(mismatch)\(more)")
     }
 }

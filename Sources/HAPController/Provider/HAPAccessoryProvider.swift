@@ -77,6 +77,10 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     var offlineReportGeneration: UInt64 = 0
     /// How quiet connections may get before the accessory ends them, learned from its drops.
     var idleLimit = IdleLimit()
+    /// When a value the format cannot carry was last logged, and how many were not since.
+    var unreadableValueLog: (loggedAt: ContinuousClock.Instant?, suppressed: Int) = (nil, 0)
+    /// The shortest time between two such lines.
+    static let unreadableValueLogInterval = Duration.seconds(60)
     /// How many sessions were installed (synced); every one after the first is a reconnect.
     var sessionsInstalled = 0
     /// The accessory refused this controller for good: the provider stopped trying.

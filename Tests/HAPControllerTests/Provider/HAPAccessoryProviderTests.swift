@@ -105,12 +105,14 @@ struct HAPAccessoryProviderTests {
         await scripted.close()
     }
 
-    @Test("a read answer that adds results nobody asked for (-70402 for another accessory) changes nothing")
-    func unaskedResultsIgnored() async throws {
+    /// A provider synced with the scripted bridge and lamp (`accessories`), every read answered, the lamp's
+    /// On subscribed; its events so far are the sync's two.
+    static func syncedLamp(log: LogCapture = LogCapture()) async throws -> (
+        TemporaryDirectory, ScriptedAccessory, Pairing, HAPAccessoryProvider, ProviderEvents
+    ) {
         let (directory, controller, scripted, pairing) = try await Self.paired()
-        defer { directory.remove() }
         let provider = HAPAccessoryProvider(
-            controller: controller, pairing: pairing, settings: Self.quiet, logger: Logger(label: "hap"))
+            controller: controller, pairing: pairing, settings: Self.quiet, logger: log.logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
         await scripted.accept()
@@ -128,7 +130,13 @@ struct HAPAccessoryProviderTests {
         try await scripted.send(ScriptedAccessory.response(status: 204, body: []))
         _ = try await events.wait(count: 2)
         #expect(await events.summaries == ["synced [1, 2]", "reachability [1, 2] true"])
+        return (directory, scripted, pairing, provider, events)
+    }
 
+    @Test("a read answer that adds results nobody asked for (-70402 for another accessory) changes nothing")
+    func unaskedResultsIgnored() async throws {
+        let (directory, scripted, pairing, provider, events) = try await Self.syncedLamp()
+        defer { directory.remove() }
         let firmware = CharacteristicAddress(
             accessory: AccessoryID(serverID: pairing.accessoryPairingID, aid: 1), iid: 3)
         let read = Task { await provider.read([firmware]) }
@@ -146,6 +154,37 @@ struct HAPAccessoryProviderTests {
         let summaries = await events.summaries
         #expect(summaries.suffix(1) == ["values 2.10=false event"] && summaries.count == 3, "\(summaries)")
 
+        await provider.stop()
+        await scripted.close()
+    }
+
+    @Test(
+        "a value its format cannot carry ('banana' for a bool) is an error for a read, is dropped from events, and is logged once a minute"
+    )
+    func valuesOfTheWrongType() async throws {
+        let log = LogCapture()
+        let (directory, scripted, pairing, provider, events) = try await Self.syncedLamp(log: log)
+        defer { directory.remove() }
+        let on = CharacteristicAddress(accessory: AccessoryID(serverID: pairing.accessoryPairingID, aid: 2), iid: 10)
+        let read = Task { await provider.read([on]) }
+        #expect(try await scripted.readRequest().line == "GET /characteristics?id=2.10 HTTP/1.1")
+        try await scripted.send(
+            ScriptedAccessory.response(json: #"{"characteristics":[{"aid":2,"iid":10,"value":"banana"}]}"#))
+        #expect(
+            await read.value[on]
+                == .failure(
+                    .failed(
+                        #"the accessory answered with a value its format cannot carry: "banana" is not a valid bool value"#
+                    )))
+        try await scripted.send(ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":10,"value":[1,2]}]}"#))
+        try await scripted.send(ScriptedAccessory.event(#"{"characteristics":[{"aid":2,"iid":10,"value":false}]}"#))
+        _ = try await events.wait(count: 3)
+        let summaries = await events.summaries
+        #expect(summaries.count == 3 && summaries.last == "values 2.10=false event", "\(summaries)")
+        let lines = log.records(.warning, containing: "ignored a value of")
+        #expect(
+            lines.count == 1 && lines.first?.message.contains("for 2.10: \"banana\" is not a valid bool value") == true,
+            "\(log.lines)")
         await provider.stop()
         await scripted.close()
     }
