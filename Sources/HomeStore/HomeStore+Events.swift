@@ -137,7 +137,16 @@ extension HomeStore {
             return
         }
         guard let (old, new, type) = outcome else { return }
+        if update.source == .event, !writeQueues.isEmpty { noteEventDuringWrite(address) }
         emitIfChanged(address, old: old, new: new, type: type, source: update.source)
+    }
+
+    /// Marks `address` as told by an event while a write of it is in flight.
+    private func noteEventDuringWrite(_ address: CharacteristicAddress) {
+        guard let inFlight = writeQueues[address.accessory]?.inFlight,
+            inFlight.item.writes.contains(where: { $0.address == address })
+        else { return }
+        writeQueues[address.accessory]?.inFlight?.changedByEvent.insert(address)
     }
 
     /// Stores a value and emits `.valueChanged` when it differs, is a stateless event, or was read on

@@ -37,11 +37,12 @@ extension HomeStore {
             let answers = await send(item.writes, to: id, timeout: timeout)
             // Timed out meanwhile: the callers have their answer and another drain has the queue.
             guard writeQueues[id]?.drain == drain else { return }
+            let changedByEvent = writeQueues[id]?.inFlight?.changedByEvent ?? []
             writeQueues[id]?.inFlight = nil
             // Gathered like a provider event's values, so that no delivery is scheduled for after this
             // job (a task per write): the flush below delivers them.
             batcher.beginProviderEvent()
-            let outcomes = confirm(answers)
+            let outcomes = confirm(answers, changedByEvent: changedByEvent)
             _ = batcher.endProviderEvent()
             // The subscribers have the confirmed values before the writers have their answers.
             flush()
@@ -68,11 +69,15 @@ extension HomeStore {
     }
 
     /// The outcome of each write; successful values are stored and published.
-    private func confirm(_ answers: Answers) -> [CharacteristicAddress: WriteResult] {
+    private func confirm(_ answers: Answers, changedByEvent: Set<CharacteristicAddress>) -> [CharacteristicAddress:
+        WriteResult]
+    {
         var results: [CharacteristicAddress: WriteResult] = [:]
         for write in answers.writes {
             switch answers.answers[write.address] {
-            case .success(let response)?: results[write.address] = .success(confirm(write, response: response))
+            case .success(let response)?:
+                results[write.address] = .success(
+                    confirm(write, response: response, changedByEvent: changedByEvent.contains(write.address)))
             case .failure(let error)?:
                 results[write.address] = .failure(
                     HomeStoreError(error, accessory: answers.id, timeout: answers.timeout))
@@ -84,12 +89,17 @@ extension HomeStore {
         return results
     }
 
-    /// Stores the confirmed value of a successful write; it reaches the subscribers if it changed.
-    private func confirm(_ write: CharacteristicWrite, response: CharacteristicValue?) -> CharacteristicValue {
+    /// Stores the confirmed value of a successful write; it reaches the subscribers if it changed. Without
+    /// a write response, the value an event told while the write was in flight stays: the accessory sent
+    /// it after it took the write (one that stores 50 when 53 is written, and says so before its answer).
+    private func confirm(_ write: CharacteristicWrite, response: CharacteristicValue?, changedByEvent: Bool)
+        -> CharacteristicValue
+    {
         let address = write.address
         guard let location = entries[address.accessory]?.locations[address.iid],
             let characteristic = entries[address.accessory]?.characteristic(address.iid)
         else { return response ?? write.value }
+        if response == nil, changedByEvent, let told = characteristic.value { return told }
         let confirmed = response.map(characteristic.normalized) ?? write.value
         setValue(confirmed, at: address, location, source: .write)
         return confirmed

@@ -46,6 +46,9 @@ struct WriteQueue {
         let item: Item
         let deadline: ContinuousClock.Instant
         let timeout: Duration
+        /// Characteristics of this write that an event changed while it was in flight: the accessory told
+        /// its value after the write began, so the written value does not replace it (`HomeStore.confirm`).
+        var changedByEvent: Set<CharacteristicAddress> = []
     }
 
     /// Which drain task sends this queue's writes (a number unique in the store), nil when none does.

@@ -31,6 +31,28 @@ struct HomeStoreWriteTests {
         await store.stop()
     }
 
+    @Test(
+        "an event for the written characteristic while the write is in flight wins over the written value (an accessory that stored 50 when 53 was written)"
+    )
+    func eventDuringWriteWins() async throws {
+        let (lamp, provider, store, changes) = await lampScene()
+        let brightness = try Fixture.address(lamp, .Characteristic.brightness)
+        provider.setWriteBehavior(.hold)
+        let write = Task { try await store.write(brightness, value: .int(53)) }
+        #expect(await eventually { provider.writes.count == 1 })
+        provider.changeValue(brightness, to: .int(50))
+        #expect(await changes.waitUntil { $0.map(\.summary) == ["value 2.\(brightness.iid)=50 event"] })
+        provider.releaseHeldWrites()
+        #expect(try await write.value == .int(50))
+        #expect(await store.characteristic(brightness)?.value == .int(50))
+        // A write without an event in between is confirmed with its own value, as always.
+        provider.setWriteBehavior(.succeed)
+        #expect(try await store.write(brightness, value: .int(60)) == .int(60))
+        #expect(await changes.waitUntil { $0.count == 2 })
+        #expect(await changes.items.map(\.summary).last == "value 2.\(brightness.iid)=60 write")
+        await store.stop()
+    }
+
     @Test("a refused write leaves the value as it was and reports the HAP status")
     func failure() async throws {
         let (lamp, provider, store, changes) = await lampScene()
