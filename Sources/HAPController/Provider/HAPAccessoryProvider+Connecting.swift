@@ -39,7 +39,6 @@ extension HAPAccessoryProvider {
             quietBeforeLoss = nil
             switch outcome {
             case .connected(let client):
-                backoff.reset()
                 failuresInARow = 0
                 let began = ContinuousClock.now
                 wakeup.clear()
@@ -50,7 +49,10 @@ extension HAPAccessoryProvider {
                 connectionLost(reason.description)
                 // A session that ran for a while and ended is no failure to back off from: the accessory
                 // most likely closed it for being idle, and reads and writes wait for the new one.
+                // One that ended sooner leaves the back-off growing: an accessory that drops every session
+                // right after its sync would otherwise be synced again twice a second.
                 if ContinuousClock.now - began >= Self.healthySession {
+                    backoff.reset()
                     quietBeforeLoss = await client.connection.quietBeforeClose
                     continue
                 }

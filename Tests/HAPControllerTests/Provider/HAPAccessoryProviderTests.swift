@@ -115,6 +115,15 @@ struct HAPAccessoryProviderTests {
             controller: controller, pairing: pairing, settings: Self.quiet, logger: log.logger(label: "hap"))
         let events = ProviderEvents(provider.events)
         await provider.start()
+        try await answerSync(scripted)
+        _ = try await events.wait(count: 2)
+        #expect(await events.summaries == ["synced [1, 2]", "reachability [1, 2] true"])
+        return (directory, scripted, pairing, provider, events)
+    }
+
+    /// Accepts the provider's next connection and answers its pair-verify and sync: `/accessories`, the
+    /// read of every value, the subscription.
+    static func answerSync(_ scripted: ScriptedAccessory) async throws {
         await scripted.accept()
         try await scripted.answerPairVerify()
         _ = try await scripted.readRequest()
@@ -128,9 +137,32 @@ struct HAPAccessoryProviderTests {
                     """#))
         _ = try await scripted.readRequest()
         try await scripted.send(ScriptedAccessory.response(status: 204, body: []))
-        _ = try await events.wait(count: 2)
-        #expect(await events.summaries == ["synced [1, 2]", "reachability [1, 2] true"])
-        return (directory, scripted, pairing, provider, events)
+    }
+
+    @Test("an accessory that ends every session right after its sync is reconnected with growing back-off")
+    func shortSessionsBackOff() async throws {
+        let (directory, controller, scripted, pairing) = try await Self.paired()
+        defer { directory.remove() }
+        var settings = Self.quiet
+        settings.backoff = ReconnectBackoff(initial: .milliseconds(200), maximum: .seconds(60))
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: settings, logger: Logger(label: "hap"))
+        await provider.start()
+        var synced: [ContinuousClock.Instant] = []
+        for _ in 0..<4 {
+            try await Self.answerSync(scripted)
+            synced.append(.now)
+            // Ended before the session counts as healthy (1 s): a sync, then the close.
+            await scripted.dropConnection()
+        }
+        await provider.stop()
+        await scripted.close()
+        // Each wait is at least its back-off step less the jitter: 0.2 s doubling, -20 %. Without growth
+        // every wait would be the first step; a busy machine only makes the waits longer.
+        for n in 1...3 {
+            let gap = synced[n] - synced[n - 1]
+            #expect(gap >= .seconds(0.16 * Double(1 << (n - 1))), "wait \(n) before sync \(n + 1) was \(gap)")
+        }
     }
 
     @Test("a read answer that adds results nobody asked for (-70402 for another accessory) changes nothing")

@@ -138,6 +138,12 @@ actor ScriptedAccessory {
     /// Whether the controller has closed the connection (the next read gives the end of the stream).
     func sawClose() async -> Bool { await Self.receiveSome(descriptor).isEmpty }
 
+    /// Closes the connection and goes on listening, as an accessory that ends a session.
+    func dropConnection() {
+        if descriptor >= 0 { LoopbackSocket.close(descriptor) }
+        descriptor = -1
+    }
+
     /// Closes the connection and stops listening; also done when the accessory goes away.
     func close() {
         if descriptor >= 0 { LoopbackSocket.close(descriptor) }
