@@ -164,6 +164,21 @@ struct ModelAccessoryListTests {
         #expect(text.count == 13)
     }
 
+    @Test("a minimum above the maximum is no range: both are ignored, and the reader says so")
+    func minimumAboveMaximum() throws {
+        let body = #"""
+            {"accessories":[{"aid":1,"services":[{"iid":1,"type":"43","characteristics":[
+              {"iid":2,"type":"8","perms":["pr","pw"],"format":"int","minValue":100,"maxValue":0,"value":50}]}]}]}
+            """#
+        let list = try HAPAccessoryList(body: Array(body.utf8), serverID: "s")
+        let brightness = try #require(list.accessories.first?.allCharacteristics.first)
+        #expect(brightness.minValue == nil && brightness.maxValue == nil)
+        #expect(
+            list.problems.map(\.description) == [
+                #"aid 1 characteristic iid 2 adjusted: ignored "minValue" 100 and "maxValue" 0: the minimum is above the maximum"#
+            ])
+    }
+
     @Test("a body that is not an accessory list fails as a whole with a typed error")
     func wholeBodyErrors() {
         #expect(throws: HAPModelError.invalidJSON(JSONError(.unexpectedEnd, at: 16))) {

@@ -95,10 +95,20 @@ extension Characteristic {
             }
         }
 
+        var minValue = number(fields.minValue, "minValue")
+        var maxValue = number(fields.maxValue, "maxValue")
+        if let low = minValue, let high = maxValue, low > high {
+            // No value fits such a range: every write would be refused, each for another bound.
+            note(
+                "ignored \"minValue\" \(CharacteristicValue.format(low)) and \"maxValue\" \(CharacteristicValue.format(high)): the minimum is above the maximum"
+            )
+            minValue = nil
+            maxValue = nil
+        }
         return Characteristic(
             iid: iid, type: type, format: format, permissions: permissions,
-            unit: fields.unit?.stringValue, minValue: number(fields.minValue, "minValue"),
-            maxValue: number(fields.maxValue, "maxValue"), minStep: number(fields.minStep, "minStep"),
+            unit: fields.unit?.stringValue, minValue: minValue,
+            maxValue: maxValue, minStep: number(fields.minStep, "minStep"),
             maxLength: integer(fields.maxLength, "maxLen"), maxDataLength: integer(fields.maxDataLength, "maxDataLen"),
             validValues: validValues, validValuesRange: validRange, value: value,
             descriptionText: fields.description?.stringValue)

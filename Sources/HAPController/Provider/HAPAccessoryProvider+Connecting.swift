@@ -150,13 +150,26 @@ extension HAPAccessoryProvider {
                 .unexpectedBody("no accessory with aid 1 (the accessory server itself) in the list"),
                 request: "GET /accessories")
         }
-        for problem in list.problems { logger.debug("accessory list: \(problem)") }
+        reportListProblems(list.problems)
         do {
             try cache.save(body)
         } catch {
             logger.warning("cannot cache the accessory list: \(error)")
         }
         return list.accessories.filter { !settings.excludedAIDs.contains($0.aid) }
+    }
+
+    /// Logs what the reader skipped or adjusted in the accessory list, each problem once while it stays
+    /// (every reconnect fetches the list again): a skipped accessory, service or characteristic at warning,
+    /// since it is missing from MQTT; an adjusted one (an unknown format read from the value, a bound
+    /// ignored) at info.
+    private func reportListProblems(_ problems: [HAPModelProblem]) {
+        var logged = reportedListProblems
+        for problem in problems where logged.insert(problem.description).inserted {
+            let line = "the accessory list of \(displayName): \(problem)"
+            if problem.action == .skipped { logger.warning("\(line)") } else { logger.info("\(line)") }
+        }
+        reportedListProblems = Set(problems.map(\.description))
     }
 
     /// Makes `client` the live session and reports the sync: accessories whose every read answered

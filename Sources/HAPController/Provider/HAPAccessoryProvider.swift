@@ -77,6 +77,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     var offlineReportGeneration: UInt64 = 0
     /// How quiet connections may get before the accessory ends them, learned from its drops.
     var idleLimit = IdleLimit()
+    /// The accessory list's problems already logged (`HAPModelProblem.description`).
+    var reportedListProblems: Set<String> = []
     /// When a value the format cannot carry was last logged, and how many were not since.
     var unreadableValueLog: (loggedAt: ContinuousClock.Instant?, suppressed: Int) = (nil, 0)
     /// The shortest time between two such lines.

@@ -123,11 +123,11 @@ struct HAPAccessoryProviderTests {
 
     /// Accepts the provider's next connection and answers its pair-verify and sync: `/accessories`, the
     /// read of every value, the subscription.
-    static func answerSync(_ scripted: ScriptedAccessory) async throws {
+    static func answerSync(_ scripted: ScriptedAccessory, accessories: String = Self.accessories) async throws {
         await scripted.accept()
         try await scripted.answerPairVerify()
         _ = try await scripted.readRequest()
-        try await scripted.send(ScriptedAccessory.response(json: Self.accessories))
+        try await scripted.send(ScriptedAccessory.response(json: accessories))
         _ = try await scripted.readRequest()
         try await scripted.send(
             ScriptedAccessory.response(
@@ -137,6 +137,27 @@ struct HAPAccessoryProviderTests {
                     """#))
         _ = try await scripted.readRequest()
         try await scripted.send(ScriptedAccessory.response(status: 204, body: []))
+    }
+
+    @Test("what the accessory list's reader skipped is logged as a warning, once while it stays")
+    func listProblemsLoggedOnce() async throws {
+        let (directory, controller, scripted, pairing) = try await Self.paired()
+        defer { directory.remove() }
+        let log = LogCapture()
+        let provider = HAPAccessoryProvider(
+            controller: controller, pairing: pairing, settings: Self.quiet, logger: log.logger(label: "hap"))
+        await provider.start()
+        // The lamp listed twice: the second is skipped.
+        let twice = String(Self.accessories.dropLast(2)) + #",{"aid":2,"services":[]}]}"#
+        try await Self.answerSync(scripted, accessories: twice)
+        let line = "the accessory list of \(pairing.displayName): aid 2 skipped: a second accessory with the same aid"
+        _ = try await log.waitFor(.warning, containing: line)
+        await scripted.dropConnection()
+        try await Self.answerSync(scripted, accessories: twice)
+        try await eventually("the second sync") { log.records(.info, containing: "connected to").count >= 2 }
+        #expect(log.records(.warning, containing: line).count == 1, "\(log.lines)")
+        await provider.stop()
+        await scripted.close()
     }
 
     @Test("an accessory that ends every session right after its sync is reconnected with growing back-off")
