@@ -71,13 +71,18 @@ public struct AccessoryOptionsChange: Sendable, Hashable {
     }
 
     /// Checks the values set before anything changes.
-    /// - Throws: `ManagementError.invalidRequest` for a name or room that is empty (or only spaces) or
-    ///   longer than `AccessoryOptions.maximumLength` characters.
+    /// - Throws: `ManagementError.invalidRequest` for a name or room that is empty (or only spaces), holds
+    ///   a control character (a line break, NUL), or is longer than `AccessoryOptions.maximumLength`
+    ///   characters.
     public func validate() throws(ManagementError) {
         for (key, change) in [("name", name), ("room", room)] {
             guard case .set(let text) = change else { continue }
             if text.allSatisfy(\.isWhitespace) {
                 throw .invalidRequest("\"\(key)\" must not be empty; null removes the option")
+            }
+            // Names and rooms go to Home Assistant's device and area names and to lists printed a line each.
+            if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw .invalidRequest("\"\(key)\" must not contain line breaks or other control characters")
             }
             if text.count > AccessoryOptions.maximumLength {
                 throw .invalidRequest(

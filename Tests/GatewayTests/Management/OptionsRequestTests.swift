@@ -170,6 +170,14 @@ struct OptionsRequestTests {
                     #"unknown option "colour"; the options are name, room, exclude"#
                 ),
                 (#"{"accessory":"kitchen_lamp","options":{"name":"  "}}"#, #""name" must not be empty"#),
+                (
+                    #"{"accessory":"kitchen_lamp","options":{"room":"Hall\u0000\n#"}}"#,
+                    #""room" must not contain line breaks or other control characters"#
+                ),
+                (
+                    #"{"accessory":"kitchen_lamp","options":{"name":"x\ny"}}"#,
+                    #""name" must not contain line breaks or other control characters"#
+                ),
                 (#"{"accessory":"kitchen_lamp","options":{"name":"X","room":7}}"#, #""room" must be a string"#),
                 (#"{"accessory":"kitchen_lamp","options""#, "the request must be a JSON object"),
             ]
