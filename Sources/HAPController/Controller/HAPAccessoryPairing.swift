@@ -47,6 +47,14 @@ public struct HAPAccessoryPairing: AccessoryPairing {
         var host = request.host
         var port = request.port
         var featureFlags = 0
+        // Known at once, without waiting for an announcement.
+        if let id = request.id,
+            let mine = await controller.pairings().first(where: {
+                $0.accessoryPairingID.uppercased() == id.uppercased()
+            })
+        {
+            throw ManagementError(HAPControllerError.alreadyPairedHere(name: mine.displayName))
+        }
         if let id = request.id, let announced = try await announcement(of: id, required: host == nil || port == nil) {
             if announced.isPaired {
                 if let mine = await controller.pairings().first(where: {
@@ -105,6 +113,9 @@ public struct HAPAccessoryPairing: AccessoryPairing {
         let unavailable = "give its host and port"
         var browsing = discovery
         var own: HAPDiscovery?
+        if required, let reason = await discovery?.unavailableReason {
+            throw .unreachable("no announcement can be heard while \(reason): \(unavailable)")
+        }
         if browsing == nil {
             guard let browser = HAPDiscovery.systemBrowser() else {
                 if required { throw .unreachable(DiscoveryError.unsupported.description + ": \(unavailable)") }

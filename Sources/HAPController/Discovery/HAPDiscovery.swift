@@ -66,6 +66,9 @@ public actor HAPDiscovery {
     private var reader: Task<Void, Never>?
     private(set) var stopped = false
     private var daemonWasUnavailable = false
+    /// Why browsing is not running now (the daemon cannot be reached), nil while it runs or before it
+    /// first tried: a pair by id can then fail at once instead of waiting for an announcement.
+    public private(set) var unavailableReason: String?
     /// Whether browsing ran at some point (for the words of the log).
     private var hasBrowsed = false
     /// The readers of the list of accessories not paired here (`HAPDiscovery+List.swift`).
@@ -173,8 +176,10 @@ public actor HAPDiscovery {
                 let events = try await browser.browse(type: Self.serviceType, waitingForDaemon: true)
                 if told { logger.notice("the Avahi daemon can be reached again; browsing for HomeKit accessories") }
                 told = false
+                unavailableReason = nil
                 await read(events)
             } catch {
+                unavailableReason = error.description
                 if !told {
                     logger.warning(
                         "DNS-SD discovery is off while \(error); paired accessories are reached at their stored addresses"

@@ -1,6 +1,7 @@
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import Logging
 import Synchronization
 import Testing
 
@@ -185,5 +186,30 @@ struct HAPDiscoveryTests {
         #expect(lines.filter { $0.contains("DNS-SD discovery is off") }.count == 1, "\(lines)")
         #expect(lines.contains { $0.contains("can be reached again") })
         await gateway.stop()
+    }
+
+    @Test(
+        "a pair by id while the daemon cannot be reached fails at once, saying why, instead of waiting for an announcement"
+    )
+    func pairByIDWithoutDaemon() async throws {
+        let browser = FakeServiceBrowser(unavailable: "Daemon not running")
+        let discovery = HAPDiscovery(
+            browser: browser, logger: LogCapture().logger(label: "discovery"),
+            limits: .init(retryInterval: .seconds(60)))
+        try await discovery.start(waitingForDaemon: true)
+        try await eventually("the first browse") { await discovery.unavailableReason != nil }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let controller = HAPController(stateDirectory: directory.stateDirectory, logger: Logger(label: "hap"))
+        let pairing = HAPAccessoryPairing(
+            controller: controller, discovery: discovery, discoveryLogger: Logger(label: "discovery"))
+        await #expect(
+            throws: ManagementError.unreachable(
+                "no announcement can be heard while \(DiscoveryError.daemonUnavailable(reason: "Daemon not running")): give its host and port"
+            )
+        ) {
+            try await pairing.pair(PairRequest(id: Self.id, code: EnteredSetupCode("031-45-154")))
+        }
+        await discovery.stop()
     }
 }
