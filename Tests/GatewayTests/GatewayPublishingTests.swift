@@ -248,6 +248,23 @@ struct GatewayPublishingTests {
         }
     }
 
+    @Test("a characteristic that is no longer readable after an update loses its retained state topic")
+    func unreadableAfterUpdate() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let state = "hap2mqtt/kitchen_lamp/lightbulb/on"
+            #expect(h.mqtt.retained(state) != nil)
+            var updated = InMemoryAccessoryProvider.accessory(
+                aid: 2, name: "Kitchen Lamp", services: [.Service.lightbulb])
+            let on = try #require(updated.services[1].characteristics.firstIndex { $0.type == .Characteristic.on })
+            updated.services[1].characteristics[on].permissions = [.pairedWrite]
+            h.provider.update(updated)
+            try await eventually("the state topic cleared") { h.mqtt.retained(state) == nil }
+            #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/availability")?.payloadString == "online")
+            #expect(h.mqtt.retained("hap2mqtt/kitchen_lamp/lightbulb/brightness") != nil, "the readable ones stay")
+        }
+    }
+
     @Test("after a reconnect bridge/state goes first, then the discovery configs, then every other retained message")
     func reconnectRepublishes() async throws {
         try await withGatewayHarness { h in

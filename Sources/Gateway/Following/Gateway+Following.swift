@@ -183,7 +183,10 @@ extension Gateway {
         _ = unregister(new.id, clear: false)
         register(new, reachable: before.reachable)
         if var after = published[new.id], let layout = index.layouts[new.id] {
-            let newStateTopics = Set(layout.characteristics.map(\.stateTopic))
+            // Only the state topics still published: one whose characteristic lost `pr` goes, as the retained
+            // scan at start clears it (`retainedTopics(of:)`).
+            let newStateTopics = Set(
+                layout.characteristics.lazy.filter { $0.isReadable && !$0.isStateless }.map(\.stateTopic))
             for topic in before.topics.sorted() where !after.topics.contains(topic) {
                 if newStateTopics.contains(topic) || topic == topics.availability(layout.slug)
                     || topic == topics.accessory(layout.slug)
