@@ -8,11 +8,11 @@ extension Gateway {
     /// as `{"status":"ok"|"error","data":{…},"error":"…","transaction":…}`, with the request's
     /// `transaction` echoed (the zigbee2mqtt convention).
     func handleBridgeRequest(_ command: String, _ message: MQTTMessage) async {
-        let request = (try? JSONValue(parsing: message.payload))?.objectValue
-        let transaction = request?["transaction"]?.description
+        let request = Self.requestObject(message.payload)
+        let transaction = (try? request.get())?["transaction"]?.description
         let answer = Responder.Request(answerTopic: topics.bridgeResponse(command), properties: message.properties)
-        if let request, Self.managementRequests.contains(command) {
-            startManagementRequest(command, request, transaction: transaction, answer: answer)
+        if case .success(let object) = request, Self.managementRequests.contains(command) {
+            startManagementRequest(command, object, transaction: transaction, answer: answer)
             return
         }
         let outcome = await perform(command, request)
@@ -26,16 +26,43 @@ extension Gateway {
     /// the answer's `data` JSON, or the error `bridge/response/<command>` would carry. What the operation
     /// publishes (`bridge/event`, moved topics) is published as for an MQTT request.
     public func bridgeRequest(_ command: String, payload: [UInt8]) async -> Result<String, GatewayError> {
-        let request = (try? JSONValue(parsing: payload))?.objectValue
-        let outcome = await perform(command, request)
+        let outcome = await perform(command, Self.requestObject(payload))
         flush()
         return outcome
     }
 
+    /// A request's payload as its JSON object, or why it is none. The reason names where the JSON broke
+    /// but never a byte of it: a malformed pair request holds a setup code, and the reason is answered
+    /// and logged.
+    static func requestObject(_ payload: [UInt8]) -> Result<JSONObject, GatewayError> {
+        let value: JSONValue
+        do throws(JSONError) {
+            value = try JSONValue(parsing: payload)
+        } catch {
+            let why: String
+            if case .unexpectedByte(_, let expected) = error.reason {
+                why = "invalid JSON at byte \(error.offset): expected \(expected) there"
+            } else {
+                why = error.description
+            }
+            return .failure(.invalidPayload("the request must be a JSON object: \(why)"))
+        }
+        guard let object = value.objectValue else {
+            return .failure(.invalidPayload("the request must be a JSON object"))
+        }
+        return .success(object)
+    }
+
     /// The outcome of a request that is not one of `managementRequests` (those run on `Management`, as
-    /// their callers start them); `request` is nil when the payload was no JSON object.
-    private func perform(_ command: String, _ request: JSONObject?) async -> Result<String, GatewayError> {
-        guard let request else { return .failure(.invalidPayload("the request must be a JSON object")) }
+    /// their callers start them).
+    private func perform(_ command: String, _ parsed: Result<JSONObject, GatewayError>) async -> Result<
+        String, GatewayError
+    > {
+        let request: JSONObject
+        switch parsed {
+        case .success(let object): request = object
+        case .failure(let error): return .failure(error)
+        }
         switch command {
         case "identify": return await identify(request)
         case "rename": return await rename(request)

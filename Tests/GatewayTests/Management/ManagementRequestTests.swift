@@ -66,7 +66,15 @@ struct ManagementRequestTests {
             #expect(
                 nobody["error"] as? String == "name the accessory by its id (as discovered), or by its host and port")
             let notJSON = try await request(h, "pair", #"{"code":"\#(Self.code)""#)
-            #expect(notJSON["error"] as? String == "the request must be a JSON object")
+            #expect(
+                notJSON["error"] as? String
+                    == "the request must be a JSON object: invalid JSON at byte 20: the text ends in the middle of a value"
+            )
+            // Where the JSON broke, never the byte there: it could be a digit of the code.
+            let bare = try await request(h, "pair", #"{"host":"10.0.0.9","port":1,"code":"031-45-154" 7}"#)
+            let error = try #require(bare["error"] as? String)
+            #expect(error.hasPrefix("the request must be a JSON object: invalid JSON at byte 48: expected"), "\(error)")
+            #expect(error.hasSuffix(" there") && !error.contains("7'"), "\(error)")
             #expect(backend.pairCount == 0)
             // Logged as every refused command is (once a minute per topic), without the payload.
             #expect(
@@ -85,6 +93,10 @@ struct ManagementRequestTests {
             #expect(rename["error"] as? String == "no accessory 'nobody'; see bridge/accessories")
             _ = try await h.log.waitFor(
                 .info, containing: "refused hap2mqtt/bridge/request/rename: no accessory 'nobody'")
+            let deep = try await request(h, "rename", String(repeating: "[", count: 200))
+            #expect(
+                (deep["error"] as? String)?.hasSuffix("arrays and objects nested deeper than 128 levels") == true,
+                "\(deep)")
             let unknown = try await request(h, "bogus", "{}")
             #expect((unknown["error"] as? String)?.hasPrefix("unknown request 'bogus'") == true)
             _ = try await h.log.waitFor(.info, containing: "refused hap2mqtt/bridge/request/bogus: unknown request")

@@ -89,7 +89,8 @@ struct LiveManagementTests {
         let missing = try await live.request("pair", #"{"host":"127.0.0.1","port":\#(port)}"#)
         #expect(missing["error"] as? String == "give the accessory's setup code (XXX-XX-XXX)")
         let badJSON = try await live.request("pair", #"{"host":"127.0.0.1","#)
-        #expect(badJSON["error"] as? String == "the request must be a JSON object")
+        #expect(
+            (badJSON["error"] as? String)?.hasPrefix("the request must be a JSON object: invalid JSON at byte") == true)
         let unknown = try await live.request("reboot", "{}")
         #expect((unknown["error"] as? String)?.hasPrefix("unknown request 'reboot'; the requests are") == true)
         let nowhere = try await live.request("pair", #"{"host":"127.0.0.1","port":1,"code":"\#(code)"}"#)
