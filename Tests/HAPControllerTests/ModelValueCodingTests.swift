@@ -28,6 +28,15 @@ struct ModelValueCodingTests {
         #expect(try decode(json, format) == expected)
     }
 
+    @Test("a string longer than HAP allows by far is refused, up to 4096 bytes it is taken")
+    func overlongString() throws {
+        let longest = String(repeating: "é", count: CharacteristicValue.maximumHAPStringBytes / 2)
+        #expect(try decode("\"\(longest)\"", .string) == .string(longest))
+        #expect(throws: HAPModelError.valueMismatch(format: .string, value: "a text of 3000000 bytes")) {
+            try decode("\"" + String(repeating: "a", count: 3_000_000) + "\"", .string)
+        }
+    }
+
     @Test("null is no value")
     func null() throws {
         #expect(try decode("null", .uint8) == nil)

@@ -2,6 +2,12 @@ public import HomeModel
 public import JSON
 
 extension CharacteristicValue {
+    /// The longest `string` value taken from an accessory, in UTF-8 bytes. HAP strings are at most 256
+    /// characters (`maxLen`, HAP spec §6.3.3; 64 by default); a name of megabytes from a broken or hostile
+    /// accessory would otherwise go to its name topic, its JSON, `bridge/event` and the retained
+    /// `bridge/accessories`.
+    public static let maximumHAPStringBytes = 4096
+
     /// Reads a characteristic value from HAP JSON according to the characteristic's format (HAP spec
     /// §6.3.3 Table 6-5; docs/hap-notes.md §4.1). Accessories are loose about types, so the reading is
     /// too: bools may come as `0`/`1`, integers as `21.0` (a fraction is rounded to the nearest integer),
@@ -10,7 +16,8 @@ extension CharacteristicValue {
     ///
     /// - Returns: nil for JSON `null` (no value, e.g. a stateless ProgrammableSwitchEvent).
     /// - Throws: `HAPModelError.valueMismatch` when the JSON cannot be read as the format (e.g. `"abc"` for
-    ///   `uint8`, `2` for `bool`, text that is not base64 for `data`).
+    ///   `uint8`, `2` for `bool`, text that is not base64 for `data`), and for a string longer than
+    ///   `maximumHAPStringBytes`.
     public static func decoded(fromHAP json: JSONValue, format: CharacteristicFormat) throws(HAPModelError)
         -> CharacteristicValue?
     {
@@ -48,7 +55,11 @@ extension CharacteristicValue {
             return .float(d)
         case .string:
             switch json {
-            case .string(let s): return .string(s)
+            case .string(let s):
+                guard s.utf8.count <= maximumHAPStringBytes else {
+                    throw .valueMismatch(format: format, value: "a text of \(s.utf8.count) bytes")
+                }
+                return .string(s)
             case .bool, .int, .uint, .double: return .string(json.description)
             default: throw mismatch
             }
