@@ -179,6 +179,23 @@ struct ModelAccessoryListTests {
             ])
     }
 
+    @Test("an empty valid-values list and a length limit below 1 would refuse every value: ignored, with a note")
+    func limitsThatRefuseEverything() throws {
+        let body = #"""
+            {"accessories":[{"aid":1,"services":[{"iid":1,"type":"43","characteristics":[
+              {"iid":2,"type":"8","perms":["pr","pw"],"format":"int","valid-values":[],"value":50},
+              {"iid":3,"type":"23","perms":["pr","pw"],"format":"string","maxLen":-1,"value":"x"}]}]}]}
+            """#
+        let list = try HAPAccessoryList(body: Array(body.utf8), serverID: "s")
+        let characteristics = try #require(list.accessories.first?.allCharacteristics)
+        #expect(characteristics[0].validValues == nil && characteristics[1].maxLength == nil)
+        #expect(
+            list.problems.map(\.description) == [
+                #"aid 1 characteristic iid 2 adjusted: ignored "valid-values": it lists no whole number"#,
+                #"aid 1 characteristic iid 3 adjusted: ignored "maxLen": -1 is not a length of at least 1"#,
+            ])
+    }
+
     @Test("a body that is not an accessory list fails as a whole with a typed error")
     func wholeBodyErrors() {
         #expect(throws: HAPModelError.invalidJSON(JSONError(.unexpectedEnd, at: 16))) {

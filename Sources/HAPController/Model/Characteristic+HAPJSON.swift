@@ -72,10 +72,11 @@ extension Characteristic {
             }
             return d
         }
-        func integer(_ j: JSONValue?, _ key: String) -> Int? {
+        /// A length limit: a whole number of at least 1 (a limit of 0 or less would refuse every value).
+        func length(_ j: JSONValue?, _ key: String) -> Int? {
             guard let j else { return nil }
-            guard let i = j.intValue else {
-                if !j.isNull { note("ignored \"\(key)\": \(j) is not an integer") }
+            guard let i = j.intValue, i >= 1 else {
+                if !j.isNull { note("ignored \"\(key)\": \(j) is not a length of at least 1") }
                 return nil
             }
             return i
@@ -85,6 +86,11 @@ extension Characteristic {
         if let list = fields.validValues {
             validValues = list.arrayValue?.compactMap(\.intValue)
             if validValues == nil, !list.isNull { note("ignored \"valid-values\": not an array") }
+            if validValues?.isEmpty == true {
+                // No value would be valid: every write would be refused.
+                note("ignored \"valid-values\": it lists no whole number")
+                validValues = nil
+            }
         }
         var validRange: ClosedRange<Int>?
         if let range = fields.validValuesRange {
@@ -109,7 +115,7 @@ extension Characteristic {
             iid: iid, type: type, format: format, permissions: permissions,
             unit: fields.unit?.stringValue, minValue: minValue,
             maxValue: maxValue, minStep: number(fields.minStep, "minStep"),
-            maxLength: integer(fields.maxLength, "maxLen"), maxDataLength: integer(fields.maxDataLength, "maxDataLen"),
+            maxLength: length(fields.maxLength, "maxLen"), maxDataLength: length(fields.maxDataLength, "maxDataLen"),
             validValues: validValues, validValuesRange: validRange, value: value,
             descriptionText: fields.description?.stringValue)
     }
