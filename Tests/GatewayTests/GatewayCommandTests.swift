@@ -9,6 +9,19 @@ import Testing
 
 @Suite("Gateway: /set, /get and results")
 struct GatewayCommandTests {
+    @Test("writes that fail are each answered, and logged once a minute per topic")
+    func failedWritesLoggedOnce() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            h.provider.setWriteBehavior(.fail(.notAllowedInCurrentState))
+            for _ in 0..<3 {
+                let result = try await h.set("kitchen_lamp/lightbulb/on", "true")
+                #expect(jsonObject(result)?["status"] as? String == "error")
+            }
+            #expect(h.log.records(.warning, containing: "write of").count == 1, "\(h.log.lines)")
+        }
+    }
+
     @Test("a /set is awaited: the state changes only after the accessory accepted it, with an ok result")
     func awaitedWrite() async throws {
         try await withGatewayHarness { h in

@@ -197,7 +197,11 @@ extension Gateway {
             logRefusal(command.topic, "\(error)", payload: command.text)
             respond(.failure("\(error)"), to: command.request)
         case .failure(let error):
-            logger.warning("write of \(address) failed: \(error)", ["accessory": address.accessory.description])
+            // Once a minute per topic, like refusals: a client repeating a command to a dead accessory
+            // must not fill the log.
+            if let line = refusals.admit("write of \(address) failed: \(error)", topic: "failed " + command.topic) {
+                logger.warning("\(line)", ["accessory": address.accessory.description])
+            }
             respond(.failure(error), to: command.request)
         }
         flush()
@@ -223,7 +227,9 @@ extension Gateway {
             logRefusal(message.topic, reason)
             respond(.failure(reason, hapStatus: .writeOnlyCharacteristic), to: request)
         case .failure(let error):
-            logger.warning("read of \(address) failed: \(error)", ["accessory": address.accessory.description])
+            if let line = refusals.admit("read of \(address) failed: \(error)", topic: "failed " + message.topic) {
+                logger.warning("\(line)", ["accessory": address.accessory.description])
+            }
             respond(.failure(error), to: request)
         }
     }
