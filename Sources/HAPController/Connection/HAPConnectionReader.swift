@@ -40,14 +40,10 @@ final class HAPConnectionReader: SocketReader {
         /// Why the connection ended, once known here; no byte is read after it.
         var end: HAPConnectionError?
         var whenEnded: (@Sendable (HAPConnectionError) -> Void)?
-        /// When an unreadable event was last logged, and how many were not logged since.
-        var unreadableLogged: ContinuousClock.Instant?
-        var unreadableSuppressed = 0
+        /// One line a minute about unreadable events: an accessory that sends thousands a second must not
+        /// flood the log (the events are dropped either way).
+        var unreadableLog = LogLimiter()
     }
-
-    /// The shortest time between two lines about unreadable events on one connection: an accessory that
-    /// sends thousands a second must not flood the log (the events are dropped either way).
-    static let unreadableLogInterval = Duration.seconds(60)
 
     /// What one call found, done after the lock is let go, in this order.
     private enum Action {
@@ -244,19 +240,8 @@ final class HAPConnectionReader: SocketReader {
             let values = try HAPEventValue.parse(eventBody: message.body)
             if !values.isEmpty { events.yield(values) }
         } catch {
-            let now = ContinuousClock.now
-            let suppressed = state.withLock { s -> Int? in
-                if let last = s.unreadableLogged, now - last < Self.unreadableLogInterval {
-                    s.unreadableSuppressed += 1
-                    return nil
-                }
-                s.unreadableLogged = now
-                defer { s.unreadableSuppressed = 0 }
-                return s.unreadableSuppressed
-            }
-            guard let suppressed else { return }
-            let more = suppressed > 0 ? " (and \(suppressed) more since the last line, not logged)" : ""
-            logger.warning("ignored an unreadable event: \(error)\(more)")
+            let line = state.withLock { $0.unreadableLog.line("ignored an unreadable event: \(error)", about: "event") }
+            if let line { logger.warning("\(line)") }
         }
     }
 }

@@ -56,14 +56,8 @@ public struct HAPAccessoryPairing: AccessoryPairing {
             throw ManagementError(HAPControllerError.alreadyPairedHere(name: mine.displayName))
         }
         if let id = request.id, let announced = try await announcement(of: id, required: host == nil || port == nil) {
-            if announced.isPaired {
-                if let mine = await controller.pairings().first(where: {
-                    $0.accessoryPairingID.uppercased() == announced.id
-                }) {
-                    throw ManagementError(HAPControllerError.alreadyPairedHere(name: mine.displayName))
-                }
-                throw ManagementError(HAPControllerError.connection(.pairing(.alreadyPaired)))
-            }
+            // Not paired here (checked above): another controller holds it.
+            if announced.isPaired { throw ManagementError(HAPControllerError.connection(.pairing(.alreadyPaired))) }
             guard let address = announced.addresses.first ?? host else {
                 throw .unreachable(
                     "\"\(announced.name)\" (\(announced.id)) announces no address hap2mqtt can use "

@@ -180,15 +180,10 @@ extension HAPAccessoryProvider {
     /// Logs a value the accessory sent that its characteristic's format cannot carry (`"banana"` for a
     /// bool), which is dropped: at most one line a minute per accessory server, with how many were not.
     func noteUnreadableValue(_ id: HAPCharacteristicID, _ mismatch: HAPModelError) {
-        let now = ContinuousClock.now
-        if let last = unreadableValueLog.loggedAt, now - last < Self.unreadableValueLogInterval {
-            unreadableValueLog.suppressed += 1
-            return
+        if let line = unreadableValueLog.line(
+            "ignored a value of \(displayName) for \(id): \(mismatch)", about: "value")
+        {
+            logger.warning("\(line)")
         }
-        let more =
-            unreadableValueLog.suppressed > 0
-            ? " (and \(unreadableValueLog.suppressed) more since the last line, not logged)" : ""
-        unreadableValueLog = (now, 0)
-        logger.warning("ignored a value of \(displayName) for \(id): \(mismatch)\(more)")
     }
 }

@@ -79,10 +79,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     var idleLimit = IdleLimit()
     /// The accessory list's problems already logged (`HAPModelProblem.description`).
     var reportedListProblems: Set<String> = []
-    /// When a value the format cannot carry was last logged, and how many were not since.
-    var unreadableValueLog: (loggedAt: ContinuousClock.Instant?, suppressed: Int) = (nil, 0)
-    /// The shortest time between two such lines.
-    static let unreadableValueLogInterval = Duration.seconds(60)
+    /// One line a minute about values their format cannot carry.
+    var unreadableValueLog = LogLimiter()
     /// How many sessions were installed (synced); every one after the first is a reconnect.
     var sessionsInstalled = 0
     /// The accessory refused this controller for good: the provider stopped trying.

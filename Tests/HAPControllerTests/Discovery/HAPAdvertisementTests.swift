@@ -104,4 +104,15 @@ struct HAPAdvertisementTests {
         for n in 0..<100 where limiter.allows("x\(n)", now: start + .seconds(62)) { overflow += 1 }
         #expect(overflow == 1, "a flood of new keys gets one line between them")
     }
+
+    @Test("a line held back is counted, and the next line says how many were")
+    func logLimiterCounts() {
+        var limiter = LogLimiter(interval: .seconds(60))
+        let start = ContinuousClock.now
+        var lines: [String?] = []
+        for seconds in [0, 1, 2, 3, 61, 62] {
+            lines.append(limiter.line("bad event", about: "event", now: start + .seconds(seconds)))
+        }
+        #expect(lines == ["bad event", nil, nil, nil, "bad event (and 3 more since the last line, not logged)", nil])
+    }
 }
