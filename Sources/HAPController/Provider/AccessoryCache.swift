@@ -21,12 +21,15 @@ struct AccessoryCache: Sendable {
             + PairingStore.fileName(forAccessory: accessoryPairingID).dropFirst(PairingStore.pairingFilePrefix.count)
     }
 
-    /// Saves `body` (a `/accessories` answer), atomically but without fsync: it is rewritten at every
-    /// sync, and a cache lost in a crash costs only the offline list at the next start (a damaged one is
-    /// ignored with a warning). An fsync here held a thread of the store's executor for seconds whenever
-    /// the disk was busy, and wears SD cards.
+    /// Saves `body` (a `/accessories` answer), atomically but without fsync, unless the file already
+    /// holds the same bytes: every sync saves, and an accessory that reconnects often mostly sends the same
+    /// list, whose rewrite would only wear an SD card. A cache lost in a crash costs only the offline list
+    /// at the next start (a damaged one is ignored with a warning). An fsync here held a thread of the
+    /// store's executor for seconds whenever the disk was busy.
     /// - Throws: `StateDirectoryError` when the file cannot be written.
     func save(_ body: [UInt8]) throws(StateDirectoryError) {
+        // An unreadable old file is simply replaced.
+        if let old = try? directory.read(fileName), old.elementsEqual(body) { return }
         try directory.write(Data(body), to: fileName, durable: false)
     }
 
