@@ -25,6 +25,14 @@ struct SlugRegistryTests {
         #expect(registry.accessory(forSlug: "kuche_lampe_2") == b)
     }
 
+    @Test("letters of their own (ø, æ, ß, ł) are spelt in ASCII, not dropped")
+    func lettersWithoutDiacriticsAreSpelt() {
+        #expect(Slug.make("Kjøkken Lys") == "kjokken_lys")
+        #expect(Slug.make("STRAẞE Æble Œuvre") == "strasse_aeble_oeuvre")
+        #expect(Slug.make("Łódź Þór Iıi") == "lodz_thor_iii")
+        #expect(Slug.make("Küche 台所") == "kuche", "letters with no ASCII spelling still become a separator")
+    }
+
     @Test("a long name makes a slug of at most 64 characters, numbered within the limit; a longer rename is refused")
     func lengthLimit() throws {
         var registry = SlugRegistry(directory: nil, logger: Logger(label: "gateway"))

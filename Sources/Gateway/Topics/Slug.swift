@@ -2,7 +2,9 @@ internal import Foundation
 
 /// Topic-safe names (docs/DESIGN.md "Identity and names"): lower-case `[a-z0-9_-]`, made from a human name.
 ///
-/// Letters with diacritics lose them (`Küche` → `kuche`); every run of other characters becomes one `_`;
+/// Letters with diacritics lose them (`Küche` → `kuche`), and Latin letters that have none to lose are
+/// spelt in ASCII (`Kjøkken` → `kjokken`, `Straße` → `strasse`), as Home Assistant's own entity ids
+/// spell them; every run of other characters becomes one `_`;
 /// `+`, `#`, `/`, NUL and control characters therefore never reach a topic. A slug is at most
 /// `maximumLength` characters, so that every topic built from slugs stays far below what MQTT and brokers
 /// accept (docs/DESIGN.md "Identity and names").
@@ -25,21 +27,36 @@ public enum Slug {
         var out = ""
         var pendingSeparator = false
         for scalar in folded.unicodeScalars {
-            let isAllowed =
-                (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
-                || scalar == "-" || scalar == "_"
-            if isAllowed {
-                if pendingSeparator, !out.isEmpty { out.append("_") }
-                pendingSeparator = false
-                out.unicodeScalars.append(scalar)
+            if let spelling = spellings[scalar] {
+                for letter in spelling.unicodeScalars { append(letter, to: &out, pendingSeparator: &pendingSeparator) }
             } else {
-                pendingSeparator = true
+                append(scalar, to: &out, pendingSeparator: &pendingSeparator)
             }
         }
         while let last = out.last, last == "_" || last == "-" { out.removeLast() }
         while let first = out.first, first == "_" || first == "-" { out.removeFirst() }
         if out.count > maximumLength { out = trimmed(String(out.prefix(maximumLength))) }
         return out.isEmpty ? fallback : out
+    }
+
+    /// Lower-case Latin letters that folding diacritics leaves alone (they are letters of their own, not
+    /// a letter with a mark), in ASCII.
+    private static let spellings: [Unicode.Scalar: String] = [
+        "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d", "ð": "d", "þ": "th", "ł": "l", "ı": "i", "ŧ": "t",
+        "ħ": "h", "ŋ": "n", "ĸ": "k",
+    ]
+
+    private static func append(_ scalar: Unicode.Scalar, to out: inout String, pendingSeparator: inout Bool) {
+        let isAllowed =
+            (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
+            || scalar == "-" || scalar == "_"
+        if isAllowed {
+            if pendingSeparator, !out.isEmpty { out.append("_") }
+            pendingSeparator = false
+            out.unicodeScalars.append(scalar)
+        } else {
+            pendingSeparator = true
+        }
     }
 
     /// `text` without separators at its end.
