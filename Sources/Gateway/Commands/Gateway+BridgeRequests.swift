@@ -80,6 +80,11 @@ extension Gateway {
             return .failure(.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}"#))
         }
         if let id = index.accessory(named: name) { return .success(id) }
+        // An excluded accessory keeps its slug: "no accessory" would send the user looking for one that
+        // is there.
+        if let id = index.registeredAccessory(slug: name) ?? AccessoryID(name), isExcluded(id) {
+            return .failure(.excludedAccessory(index.registeredSlug(of: id) ?? name))
+        }
         return .failure(.invalidPayload("no accessory '\(name)'; see bridge/accessories"))
     }
 
@@ -137,6 +142,9 @@ extension Gateway {
         do {
             try index.rename(id, to: to)
         } catch {
+            if let owner = index.registeredAccessory(slug: to), owner != id, isExcluded(owner) {
+                return .failure(.invalidSlug(to, reason: "accessory \(owner) keeps it while its options exclude it"))
+            }
             return .failure(error)
         }
         // Topics the new slug publishes again (the discovery configs, keyed by the accessory id) are not

@@ -135,6 +135,21 @@ struct OptionsRequestTests {
                 jsonObject(refused)?["error"] as? String
                     == #"accessory 'front_door' is excluded by its options and takes no commands; bridge/request/options {"accessory":"front_door","options":{"exclude":false}} brings it back"#
             )
+            // Requests that name it by slug or id say it is excluded, not that there is no such accessory.
+            for (request, payload, error) in [
+                ("identify", #"{"accessory":"front_door"}"#, "accessory 'front_door' is excluded by its options"),
+                ("identify", #"{"accessory":"\#(lock)"}"#, "accessory 'front_door' is excluded by its options"),
+                (
+                    "rename", #"{"accessory":"kitchen_lamp","to":"front_door"}"#,
+                    "cannot use 'front_door' as a name: accessory \(lock) keeps it while its options exclude it"
+                ),
+            ] {
+                let before = h.mqtt.published.count
+                try await h.send("hap2mqtt/bridge/request/\(request)", payload)
+                let answer = try #require(
+                    jsonObject(try await h.waitFor(topic: "hap2mqtt/bridge/response/\(request)", after: before)))
+                #expect((answer["error"] as? String)?.hasPrefix(error) == true, "\(answer)")
+            }
             // What the lock reports now goes nowhere.
             h.provider.changeValue(
                 GatewayFixture.address(h.provider, aid: 3, .Characteristic.name), to: .string("Back Door"))
