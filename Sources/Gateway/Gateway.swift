@@ -133,10 +133,17 @@ public actor Gateway {
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         await publishHealth()
         if let scan {
-            reportRemoved(scan)
-            let cleared = clearStale(scan)
+            let unlisted = await store.serversWithoutAccessoryList
+            reportRemoved(scan, keepingServers: unlisted)
+            let cleared = clearStale(scan, keepingServers: unlisted)
             if cleared > 0 {
                 logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home")
+            }
+            let marked = markUnlistedOffline(scan, servers: unlisted)
+            if marked > 0 {
+                logger.warning(
+                    "kept the topics of \(marked) accessories, shown offline, whose accessory server cannot be reached and whose cached accessory list is missing or damaged: \(unlisted.sorted().joined(separator: ", "))"
+                )
             }
         }
         await publishAccessoryList()

@@ -13,6 +13,11 @@ public protocol AccessoryProvider: Sendable {
     /// A stable name for logs and errors, e.g. `hap:AA:BB:CC:DD:EE:FF` or `memory`.
     var id: String { get }
 
+    /// The accessory server whose accessories this provider reports, when it reports those of one server
+    /// (the `serverID` of their `AccessoryID`s, upper-case): the store then knows whose accessories are
+    /// unknown while its first sync fails. Nil (the default) for a provider of several servers.
+    var serverID: String? { get }
+
     /// What the provider reports, in order: it pushes its events here, and the store takes them
     /// (`ProviderEventQueue.swift`). Read by exactly one reader, the store.
     var events: ProviderEventQueue { get }
@@ -156,4 +161,8 @@ public enum AccessoryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .failed: return nil
         }
     }
+}
+
+extension AccessoryProvider {
+    public var serverID: String? { nil }
 }

@@ -32,6 +32,9 @@ public actor HomeStore {
     var stopped = false
     var ready = true
     var awaitingFirstSync: Set<Int> = []
+    /// The servers of providers whose first sync failed and that have not synced since
+    /// (`serversWithoutAccessoryList`).
+    var unlistedServers: Set<String> = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
     var entries: [AccessoryID: StoredAccessory] = [:]
     var subscribers = SubscriberList()
@@ -103,6 +106,12 @@ public actor HomeStore {
         }
     }
 
+    /// The accessory servers whose accessories are unknown: their provider's first sync failed (the server
+    /// could not be reached and no usable cached list was left) and none has worked since. Their
+    /// accessories are missing from the store, not gone, so what an earlier run published of them must
+    /// stay (docs/DESIGN.md "Availability and recovery").
+    public var serversWithoutAccessoryList: Set<String> { unlistedServers }
+
     /// The ids of the providers in use (not removed), in the order they were added.
     public var providerIDs: [String] { providers.filter { !$0.removed }.map(\.provider.id) }
 
@@ -113,6 +122,7 @@ public actor HomeStore {
     public func removeProvider(id: String) async -> Bool {
         guard let index = providers.firstIndex(where: { !$0.removed && $0.provider.id == id }) else { return false }
         providers[index].removed = true
+        if let server = providers[index].provider.serverID { unlistedServers.remove(server) }
         providers[index].generation += 1
         providers[index].events.detach()
         let provider = providers[index].provider

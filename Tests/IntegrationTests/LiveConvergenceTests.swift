@@ -184,6 +184,41 @@ struct LiveConvergenceTests {
         await live.stop()
     }
 
+    @Test(
+        "started while the bridge is down and its cached accessory list is damaged: its topics stay, shown offline, until it is back"
+    )
+    func damagedCacheKeepsTopics() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        try await live.accessory.setValue(accessory: "Light", characteristic: "Brightness", value: .int(42))
+        try await live.waitFor("hap2mqtt/light/lightbulb/brightness", "42")
+        let before = try await live.retainedSnapshot()
+        let configs = try await live.retainedSnapshot(["homeassistant/#"])
+        #expect(!configs.isEmpty)
+        await live.gateway.stop()
+        await live.accessory.stop()
+        let state = live.gateway.stateDirectory.path
+        let cache = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: state).first { $0.hasPrefix("accessories-") })
+        try Data("{\"accessories\":\"nope\"}".utf8).write(to: URL(fileURLWithPath: state + "/" + cache))
+
+        await live.observer.clear()
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        try await live.waitFor("hap2mqtt/light/availability", "offline")
+        let after = try await live.retainedSnapshot()
+        for (topic, payload) in before where !topic.hasPrefix("hap2mqtt/bridge/") && !topic.hasSuffix("/availability") {
+            #expect(after[topic] == payload, "\(topic) was \(payload), now \(after[topic] ?? "cleared")")
+        }
+        #expect(try await live.retainedSnapshot(["homeassistant/#"]) == configs, "Home Assistant keeps its entities")
+        #expect(!live.gateway.log.contains("is gone since the last run"))
+
+        try await live.accessory.start()
+        try await live.waitFor("hap2mqtt/light/availability", "online", timeout: .seconds(60))
+        #expect(try await live.retained("hap2mqtt/light/lightbulb/brightness") != nil)
+        await live.stop()
+    }
+
     @Test("started while the bridge is down, the accessory JSON holds the values its state topics keep")
     func jsonFromRetainedValues() async throws {
         let live = try await LiveGateway.start()

@@ -35,12 +35,19 @@ extension Gateway {
     static let scanTimeout = Duration.seconds(10)
 
     /// Queues an empty retained message for every topic in `scan` that this gateway made and that belongs
-    /// to nothing it publishes now. Returns how many.
-    func clearStale(_ scan: RetainedScan) -> Int {
+    /// to nothing it publishes now, except those of accessories on `unlisted` servers (whose accessory
+    /// list is unknown: `HomeStore.serversWithoutAccessoryList`), found by the slugs and ids the slug map
+    /// keeps for them. Returns how many.
+    func clearStale(_ scan: RetainedScan, keepingServers unlisted: Set<String> = []) -> Int {
         let expected = expectedRetainedTopics()
-        let nodes = Set(index.knownAccessories.map(HomeAssistantDiscovery.nodeID(of:)) + [discovery.bridgeIdentifier])
+        let kept = index.knownAccessories.filter { unlisted.contains($0.serverID) && index.layouts[$0] == nil }
+        let keptSlugs = Set(kept.compactMap { index.registeredSlug(of: $0) })
+        let nodes = Set(
+            index.knownAccessories.filter { !kept.contains($0) }.map(HomeAssistantDiscovery.nodeID(of:))
+                + [discovery.bridgeIdentifier])
         var cleared = 0
-        for topic in scan.topics.sorted() where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) {
+        for topic in scan.topics.sorted()
+        where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) && !isKept(topic, slugs: keptSlugs) {
             outbox.clear(topic)
             cleared += 1
         }
@@ -58,10 +65,36 @@ extension Gateway {
         management?.discovery == nil && scan.topics.contains(topics.bridgeDiscovered)
     }
 
+    /// Whether `topic` lies under the base topic at one of `slugs`.
+    private func isKept(_ topic: String, slugs: Set<String>) -> Bool {
+        guard !slugs.isEmpty, topic.hasPrefix(topics.base + "/") else { return false }
+        let rest = topic.dropFirst(topics.base.count + 1)
+        return slugs.contains(String(rest.prefix { $0 != "/" }))
+    }
+
+    /// Marks offline the accessories of `unlisted` servers that the broker still shows online (`scan`): an
+    /// earlier run published them, this one cannot reach their server and has no usable list of them, so
+    /// their topics stay (`clearStale`) but must not claim a state that nobody keeps up to date. Their
+    /// server's first sync publishes them again. Returns their number.
+    func markUnlistedOffline(_ scan: RetainedScan, servers unlisted: Set<String>) -> Int {
+        var marked = 0
+        for id in index.knownAccessories.sorted()
+        where unlisted.contains(id.serverID) && index.layouts[id] == nil && !isExcluded(id) {
+            guard let slug = index.registeredSlug(of: id), scan.topics.contains(topics.availability(slug)) else {
+                continue
+            }
+            outbox.retain(topics.availability(slug), "offline", qos: .atLeastOnce)
+            marked += 1
+        }
+        return marked
+    }
+
     /// Emits `accessory_removed` for each accessory that the last run's `bridge/accessories` (in `scan`)
-    /// listed and the home no longer has: it went while the gateway was stopped.
-    func reportRemoved(_ scan: RetainedScan) {
-        for listed in scan.listedAccessories(on: topics.bridgeAccessories) where index.layouts[listed.id] == nil {
+    /// listed and the home no longer has: it went while the gateway was stopped. Accessories of `unlisted`
+    /// servers are not reported: their server's list is unknown, not empty.
+    func reportRemoved(_ scan: RetainedScan, keepingServers unlisted: Set<String> = []) {
+        for listed in scan.listedAccessories(on: topics.bridgeAccessories)
+        where index.layouts[listed.id] == nil && !unlisted.contains(listed.id.serverID) {
             emit(.accessoryRemoved(id: listed.id, slug: listed.slug, name: listed.name))
             logger.info(
                 "accessory \(listed.name) is gone since the last run; its topics are cleared",
@@ -88,7 +121,7 @@ extension Gateway {
     /// After a connection: reads the broker and clears the stale topics it holds.
     func converge() async {
         guard let scan = await scanBroker(), isReady, !isStopped else { return }
-        let cleared = clearStale(scan)
+        let cleared = clearStale(scan, keepingServers: await store.serversWithoutAccessoryList)
         guard cleared > 0 else { return }
         logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home")
         flush()

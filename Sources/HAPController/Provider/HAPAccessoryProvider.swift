@@ -39,6 +39,8 @@ import SystemSupport
 public actor HAPAccessoryProvider: AccessoryProvider {
     /// `hap:<accessory pairing id>`.
     public nonisolated let id: String
+    /// The accessory server's pairing id, as its accessories' ids carry it (upper-case).
+    public nonisolated let serverID: String?
     /// What the provider reports to the store; values that wait unread are merged per characteristic
     /// (`ProviderEventBuffer`), so that an accessory flooding events cannot grow memory.
     public nonisolated let events = ProviderEventQueue()
@@ -136,6 +138,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         self.discovery = discovery
         self.address = HAPEndpoint(host: pairing.host, port: pairing.port)
         self.id = Self.providerID(for: pairing)
+        self.serverID = AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID
         self.controller = controller
         self.pairing = pairing
         self.settings = settings
