@@ -171,13 +171,13 @@ struct GatewayCommandTests {
         }
     }
 
-    /// The warning README "Commands" promises for a retained command, with the command that clears it.
+    /// The warning README "Commands" promises for a retained command, which the gateway clears.
     static let retainedWarning =
-        "ignored a retained command on hap2mqtt/kitchen_lamp/lightbulb/on/set: publish commands "
-        + "without the retain flag, and clear it with: mosquitto_pub -r -n -t 'hap2mqtt/kitchen_lamp/lightbulb/on/set'"
+        "ignored a retained command on hap2mqtt/kitchen_lamp/lightbulb/on/set and cleared it from the broker: "
+        + "publish commands without the retain flag"
 
     @Test(
-        "a command that arrives retained is not carried out, with a warning that says how to clear it; clearing it is quiet"
+        "a command that arrives retained is not carried out but cleared from the broker, with a warning; clearing it is quiet"
     )
     func retainedCommandIgnored() async throws {
         try await withGatewayHarness { h in
@@ -190,13 +190,38 @@ struct GatewayCommandTests {
             try await h.send("hap2mqtt/kitchen_lamp/set", #"{"lightbulb":{"on":true}}"#, retain: true)
             try await h.send("hap2mqtt/bridge/request/identify", #"{"accessory":"kitchen_lamp"}"#, retain: true)
             try await h.send("hap2mqtt/kitchen_lamp/lightbulb/on/set", "", retain: true)
+            let sent = h.mqtt.published.dropFirst(mark)
             #expect(
-                h.mqtt.published.count == mark, "no result, no state: \(h.mqtt.published.dropFirst(mark).map(\.topic))")
+                sent.map(\.topic) == [
+                    "hap2mqtt/kitchen_lamp/lightbulb/on/set", "hap2mqtt/kitchen_lamp/set",
+                    "hap2mqtt/bridge/request/identify",
+                ], "no result, no state, only the clears")
+            #expect(sent.allSatisfy { $0.retain && $0.payload.isEmpty })
             #expect(
                 h.log.records(.warning, containing: "ignored a retained command").count == 3, "none for the empty one")
             #expect(h.provider.writes.isEmpty && h.provider.identified.isEmpty)
             #expect(
                 try await h.set("kitchen_lamp/lightbulb/on", "true").payloadString == #"{"status":"ok","value":true}"#)
+        }
+    }
+
+    @Test(
+        "an empty /set, as MQTT 3.1.1 forwards the clearing of a retained one, writes nothing and gets no result; \"\" is the empty string"
+    )
+    func emptyPayloadIsNoCommand() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let mark = h.mqtt.published.count
+            try await h.send("hap2mqtt/kitchen_lamp/lightbulb/on/set", "")
+            try await h.send("hap2mqtt/kitchen_lamp/set", "")
+            #expect(h.mqtt.published.count == mark, "\(h.mqtt.published.dropFirst(mark).map(\.topic))")
+            #expect(h.provider.writes.isEmpty)
+            #expect(
+                h.log.records(.info, containing: "ignored an empty message on hap2mqtt/kitchen_lamp/lightbulb/on/set")
+                    .count == 1)
+            // A quoted empty string is a value: here the wrong type for a bool, with its error.
+            let quoted = try await h.set("kitchen_lamp/lightbulb/on", #""""#)
+            #expect(quoted.payloadString?.contains(#""status":"error""#) == true)
         }
     }
 

@@ -92,8 +92,10 @@ struct GatewayRecoveryTests {
             try await eventually("the plain command is carried out") { h.provider.writes.count == 1 }
             _ = try await h.log.waitFor(.warning, containing: "ignored a retained command")
             #expect(h.provider.writes.flatMap { $0 }.map(\.value) == [.bool(true)])
-            // The retained command is still there, and every later connection ignores it again.
-            try await commander.publish("hap2mqtt/kitchen_lamp/lightbulb/brightness/set", "", retain: true)
+            // The gateway clears it from the broker, so no later connection meets it again.
+            try await eventually("the retained command cleared") {
+                try await h.observer.retained("hap2mqtt/kitchen_lamp/lightbulb/brightness/set") == nil
+            }
             await commander.disconnect()
         }
     }

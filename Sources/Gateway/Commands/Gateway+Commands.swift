@@ -19,27 +19,30 @@ extension Gateway {
         // else: the command is carried out and answered on its result topic as usual.
         let message = checkingResponseTopic(incoming)
         if message.retain {
-            // A retained command would be carried out again on every reconnect (Tasmota #744 and others).
-            // An empty one is the user clearing it, as the warning says.
-            if case .bridgeRequest("pair") = command, !message.payload.isEmpty {
-                // A pair request holds a setup code, which the broker must not keep: cleared here.
-                if let line = refusals.admit(
-                    "ignored a retained request on \(message.topic) and cleared it from the broker: publish requests without the retain flag",
-                    topic: "retained " + message.topic)
-                {
-                    logger.warning(line)
-                }
-                outbox.clear(message.topic)
-                flush()
-                return
-            }
-            if !message.payload.isEmpty,
-                // Counted apart from the topic's other refusals: this warning says what to clear.
-                let line = refusals.admit(
-                    "ignored a retained command on \(message.topic): publish commands without the retain flag, and clear it with: mosquitto_pub -r -n -t '\(message.topic)'",
-                    topic: "retained " + message.topic)
+            // A retained command would be carried out again on every reconnect (Tasmota #744 and others),
+            // so it is cleared from the broker, as the start-up convergence would clear it anyway (a pair
+            // request also holds a setup code, which the broker must not keep). An empty one is that clear.
+            guard !message.payload.isEmpty else { return }
+            // Counted apart from the topic's other refusals.
+            if let line = refusals.admit(
+                "ignored a retained command on \(message.topic) and cleared it from the broker: publish commands without the retain flag",
+                topic: "retained " + message.topic)
             {
                 logger.warning(line)
+            }
+            outbox.clear(message.topic)
+            flush()
+            return
+        }
+        if message.payload.isEmpty, message.droppedPayloadSize == nil, command.isWrite {
+            // With MQTT 3.1.1 the broker forwards the clearing of a retained command live without the retain
+            // flag: taken as a command, it would write an empty name or fail with an error nobody asked
+            // for. An empty string is written with `""`.
+            if let line = refusals.admit(
+                "ignored an empty message on \(message.topic): an empty message clears a retained one; to write an empty string, send \"\"",
+                topic: "empty " + message.topic)
+            {
+                logger.info(line)
             }
             return
         }

@@ -53,6 +53,14 @@ public struct TopicScheme: Sendable, Hashable {
         case accessorySet(accessory: String)
         /// `<base>/bridge/request/<command>`.
         case bridgeRequest(String)
+
+        /// Whether the command writes to an accessory (`/set`, `<accessory>/set`).
+        public var isWrite: Bool {
+            switch self {
+            case .set, .accessorySet: return true
+            case .get, .bridgeRequest: return false
+            }
+        }
     }
 
     /// Reads an incoming topic; nil when it is not a command topic under the base.

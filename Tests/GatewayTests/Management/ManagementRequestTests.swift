@@ -162,7 +162,7 @@ struct ManagementRequestTests {
             let cleared = try await h.waitFor(topic: "hap2mqtt/bridge/request/pair", after: mark)
             #expect(cleared.retain && cleared.payload.isEmpty)
             _ = try await h.log.waitFor(
-                .warning, containing: "ignored a retained request on hap2mqtt/bridge/request/pair")
+                .warning, containing: "ignored a retained command on hap2mqtt/bridge/request/pair and cleared it")
             #expect(backend.pairCount == 0)
             expectCodeNowhere(h)
         }
