@@ -25,6 +25,21 @@ struct SlugRegistryTests {
         #expect(registry.accessory(forSlug: "kuche_lampe_2") == b)
     }
 
+    @Test("a rename is refused with the reason that applies: reserved names named as such, bad characters")
+    func renameRefusals() {
+        var registry = SlugRegistry(directory: nil, logger: Logger(label: "gateway"))
+        let a = AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2)
+        _ = registry.slug(for: a, name: "Lamp")
+        for (slug, reason) in [
+            ("response", "'response' is reserved for the gateway's own topics ('bridge', 'response')"),
+            ("bridge", "'bridge' is reserved for the gateway's own topics ('bridge', 'response')"),
+            ("Lamp X", "use lower-case letters, digits, '_' and '-' only"),
+        ] {
+            #expect(throws: GatewayError.invalidSlug(slug, reason: reason)) { try registry.rename(a, to: slug) }
+        }
+        #expect(registry.slug(of: a) == "lamp")
+    }
+
     @Test("letters of their own (ø, æ, ß, ł) are spelt in ASCII, not dropped")
     func lettersWithoutDiacriticsAreSpelt() {
         #expect(Slug.make("Kjøkken Lys") == "kjokken_lys")

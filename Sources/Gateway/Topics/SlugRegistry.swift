@@ -120,9 +120,11 @@ public struct SlugRegistry: Sendable {
         if slug.utf8.count > Slug.maximumLength {
             return "it is \(slug.utf8.count) characters long; a slug has at most \(Slug.maximumLength)"
         }
-        guard Slug.isValid(slug), !Slug.reserved.contains(slug) else {
-            return "use lower-case letters, digits, '_' and '-' only; 'bridge' is reserved"
+        if Slug.reserved.contains(slug) {
+            return
+                "'\(slug)' is reserved for the gateway's own topics (\(Slug.reserved.sorted().map { "'\($0)'" }.joined(separator: ", ")))"
         }
+        guard Slug.isValid(slug) else { return "use lower-case letters, digits, '_' and '-' only" }
         return nil
     }
 
