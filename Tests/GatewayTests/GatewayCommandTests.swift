@@ -335,10 +335,27 @@ struct GatewayCommandTests {
             #expect(
                 (jsonObject(truncated)?["error"] as? String)?.hasPrefix("the payload is not valid JSON") == true,
                 "\(truncated.payloadString ?? "")")
+            #expect(
+                (jsonObject(truncated)?["error"] as? String)?.contains("cut short") == true
+                    || (jsonObject(truncated)?["error"] as? String)?.contains("byte") == true,
+                "the answer says where it broke: \(truncated.payloadString ?? "")")
+            let deep = try await h.set("kitchen_lamp", String(repeating: "[", count: 150))
+            #expect(
+                (jsonObject(deep)?["error"] as? String)?.contains("nested deeper than") == true,
+                "\(deep.payloadString ?? "")")
             let array = try await h.set("kitchen_lamp", "[1,2]")
             #expect(
-                (jsonObject(array)?["error"] as? String)?.hasPrefix("the payload must be a JSON object") == true,
+                (jsonObject(array)?["error"] as? String)?.hasPrefix("the payload is not a JSON object") == true,
                 "\(array.payloadString ?? "")")
+            let nested = try await h.set("kitchen_lamp", #"{"lightbulb":{"brightness":{"v":1}}}"#)
+            #expect(
+                (jsonObject(nested)?["error"] as? String)?.hasPrefix(
+                    #"the value of "lightbulb/brightness" is an array or an object"#) == true,
+                "\(nested.payloadString ?? "")")
+            let flat = try await h.set("kitchen_lamp", #"{"lightbulb":5}"#)
+            #expect(
+                (jsonObject(flat)?["error"] as? String)?.hasPrefix(#""lightbulb" is not an object of characteristics"#)
+                    == true, "\(flat.payloadString ?? "")")
             let empty = try await h.set("kitchen_lamp", "{}")
             #expect(jsonObject(empty)?["error"] as? String == "the payload names no characteristic")
             #expect(h.provider.writes.count == 1)

@@ -19,16 +19,20 @@ extension Gateway {
         }
         let shape = #"the payload must be a JSON object {"<service>":{"<characteristic>":value}}"#
         let json: JSONValue
-        do {
+        do throws(JSONError) {
             json = try JSONValue(parsing: message.payload)
         } catch {
-            logRefusal(message.topic, "the payload is not valid JSON")
-            respond(.failure("the payload is not valid JSON; \(shape)"), to: request)
+            let why = "the payload is not valid JSON (\(Gateway.jsonProblem(error)))"
+            logRefusal(message.topic, why)
+            respond(.failure("\(why); \(shape)"), to: request)
             return
         }
-        guard let object = Gateway.serviceValues(json) else {
-            logRefusal(message.topic, "the payload is not a JSON object of services")
-            respond(.failure(shape), to: request)
+        let object: [String: [String: JSONValue]]
+        switch Gateway.serviceValues(json) {
+        case .success(let values): object = values
+        case .failure(let why):
+            logRefusal(message.topic, why.description)
+            respond(.failure("\(why); \(shape)"), to: request)
             return
         }
         var commands: [WriteCommand] = []
@@ -68,23 +72,33 @@ extension Gateway {
         if let outcome { finishAccessorySet(layout, outcome, request) }
     }
 
-    /// `{"<service>":{"<characteristic>":scalar}}`, or nil when the shape is different (a scalar is not
-    /// an array or an object). A key given twice: the last one counts (`JSONObject`).
-    static func serviceValues(_ json: JSONValue) -> [String: [String: JSONValue]]? {
-        guard let object = json.objectValue else { return nil }
+    /// `{"<service>":{"<characteristic>":scalar}}`, or what is wrong with its shape (a service that is not
+    /// an object, a value that is an array or an object), naming the place. A key given twice: the last one
+    /// counts (`JSONObject`).
+    static func serviceValues(_ json: JSONValue) -> Result<[String: [String: JSONValue]], GatewayError> {
+        guard let object = json.objectValue else {
+            return .failure(.invalidPayload("the payload is not a JSON object"))
+        }
         var out: [String: [String: JSONValue]] = [:]
         for service in object {
-            guard let inner = service.value.objectValue else { return nil }
+            guard let inner = service.value.objectValue else {
+                return .failure(
+                    .invalidPayload("\(JSONString.quoted(service.key)) is not an object of characteristics"))
+            }
             var values: [String: JSONValue] = [:]
             for characteristic in inner {
                 switch characteristic.value {
-                case .array, .object: return nil
+                case .array, .object:
+                    return .failure(
+                        .invalidPayload(
+                            "the value of \(JSONString.quoted(service.key + "/" + characteristic.key)) is an array or an object; a value is a number, a string, true or false"
+                        ))
                 default: values[characteristic.key] = characteristic.value
                 }
             }
             out[service.key] = values
         }
-        return out
+        return .success(out)
     }
 
     /// Answers a multi-write with each characteristic's outcome, in the accessory's order.

@@ -39,18 +39,21 @@ extension Gateway {
         do throws(JSONError) {
             value = try JSONValue(parsing: payload)
         } catch {
-            let why: String
-            if case .unexpectedByte(_, let expected) = error.reason {
-                why = "invalid JSON at byte \(error.offset): expected \(expected) there"
-            } else {
-                why = error.description
-            }
-            return .failure(.invalidPayload("the request must be a JSON object: \(why)"))
+            return .failure(.invalidPayload("the request must be a JSON object: \(jsonProblem(error))"))
         }
         guard let object = value.objectValue else {
             return .failure(.invalidPayload("the request must be a JSON object"))
         }
         return .success(object)
+    }
+
+    /// Where and why a payload is not JSON (`invalid JSON at byte 12: expected ',' or '}' there`, `nested
+    /// deeper than 128 levels`), without quoting a byte of it: a payload may hold a setup code.
+    static func jsonProblem(_ error: JSONError) -> String {
+        if case .unexpectedByte(_, let expected) = error.reason {
+            return "invalid JSON at byte \(error.offset): expected \(expected) there"
+        }
+        return error.description
     }
 
     /// The outcome of a request that is not one of `managementRequests` (those run on `Management`, as
