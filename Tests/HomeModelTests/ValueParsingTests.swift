@@ -140,8 +140,10 @@ struct ValueParsingTests {
             valueError { () throws(ValueError) in
                 try lock.parseCommand("open sesame", current: nil, name: "lock_target_state")
             })
-        #expect(error.rule == .notAValidValue([0, 1]))
-        #expect(error.description == "lock_target_state: 'open sesame' is not one of the valid values 0, 1")
+        #expect(error.rule == .notAValidName(["unsecured (0)", "secured (1)"]))
+        #expect(
+            error.description
+                == "lock_target_state: 'open sesame' is not one of the valid values unsecured (0), secured (1)")
     }
 
     @Test("an accessory's own valid values bound what the names may pick")
@@ -150,7 +152,7 @@ struct ValueParsingTests {
         mode.validValues = [0, 1]
         let error = try #require(
             valueError { () throws(ValueError) in try mode.parseCommand("sideways", current: nil, name: "mode") })
-        #expect(error.rule == .notAValidValue([0, 1]))
+        #expect(error.rule == .notAValidName(["off (0)", "heat (1)"]), "only the names of the accessory's values")
         let vendor = Characteristic(
             iid: 1, type: try hapType("E863F10A-079E-48FF-8F27-9C2605A29F52"), format: .uint8,
             permissions: [.pairedWrite], validValues: [0, 2])
@@ -218,7 +220,9 @@ struct ValueParsingTests {
             valueError { () throws(ValueError) in
                 try lock.parseCommand(#""ajar""#, current: nil, name: "lock_target_state")
             })
-        #expect(error.description == #"lock_target_state: '"ajar"' is not one of the valid values 0, 1"#)
+        #expect(
+            error.description
+                == #"lock_target_state: '"ajar"' is not one of the valid values unsecured (0), secured (1)"#)
     }
 
     @Test("strings keep the quotes as raw text; tlv8, data and JSON formats are not unquoted")

@@ -32,7 +32,7 @@ extension Characteristic {
     /// `toggle` becomes the opposite of the current value.
     /// - Parameter name: the characteristic's name in error messages (its topic slug, `brightness`).
     /// - Throws: `ValueError` with `.readOnly` without `pw`; the errors of parsing (`.wrongType`,
-    ///   `.notAValidValue` for an unknown enumeration name, `.unknownCurrentValue` for `toggle`); the
+    ///   `.notAValidName` for an unknown enumeration name, `.unknownCurrentValue` for `toggle`); the
     ///   broken rule (`.belowMinimum`, `.aboveMaximum`, `.notAValidValue`, `.tooLong`,
     ///   `.outOfFormatRange`).
     public func valueToWrite(for command: CommandPayload, name: String) throws(ValueError) -> CharacteristicValue {

@@ -24,7 +24,7 @@ extension Characteristic {
     ///   - current: the characteristic's current value, needed by `toggle`.
     ///   - name: the characteristic's slug, for the error message.
     /// - Throws: `ValueError` with `.wrongType` when the text is not a value of the format,
-    ///   `.notAValidValue` for an unknown enumeration name, `.unknownCurrentValue` for `toggle` without
+    ///   `.notAValidName` for an unknown enumeration name, `.unknownCurrentValue` for `toggle` without
     ///   a current value.
     func parseCommand(_ text: String, current: CharacteristicValue?, name: String) throws(ValueError)
         -> CharacteristicValue
@@ -67,7 +67,13 @@ extension Characteristic {
             }
             if let names = enumerationNames, !names.isEmpty {
                 guard let value = names.first(where: { ValidValue.matchKey($0.name) == ValidValue.matchKey(trimmed) })
-                else { throw ValueError(characteristic: name, value: shown, rule: .notAValidValue(allowedValues)) }
+                else {
+                    let allowed = allowedValues
+                    let taken = names.filter { allowed.contains($0.value) }.map {
+                        "\(HAPCatalog.snakeCase($0.name)) (\($0.value))"
+                    }
+                    throw ValueError(characteristic: name, value: shown, rule: .notAValidName(taken))
+                }
                 return .int(Int64(value.value))
             }
             throw wrongType

@@ -11,6 +11,9 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case belowMinimum(Double)
         case aboveMaximum(Double)
         case notAValidValue([Int])
+        /// A name that is none of the characteristic's valid values; the names it takes, each with its value
+        /// (`secured (1)`).
+        case notAValidName([String])
         case tooLong(maxLength: Int)
         /// The characteristic has no `pw` permission.
         case readOnly
@@ -55,6 +58,8 @@ public struct ValueError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notAValidValue(let vs):
             return
                 "\(characteristic): \(quoted(v)) is not one of the valid values \(vs.map(String.init).joined(separator: ", "))"
+        case .notAValidName(let names):
+            return "\(characteristic): \(quoted(v)) is not one of the valid values \(names.joined(separator: ", "))"
         case .tooLong(let n): return "\(characteristic): \(quoted(v)) is longer than \(n) bytes"
         case .readOnly: return "\(characteristic): cannot write \(quoted(v)), the characteristic is read-only"
         case .outOfFormatRange: return "\(characteristic): \(v) does not fit the characteristic's format"
