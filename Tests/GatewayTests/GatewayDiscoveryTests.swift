@@ -119,7 +119,9 @@ struct GatewayDiscoveryTests {
                 ("red", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
                 ("30", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
                 ("400,50", "hue: 400 is above the maximum 360"),
-                ("30,nan", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
+                ("30,nan", "saturation: 'nan' is not a valid float value"),
+                ("1e400,1", "hue: 1e400 is too large for a number: it would not be finite"),
+                ("30,", "hs: send hue and saturation as 'h,s', e.g. 240,100"),
                 ("30,101", "saturation: 101 is above the maximum 100"),
             ] {
                 let refused = try await h.set("kitchen_lamp/lightbulb/hs", bad)

@@ -10,20 +10,23 @@ extension Gateway {
     /// store's change stream.
     func handleHSSet(_ colour: HSTopic, _ message: MQTTMessage) async {
         let request = Responder.Request(answerTopic: colour.commandTopic + "/result", properties: message.properties)
-        let parts = (message.payloadString ?? "").split(separator: ",").map {
-            Double($0.trimmingCharacters(in: .whitespaces))
+        let parts = (message.payloadString ?? "").split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
         }
-        guard parts.count == 2, let h = parts[0], let s = parts[1], h.isFinite, s.isFinite else {
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             refuseHS(message, "hs: send hue and saturation as 'h,s', e.g. 240,100", request)
             return
         }
+        // Read as each characteristic reads a /set, so that a number it cannot take (1e400, text) is
+        // refused with the reason.
+        let (h, s) = (parts[0], parts[1])
         guard await store.characteristic(colour.hue) != nil, await store.characteristic(colour.saturation) != nil else {
             refuseHS(message, GatewayError.unknownTopic(colour.stateTopic).description, request)
             return
         }
         let checked = await store.check([
-            WriteCommand(colour.hue, .value(.float(h)), name: "hue"),
-            WriteCommand(colour.saturation, .value(.float(s)), name: "saturation"),
+            WriteCommand(colour.hue, .text(h), name: "hue"),
+            WriteCommand(colour.saturation, .text(s), name: "saturation"),
         ])
         for address in [colour.hue, colour.saturation] {
             guard case .invalidValue(let error)? = checked.failures[address] else { continue }
