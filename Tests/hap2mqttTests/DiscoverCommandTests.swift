@@ -36,6 +36,11 @@ struct DiscoverCommandTests {
         for bad in ["0", "-1", "601", "soon", "nan", "1e300"] {
             #expect(throws: CommandLineError.self) { try parse("discover --timeout \(bad)") }
         }
+        // A negative number is the option's value, refused for its range, not a missing value.
+        let negative = #expect(throws: CommandLineError.self) { try parse("discover --timeout -1") }
+        #expect(
+            negative?.description
+                == "--timeout: expected more than 0 and at most 600 seconds, got -1; see hap2mqtt discover --help")
     }
 
     private func parse(_ line: String) throws -> DiscoverCommand {

@@ -75,7 +75,8 @@ enum CommandLineParser {
         var tokens: [Token] = []
         var optionsEnded = false
         for argument in arguments {
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            // A negative number is a value (`--timeout -1`), so that its own check says what is wrong.
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") || Double(argument) != nil {
                 tokens.append(.word(argument))
             } else if argument == "--" {
                 optionsEnded = true
