@@ -27,6 +27,11 @@ struct HealthStatusTests {
             (status(), 10, true, "connected to the MQTT broker, home synced"),
             (status(), 60, true, "connected to the MQTT broker, home synced"),
             (status(), 61, false, "hap2mqtt run last wrote its health 61 s ago: it no longer runs, or hangs"),
+            (status(), -5, true, "connected to the MQTT broker, home synced"),
+            (
+                status(), -3600, false,
+                "hap2mqtt run's health is dated 3600 s in the future: the file was not written by a running gateway, or the clock moved back"
+            ),
             (status(broker: false), 1, false, "not connected to the MQTT broker (reconnecting)"),
             (status(.starting, home: false), 1, false, "connected to the MQTT broker; the home has not synced yet"),
             (

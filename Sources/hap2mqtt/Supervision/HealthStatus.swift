@@ -33,6 +33,8 @@ struct HealthStatus: Sendable, Hashable {
     static let refreshInterval = Duration.seconds(15)
     /// A file older than this is from a gateway that stopped without saying so, or hangs.
     static let maximumAge: TimeInterval = 60
+    /// How far ahead of the reader's clock the file's time may be, in seconds.
+    static let maximumClockSkew: TimeInterval = 5
 
     /// The file's text: the members sorted by name, `updated` in ISO 8601 UTC to the second.
     func encoded() -> Data {
@@ -62,12 +64,21 @@ struct HealthStatus: Sendable, Hashable {
     }
 
     /// Whether the gateway that wrote this is healthy at `now`, and a line that says why: healthy when it
-    /// runs, is connected to the broker, has synced the home, and wrote the file within `maximumAge`.
+    /// runs, is connected to the broker, has synced the home, and wrote the file within `maximumAge`
+    /// (and not more than `maximumClockSkew` ahead of `now`).
     func verdict(at now: Date) -> (healthy: Bool, reason: String) {
         let age = now.timeIntervalSince(updated)
         if state == .stopped { return (false, "hap2mqtt run has stopped") }
         if age > Self.maximumAge {
             return (false, "hap2mqtt run last wrote its health \(Int(age)) s ago: it no longer runs, or hangs")
+        }
+        // A time ahead of the clock is no proof of life: a file copied or written by hand, or a clock set
+        // back. A few seconds are allowed for clocks that differ (a container reading the host's file).
+        if age < -Self.maximumClockSkew {
+            return (
+                false,
+                "hap2mqtt run's health is dated \(Int(-age)) s in the future: the file was not written by a running gateway, or the clock moved back"
+            )
         }
         return (brokerConnected && homeSynced, summary)
     }
