@@ -219,6 +219,13 @@ struct GatewayCommandTests {
             #expect(
                 h.log.records(.info, containing: "ignored an empty message on hap2mqtt/kitchen_lamp/lightbulb/on/set")
                     .count == 1)
+            // One that names a response topic awaits an answer, which no clear does: it gets the reason.
+            let asked = MQTTProperties(responseTopic: "replies/me", correlationData: Array("e".utf8))
+            let before = h.mqtt.published.count
+            try await h.send("hap2mqtt/kitchen_lamp/lightbulb/on/set", "", properties: asked)
+            let reply = try await h.waitFor(topic: "replies/me", after: before)
+            #expect(jsonObject(reply)?["error"] as? String == Gateway.emptyCommandRefusal)
+            #expect(h.provider.writes.isEmpty)
             // A quoted empty string is a value: here the wrong type for a bool, with its error.
             let quoted = try await h.set("kitchen_lamp/lightbulb/on", #""""#)
             #expect(quoted.payloadString?.contains(#""status":"error""#) == true)

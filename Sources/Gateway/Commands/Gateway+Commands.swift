@@ -37,7 +37,13 @@ extension Gateway {
         if message.payload.isEmpty, message.droppedPayloadSize == nil, command.isWrite {
             // With MQTT 3.1.1 the broker forwards the clearing of a retained command live without the retain
             // flag: taken as a command, it would write an empty name or fail with an error nobody asked
-            // for. An empty string is written with `""`.
+            // for. An empty string is written with `""`. A request that names a response topic awaits an
+            // answer, which no clear of a retained message does.
+            if message.properties.responseTopic != nil || message.properties.correlationData != nil {
+                refuse(command, message, .invalidPayload(Self.emptyCommandRefusal))
+                flush()
+                return
+            }
             if let line = refusals.admit(
                 "ignored an empty message on \(message.topic): an empty message clears a retained one; to write an empty string, send \"\"",
                 topic: "empty " + message.topic)
@@ -76,6 +82,10 @@ extension Gateway {
         }
         flush()
     }
+
+    /// The answer to an empty `/set` that asks for one (it names a response topic).
+    public static let emptyCommandRefusal =
+        "an empty message is no command (it is how a retained one is cleared); to write an empty string, send \"\""
 
     /// Refuses a command before reading its payload: logged, and answered where its answers go.
     func refuse(_ command: TopicScheme.Command, _ message: MQTTMessage, _ error: GatewayError) {

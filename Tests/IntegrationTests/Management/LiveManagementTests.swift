@@ -106,7 +106,7 @@ struct LiveManagementTests {
             (try? await MQTTTestClient.retainedSnapshot(of: live.broker, ["hap2mqtt/bridge/request/#"]))?.isEmpty
                 == true
         }
-        #expect(live.gateway.log.contains("ignored a retained request on hap2mqtt/bridge/request/pair"))
+        #expect(live.gateway.log.contains("ignored a retained command on hap2mqtt/bridge/request/pair and cleared it"))
         #expect(try await live.accessory.status().paired == false)
 
         // The answer also goes to an MQTT 5 response topic, with the correlation data.
