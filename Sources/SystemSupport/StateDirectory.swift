@@ -90,6 +90,33 @@ public struct StateDirectory: Sendable, Hashable {
         guard unlink(file) == 0 else { throw .io(path: file, reason: String(cString: strerror(errno))) }
     }
 
+    /// Moves the damaged file `name` aside to `<name>.corrupt`, or `<name>.corrupt.2`, `.3`, … when an
+    /// earlier damaged copy has that name already: each copy is the user's to look at, so none replaces
+    /// another. Returns the name it has now.
+    /// - Throws: `StateDirectoryError.io` naming the file when it cannot be moved; it then stays as it is.
+    @discardableResult
+    public func moveAside(_ name: String) throws(StateDirectoryError) -> String {
+        let file = url(name).path
+        for number in 1...1000 {
+            let aside = name + ".corrupt" + (number == 1 ? "" : ".\(number)")
+            // link() fails with EEXIST instead of replacing, so a copy that appears meanwhile is kept too.
+            let target = url(aside).path
+            if link(file, target) == 0 {
+                guard unlink(file) == 0 else { throw .io(path: file, reason: String(cString: strerror(errno))) }
+                return aside
+            }
+            let failure = errno
+            if failure == EEXIST { continue }
+            // A file system without hard links (FAT, some network mounts): a rename to a name free now.
+            if [EPERM, ENOTSUP, EXDEV].contains(failure), !FileManager.default.fileExists(atPath: target) {
+                if rename(file, target) == 0 { return aside }
+            }
+            if FileManager.default.fileExists(atPath: target) { continue }
+            throw .io(path: file, reason: "cannot move it aside to \(aside): \(String(cString: strerror(failure)))")
+        }
+        throw .io(path: file, reason: "cannot move it aside: \(name).corrupt to \(name).corrupt.1000 exist already")
+    }
+
     /// The names of the files in the directory whose names end in `suffix` (none when it does not exist).
     public func files(withSuffix suffix: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])

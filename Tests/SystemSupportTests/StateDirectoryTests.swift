@@ -26,4 +26,18 @@ struct StateDirectoryTests {
         let dir = StateDirectory(path: "/proc/hap2mqtt-cannot-exist")
         #expect(throws: StateDirectoryError.self) { try dir.write(Data("x".utf8), to: "a.json") }
     }
+
+    @Test("a damaged file moved aside never replaces an earlier copy")
+    func moveAside() throws {
+        let dir = StateDirectory(path: NSTemporaryDirectory() + "hap2mqtt-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: dir.path) }
+        try dir.write(Data("one".utf8), to: "slugs.json")
+        #expect(try dir.moveAside("slugs.json") == "slugs.json.corrupt")
+        try dir.write(Data("two".utf8), to: "slugs.json")
+        #expect(try dir.moveAside("slugs.json") == "slugs.json.corrupt.2")
+        #expect(try dir.read("slugs.json") == nil)
+        #expect(try dir.read("slugs.json.corrupt") == Data("one".utf8))
+        #expect(try dir.read("slugs.json.corrupt.2") == Data("two".utf8))
+        #expect(throws: StateDirectoryError.self) { try dir.moveAside("missing.json") }
+    }
 }
