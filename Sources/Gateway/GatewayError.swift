@@ -10,6 +10,9 @@ public enum GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     case payloadTooLarge(size: Int, limit: Int)
     /// A command to an accessory its options exclude (`bridge/request/options`), by its slug.
     case excludedAccessory(String)
+    /// The slug map (`slugs.json`) could not be saved, with why: a rename is not made, since the next start
+    /// would undo it.
+    case slugMapNotSaved(String)
 
     public var description: String {
         switch self {
@@ -22,6 +25,7 @@ public enum GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
         case .excludedAccessory(let slug):
             return
                 "accessory '\(slug)' is excluded by its options and takes no commands; bridge/request/options {\"accessory\":\"\(slug)\",\"options\":{\"exclude\":false}} brings it back"
+        case .slugMapNotSaved(let why): return "cannot save the slug map: \(why); the accessory keeps its topics"
         }
     }
 }

@@ -56,6 +56,8 @@ extension Gateway {
             if published[id] != nil {
                 switch await moveTopics(of: id, to: new) {
                 case .success(let moved): from = moved == new ? nil : moved
+                case .failure(.slugMapNotSaved(let why)):
+                    failure = .failed("the options are saved; \(GatewayError.slugMapNotSaved(why))")
                 case .failure(let error): failure = .failed("the topics stay where they are: \(error)")
                 }
             } else if old != new {
@@ -63,6 +65,8 @@ extension Gateway {
                 do {
                     try index.rename(id, to: new)
                     from = old
+                } catch .slugMapNotSaved(let why) {
+                    failure = .failed("the options are saved; \(GatewayError.slugMapNotSaved(why))")
                 } catch {
                     failure = .failed("the topic name stays as it is: \(error)")
                 }

@@ -17,48 +17,71 @@ public struct SlugRegistry: Sendable {
     private var idBySlug: [String: AccessoryID] = [:]
     private let directory: StateDirectory?
     private let logger: Logger
+    /// Why the file must not be written this run, when it exists and could not be read or moved aside:
+    /// writing would replace the user's slugs with these. New slugs are then kept in memory only, and a
+    /// rename is refused with this.
+    private var unsavable: String?
 
-    /// Loads the registry from `directory` (nil: in memory only). A corrupt file is moved aside to
-    /// `slugs.json.corrupt` and logged to `logger`, never overwritten in place.
+    /// Loads the registry from `directory` (nil: in memory only). A file that is not a JSON object is moved
+    /// aside to `slugs.json.corrupt` (`.corrupt.2`, … when that name is taken) and logged to `logger`; one
+    /// that cannot be read is left as it is and never written this run. Either way the gateway starts.
     public init(directory: StateDirectory?, logger: Logger) {
         self.directory = directory
         self.logger = logger
         guard let directory else { return }
+        let path = directory.url(SlugRegistry.fileName).path
+        let data: Data?
         do {
-            guard let data = try directory.read(SlugRegistry.fileName) else { return }
-            guard let map = Self.map(from: data) else {
-                logger.error(
-                    "\(directory.url(SlugRegistry.fileName).path) is not valid JSON; moved aside to slugs.json.corrupt and starting a new slug map"
-                )
-                try? directory.write(data, to: SlugRegistry.fileName + ".corrupt")
-                try? directory.remove(SlugRegistry.fileName)
-                return
-            }
-            // A damaged or impossible entry (edited by hand, or saved by an older version without the length
-            // limit) is reported and skipped: its accessory gets a new slug, and the gateway starts.
-            for (key, slug) in map.sorted(by: { $0.key < $1.key }) {
-                guard let id = AccessoryID(key) else {
-                    logger.warning(
-                        "\(SlugRegistry.fileName): skipped the entry \(JSONString.quoted(Self.shown(key))): not an accessory id"
-                    )
-                    continue
-                }
-                if let problem = Self.problem(with: slug) {
-                    logger.warning(
-                        "\(SlugRegistry.fileName): skipped the slug of accessory \(id): \(problem); it gets a new one")
-                    continue
-                }
-                if let owner = idBySlug[slug] {
-                    logger.warning(
-                        "\(SlugRegistry.fileName): skipped the slug of accessory \(id): '\(slug)' belongs to accessory \(owner) too; it gets a new one"
-                    )
-                    continue
-                }
-                slugByID[id] = slug
-                idBySlug[slug] = id
-            }
+            data = try directory.read(SlugRegistry.fileName)
         } catch {
-            logger.error("cannot read the slug map: \(error)")
+            unsavable =
+                "\(error), so it is left as it is; fix it (the gateway's user must read and write it) or remove it, then restart"
+            logger.error(
+                "the slug map cannot be read (\(error)); it is left as it is and not written this run: new slugs last until a restart and renames are refused; fix it (the gateway's user must read and write it) or remove it, then restart"
+            )
+            return
+        }
+        guard let data else { return }
+        guard let map = (try? JSONValue(parsing: data))?.objectValue else {
+            do {
+                let aside = try directory.moveAside(SlugRegistry.fileName)
+                logger.error("\(path) is not a JSON object; moved aside to \(aside) and starting a new slug map")
+            } catch {
+                unsavable = "\(path) is damaged and cannot be moved aside (\(error)); move it away, then restart"
+                logger.error(
+                    "\(path) is not a JSON object and cannot be moved aside (\(error)); it is left as it is and not written this run: new slugs last until a restart and renames are refused; move it away, then restart"
+                )
+            }
+            return
+        }
+        // A damaged or impossible entry (edited by hand, or saved by an older version without the length
+        // limit) is reported and skipped: its accessory gets a new slug, the others keep theirs.
+        for (key, value) in map.dictionary.sorted(by: { $0.key < $1.key }) {
+            guard let id = AccessoryID(key) else {
+                logger.warning(
+                    "\(SlugRegistry.fileName): skipped the entry \(JSONString.quoted(Self.shown(key))): not an accessory id"
+                )
+                continue
+            }
+            guard let slug = value.stringValue else {
+                logger.warning(
+                    "\(SlugRegistry.fileName): skipped the slug of accessory \(id): it is not a string; it gets a new one"
+                )
+                continue
+            }
+            if let problem = Self.problem(with: slug) {
+                logger.warning(
+                    "\(SlugRegistry.fileName): skipped the slug of accessory \(id): \(problem); it gets a new one")
+                continue
+            }
+            if let owner = idBySlug[slug] {
+                logger.warning(
+                    "\(SlugRegistry.fileName): skipped the slug of accessory \(id): '\(slug)' belongs to accessory \(owner) too; it gets a new one"
+                )
+                continue
+            }
+            slugByID[id] = slug
+            idBySlug[slug] = id
         }
     }
 
@@ -81,7 +104,15 @@ public struct SlugRegistry: Sendable {
     /// so that topics on the broker always belong to slugs on disk.
     public mutating func saveIfChanged() {
         guard hasUnsavedChanges else { return }
-        save()
+        hasUnsavedChanges = false
+        do {
+            try save()
+        } catch {
+            // Logged once at start when the file may not be written at all.
+            if unsavable == nil, case .slugMapNotSaved(let why) = error {
+                logger.error("cannot save the slug map: \(why); the new slugs last until a restart")
+            }
+        }
     }
 
     /// Every accessory that was ever given a slug here, present or gone.
@@ -101,18 +132,29 @@ public struct SlugRegistry: Sendable {
         }
     }
 
-    /// Gives accessory `id` the slug `newSlug`.
+    /// Gives accessory `id` the slug `newSlug` and saves the map. A rename that is not saved would be undone
+    /// by the next start, so when the map cannot be saved the accessory keeps its slug.
     /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, longer than
-    ///   `Slug.maximumLength`, reserved, or taken.
+    ///   `Slug.maximumLength`, reserved, or taken; `GatewayError.slugMapNotSaved` when the map cannot be
+    ///   saved (nothing changed then).
     public mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
         if let problem = Self.problem(with: newSlug) { throw .invalidSlug(Self.shown(newSlug), reason: problem) }
         if let owner = idBySlug[newSlug], owner != id {
             throw .invalidSlug(newSlug, reason: "already used by accessory \(owner)")
         }
-        if let old = slugByID[id] { idBySlug[old] = nil }
+        let old = slugByID[id]
+        if let old { idBySlug[old] = nil }
         slugByID[id] = newSlug
         idBySlug[newSlug] = id
-        save()
+        do {
+            try save()
+        } catch {
+            idBySlug[newSlug] = nil
+            slugByID[id] = old
+            if let old { idBySlug[old] = id }
+            throw error
+        }
+        hasUnsavedChanges = false
     }
 
     /// Why `slug` cannot be an accessory's slug; nil when it can.
@@ -128,22 +170,13 @@ public struct SlugRegistry: Sendable {
         return nil
     }
 
-    /// The file's map of accessory id to slug; nil when `data` is not a JSON object of strings.
-    private static func map(from data: Data) -> [String: String]? {
-        guard let object = (try? JSONValue(parsing: data))?.objectValue else { return nil }
-        var map: [String: String] = [:]
-        for member in object {
-            guard let slug = member.value.stringValue else { return nil }
-            map[member.key] = slug
-        }
-        return map
-    }
-
     /// `text` for a log line or an answer: cut after 40 characters, so that a huge value is not echoed.
     static func shown(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
-    private mutating func save() {
-        hasUnsavedChanges = false
+    /// Writes the whole map (the slugs given since the last save with it).
+    /// - Throws: `GatewayError.slugMapNotSaved` naming the cause.
+    private func save() throws(GatewayError) {
+        if let unsavable { throw .slugMapNotSaved(unsavable) }
         guard let directory else { return }
         var map = JSONObject()
         for (id, slug) in slugByID { map.append(id.description, .string(slug)) }
@@ -151,7 +184,7 @@ public struct SlugRegistry: Sendable {
             let text = JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
             try directory.write(Data(text), to: SlugRegistry.fileName)
         } catch {
-            logger.error("cannot save the slug map: \(error)")
+            throw .slugMapNotSaved("\(error)")
         }
     }
 }
