@@ -29,8 +29,9 @@ public actor Management {
     private let optionsFile: AccessoryOptionsFile?
     /// The options saved, by accessory.
     private var savedOptions: [AccessoryID: AccessoryOptions] = [:]
-    /// Why the saved options could not be read: `setOptions` refuses, so that the file is not replaced.
-    private var optionsFileProblem: String?
+    /// Whether the saved options could not be read: `setOptions` reads the file again, and refuses while it
+    /// still cannot, so that the file is not replaced.
+    private var optionsFileDamaged = false
 
     /// Operations on `pairing`'s backend.
     /// - Parameters:
@@ -63,7 +64,7 @@ public actor Management {
             do {
                 savedOptions = try optionsFile.load()
             } catch {
-                optionsFileProblem = error.description
+                optionsFileDamaged = true
                 logger.error("the saved accessory options are not applied: \(error)")
             }
         }
@@ -160,7 +161,7 @@ public actor Management {
         guard let id = await gateway.optionsTarget(named: accessory) else {
             throw .unknownAccessory("no accessory '\(accessory)'; see bridge/accessories")
         }
-        if let optionsFileProblem { throw .failed(optionsFileProblem) }
+        if optionsFileDamaged { try await takeRepairedOptionsFile(into: gateway) }
         let options = change.applied(to: savedOptions[id] ?? AccessoryOptions())
         var all = savedOptions
         all[id] = options.isEmpty ? nil : options
@@ -171,6 +172,22 @@ public actor Management {
         let moved = try await gateway.applyOptions(options, to: id, renaming: change.name != .keep)
         logger.debug("options of \(id): \(options)")
         return AccessoryOptionsResult(id: id, slug: moved.slug, previousSlug: moved.from, options: options)
+    }
+
+    /// Reads the options file that was damaged again, since the user may have fixed or removed it meanwhile
+    /// (the README promises requests are refused only until then): once it reads, its options are applied
+    /// as at start (slugs stay), and the request goes on.
+    /// - Throws: `ManagementError.failed` saying what is wrong with it when it is still damaged.
+    private func takeRepairedOptionsFile(into gateway: Gateway) async throws(ManagementError) {
+        guard let optionsFile else { return }
+        let loaded = try optionsFile.load()
+        optionsFileDamaged = false
+        savedOptions = loaded
+        logger.info("\(optionsFile.path) reads again; its \(loaded.count) accessories' options are applied")
+        for (id, options) in loaded.sorted(by: { $0.key < $1.key }) {
+            // Without renaming, applying cannot fail.
+            _ = try? await gateway.applyOptions(options, to: id, renaming: false)
+        }
     }
 
     /// Whether the running gateway is healthy (`bridge/request/health_check`): it has published the home

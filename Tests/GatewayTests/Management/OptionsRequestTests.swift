@@ -229,6 +229,42 @@ struct OptionsRequestTests {
             })
     }
 
+    @Test("a damaged options file is read again by each request: once fixed it is taken, once removed it is gone")
+    func damagedFileRepaired() async throws {
+        let damaged = #"{"00:00:00:00:00:01/2":{"name":"Desk"#
+        try await withOptions(
+            { h, directory, log in
+                let refused = try await options(h, #"{"accessory":"kitchen_lamp","options":{"name":"Desk"}}"#)
+                #expect(refused["status"] as? String == "error", "\(refused)")
+                let lamp = GatewayFixture.id(2)
+                let fixed = "{\"\(lamp)\":{\"room\":\"Office\"}}"
+                try directory.write(Data(fixed.utf8), to: AccessoryOptionsFile.fileName)
+                let answer = try await options(h, #"{"accessory":"kitchen_lamp","options":{"exclude":false}}"#)
+                #expect(answer["status"] as? String == "ok", "\(answer)")
+                let saved = try #require((answer["data"] as? [String: Any])?["options"] as? [String: Any])
+                #expect(saved["room"] as? String == "Office", "the fixed file's options are taken: \(saved)")
+                #expect((try listed(h, lamp)?["options"] as? [String: Any])?["room"] as? String == "Office")
+                #expect(log.records(.info, containing: "reads again").count == 1)
+
+                // Damaged again, then removed: the removal is taken as no saved options.
+                try directory.write(Data(damaged.utf8), to: AccessoryOptionsFile.fileName)
+                let management = Management(
+                    pairing: FakeAccessoryPairing(), options: AccessoryOptionsFile(directory: directory),
+                    logger: log.logger(label: "second"))
+                await management.attach(h.gateway)
+                await #expect(throws: ManagementError.self) {
+                    try await management.setOptions("kitchen_lamp", AccessoryOptionsChange(name: .set("Desk")))
+                }
+                try directory.remove(AccessoryOptionsFile.fileName)
+                let result = try await management.setOptions("kitchen_lamp", AccessoryOptionsChange(name: .set("Desk")))
+                #expect(result.options.name == "Desk")
+                #expect(result.options.room == nil)
+            },
+            prepare: { directory in
+                try directory.write(Data(damaged.utf8), to: AccessoryOptionsFile.fileName)
+            })
+    }
+
     @Test("options are refused without a running gateway")
     func notRunning() async throws {
         let management = Management(pairing: FakeAccessoryPairing(), logger: LogCapture().logger(label: "m"))
