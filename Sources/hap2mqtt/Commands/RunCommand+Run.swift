@@ -26,8 +26,11 @@ enum RunCommandRunner {
     static func run(_ context: CommandContext, loggers: Loggers) async -> Int32 {
         let configuration = context.configuration
         let stateDirectory = StateDirectory(path: configuration.homekit.stateDirectory)
+        let lock: StateDirectoryLock
         do {
             try stateDirectory.create()
+            // Before anything reads or writes there: a second gateway would overwrite this one's files.
+            lock = try StateDirectoryLock(stateDirectory)
             // Before anything here writes: what a killed run left half-written is gone, never read.
             let stale = try stateDirectory.removeStaleTemporaryFiles()
             if !stale.isEmpty {
@@ -39,6 +42,8 @@ enum RunCommandRunner {
             StandardStream.write("hap2mqtt: cannot use the state directory: \(error)\n", to: STDERR_FILENO)
             return 1
         }
+        // Held until run returns; the kernel drops it if the process dies first.
+        defer { withExtendedLifetime(lock) {} }
         let signals = await SignalHandler(SignalAction.handled)
         defer { signals.cancel() }
 
