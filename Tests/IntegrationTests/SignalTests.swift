@@ -7,6 +7,33 @@ import Testing
 /// HAP-python bridge. Every effect is polled for with a deadline.
 @Suite("hap2mqtt run and its signals")
 struct SignalTests {
+    @Test("SIGHUP that changes only a key a restart applies says so in one line, never 'nothing changed'")
+    func reloadNeedingRestart() async throws {
+        let broker = try await MosquittoBroker()
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
+        try gateway.start()
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == #"{"state":"online"}"# }
+        let original = try String(contentsOf: gateway.configurationFile, encoding: .utf8)
+        try TestFile.write(
+            original.replacingOccurrences(of: "mqtt:\n", with: "mqtt:\n  password: changed\n"),
+            to: gateway.configurationFile)
+        try #require(kill(try #require(gateway.processIdentifier), SIGHUP) == 0)
+
+        try await eventually("the reload is logged") { gateway.log.contains("reloaded the configuration") }
+        let lines = gateway.log.split(separator: "\n").filter {
+            $0.contains("reloaded the configuration") || $0.contains("applied only by a restart")
+        }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(
+            lines.first?.hasSuffix(
+                "warning hap2mqtt: received SIGHUP; reloaded the configuration: nothing applied now; "
+                    + "changed but applied only by a restart: mqtt.password") == true, "\(lines)")
+        await gateway.stop()
+        await observer.disconnect()
+        await broker.stop()
+    }
+
     @Test(
         "SIGHUP applies the log level, an accessory's room and Home Assistant's exclusions, and names what needs a restart"
     )
@@ -46,10 +73,10 @@ struct SignalTests {
 
         try await eventually("the reload is logged") {
             gateway.log.contains(
-                "received SIGHUP; reloaded the configuration: applied homekit.accessories, "
-                    + "homeassistant.exclude_accessories, log_level")
+                "warning hap2mqtt: received SIGHUP; reloaded the configuration: applied homekit.accessories, "
+                    + "homeassistant.exclude_accessories, log_level; changed but applied only by a restart: mqtt.client_id"
+            )
         }
-        #expect(gateway.log.contains("changed in the configuration but applied only by a restart: mqtt.client_id"))
         try await eventually("bridge/accessories puts the Light in the Office") {
             guard let text = try await live.retained("hap2mqtt/bridge/accessories"),
                 let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]

@@ -12,8 +12,8 @@ import Logging
 /// - `homeassistant.discovery`, the birth delays and the exclusions (configs are published or cleared).
 ///
 /// Everything else (the broker, the base topic, the state directory, intervals, `exclude`, the `home`
-/// section, the discovery prefix and status topic) is named in one warning as needing a restart, and keeps
-/// its running value until then. A configuration that does not load is logged and changes nothing.
+/// section, the discovery prefix and status topic) keeps its running value until a restart. One line
+/// reports the reload: what it applied and the changed keys that wait for a restart. A configuration that does not load is logged and changes nothing.
 actor ConfigurationReload {
     /// The keys that a reload applies; every other changed key needs a restart.
     static let reloadable: Set<String> = [
@@ -97,12 +97,22 @@ actor ConfigurationReload {
                 homeAssistant: applied.homeAssistantConfiguration,
                 configurationJSON: applied.redactedSummary.description)
         }
-        let appliedText = changed.isEmpty ? "nothing changed" : "applied " + changed.joined(separator: ", ")
-        logger.notice("received SIGHUP; reloaded the configuration: \(appliedText)")
-        if !needRestart.isEmpty {
-            logger.warning(
-                "changed in the configuration but applied only by a restart: \(needRestart.joined(separator: ", "))")
+        let (level, text) = Self.report(applied: changed, needRestart: needRestart)
+        logger.log(level, text)
+    }
+
+    /// The one line a reload logs: what it applied and what waits for a restart, so that neither half
+    /// contradicts the other ("nothing changed" above a changed password). A warning when something
+    /// waits for a restart.
+    static func report(applied: [String], needRestart: [String]) -> (LogLevel, String) {
+        var text = "received SIGHUP; reloaded the configuration: "
+        switch (applied.isEmpty, needRestart.isEmpty) {
+        case (true, true): return (.notice, text + "nothing changed")
+        case (true, false): text += "nothing applied now"
+        case (false, _): text += "applied " + applied.joined(separator: ", ")
         }
+        guard !needRestart.isEmpty else { return (.notice, text) }
+        return (.warning, text + "; changed but applied only by a restart: " + needRestart.joined(separator: ", "))
     }
 
     /// The dotted keys (`mqtt.url`, `homekit.accessories`, `log_level`) whose values differ, in the order
