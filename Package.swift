@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "HomeModel", dependencies: ["JSON"]),
         .target(name: "HomeStore", dependencies: ["HomeModel", "Logging", "SystemSupport"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "Logging", "SystemSupport"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "COpenSSL", "Logging", "SystemSupport"]),
         .target(
             name: "HAPController",
             dependencies: [

@@ -8,6 +8,7 @@
 #include <openssl/rand.h>
 #include <openssl/err.h>
 #include <openssl/crypto.h>
+#include <openssl/x509.h>
 
 // Function-like macros that Swift cannot import.
 static inline void hap2mqtt_openssl_free(void *p) { OPENSSL_free(p); }

@@ -15,7 +15,8 @@ public struct MQTTConfiguration: Sendable {
     /// Sent in CONNECT; never logged.
     public var password: String?
     /// PEM file of the certificate authorities that sign the broker's certificate. Without it an
-    /// `mqtts://` client trusts the system's CA store. There is deliberately no "insecure" mode: the
+    /// `mqtts://` client trusts the system's CA store: OpenSSL's default file and directory, or those
+    /// that `SSL_CERT_FILE` and `SSL_CERT_DIR` name; `MQTTClient.init` throws when there is none. There is deliberately no "insecure" mode: the
     /// broker's certificate and host name are always verified.
     public var caFile: String?
     /// PEM client certificate, for brokers that require one; needs `keyFile`.

@@ -103,6 +103,33 @@ struct GatewayProcessTests {
         await broker.stop()
     }
 
+    @Test("mqtts:// trusting the system's CA store (here SSL_CERT_FILE) reconnects after a broker restart")
+    func tlsSystemStoreRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let authority = try await TestCertificateAuthority(name: "system-ca", in: directory)
+        let broker = try await MosquittoBroker(options: .init(tls: try await authority.issueServerCertificate()))
+        // No ca_file: the gateway trusts what OpenSSL calls the system's store, which SSL_CERT_FILE names.
+        let gateway = try GatewayProcess(
+            brokerURL: try #require(broker.tlsURL), environment: ["SSL_CERT_FILE": authority.caFile])
+        try gateway.start()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        await broker.kill()
+        try await eventually("a failed reconnect is logged", timeout: .seconds(20)) {
+            gateway.log.contains("mqtt: reconnecting to mqtts://")
+        }
+        try await broker.restart()
+        try await eventually("bridge/state online after the broker restart", timeout: .seconds(30)) {
+            (try? await observer.retained("hap2mqtt/bridge/state"))??.payloadString == Self.online
+        }
+        #expect(!gateway.log.contains("MOSQ_OPT_SSL_CTX_WITH_DEFAULTS"), "\(gateway.log)")
+        #expect(gateway.isRunning)
+        await gateway.stop()
+        await observer.disconnect()
+        await broker.stop()
+    }
+
     @Test("SIGTERM before the broker was ever reached: one notice says so, and it exits with status 0")
     func signalBeforeBroker() async throws {
         let broker = try await MosquittoBroker()

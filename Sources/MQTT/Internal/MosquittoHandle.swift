@@ -1,4 +1,5 @@
 import CMosquitto
+import COpenSSL
 import Foundation
 
 /// `mosquitto_lib_init` must run once per process before the first `mosquitto_new`; a global `let` is
@@ -74,21 +75,49 @@ final class MosquittoHandle: @unchecked Sendable {
         if (configuration.certFile == nil) != (configuration.keyFile == nil) {
             throw .invalidConfiguration("certFile and keyFile go together")
         }
+        var caFile = configuration.caFile
         var caPath: String?
         if configuration.caFile == nil {
             try check(mosquitto_int_option(pointer, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "system CA certificates")
-            guard configuration.certFile != nil else { return }
-            // mosquitto_tls_set wants a CA file or directory even when the system store is used.
-            caPath = ["/etc/ssl/certs", "/etc/pki/tls/certs", "/usr/local/etc/openssl/certs"]
-                .first { FileManager.default.fileExists(atPath: $0) }
-            guard caPath != nil else {
-                throw .invalidConfiguration("a client certificate needs caFile here (no system CA directory found)")
+            // libmosquitto 2.0.11 keeps the TLS context of the first connection and, on every later one,
+            // refuses it without a CA file, directory or PSK (net__init_ssl_ctx: "MOSQ_OPT_SSL_CTX_WITH_DEFAULTS
+            // used without specifying cafile, capath or psk"): with the option alone a client never
+            // reconnects. The system store's own locations satisfy it and trust nothing the option does not.
+            // mosquitto_tls_set needs them for a client certificate too.
+            let system = Self.systemCALocations()
+            guard system.file != nil || system.directory != nil else {
+                throw .invalidConfiguration(
+                    "mqtts:// without caFile trusts the system's CA certificates, and there are none here "
+                        + "(OpenSSL looks in \(system.looked)): install them (the ca-certificates package) or set caFile"
+                )
             }
+            caFile = system.file
+            caPath = system.directory
         }
         try check(
-            mosquitto_tls_set(
-                pointer, configuration.caFile, caPath, configuration.certFile, configuration.keyFile, nil),
+            mosquitto_tls_set(pointer, caFile, caPath, configuration.certFile, configuration.keyFile, nil),
             "TLS files")
+    }
+
+    /// Where OpenSSL finds the system's CA certificates, as `SSL_CTX_set_default_verify_paths` looks for
+    /// them: `SSL_CERT_FILE` and `SSL_CERT_DIR` when set, else the file and directory OpenSSL was built
+    /// with; each only when it exists. `looked` names both, for an error.
+    static func systemCALocations() -> (file: String?, directory: String?, looked: String) {
+        func location(variable: UnsafePointer<CChar>, builtIn: UnsafePointer<CChar>) -> String {
+            getenv(variable).map { String(cString: $0) } ?? String(cString: builtIn)
+        }
+        let file = location(variable: X509_get_default_cert_file_env(), builtIn: X509_get_default_cert_file())
+        let directory = location(variable: X509_get_default_cert_dir_env(), builtIn: X509_get_default_cert_dir())
+        // OpenSSL reads a list of directories, separated as PATH is.
+        let anyDirectory = directory.split(separator: ":").contains { part in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: String(part), isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+        return (
+            FileManager.default.isReadableFile(atPath: file) ? file : nil, anyDirectory ? directory : nil,
+            "\(file) and \(directory); SSL_CERT_FILE and SSL_CERT_DIR name others"
+        )
     }
 
     private func setWill(_ will: MQTTMessage, protocolVersion: MQTTProtocolVersion) throws(MQTTError) {
