@@ -8,6 +8,9 @@ public struct MQTTConfiguration: Sendable {
     /// The MQTT client identifier. Empty lets the broker assign one (MQTT 5 §3.1.3.1). A second client
     /// with the same identifier takes the session over and disconnects the first.
     public var clientID: String
+    /// How log lines name the setting that holds `clientID` when they tell the user to change it (another
+    /// client connects with the same id); a program with a configuration file of its own passes its key.
+    public var clientIDSetting = "clientID"
     /// MQTT 5 by default; `.v311` for old brokers.
     public var protocolVersion: MQTTProtocolVersion = .v5
     /// Sent in CONNECT when set. MQTT 3.1.1 needs a user name whenever a password is set.
@@ -39,7 +42,8 @@ public struct MQTTConfiguration: Sendable {
     /// DISCONNECT (crash, network loss, keep-alive timeout), never after `disconnect()`.
     public var will: MQTTMessage?
     /// Wait before reconnect attempts: `min` after the first failure, doubling (with ±20 % jitter) up to
-    /// `max`. Starts again at `min` after every successful connection.
+    /// `max`. Starts again at `min` after every connection that lasted 10 s; one that the broker ends
+    /// sooner (another client with the same `clientID` took the session) counts as a failed attempt.
     public var reconnectDelay: (min: Duration, max: Duration) = (.milliseconds(500), .seconds(30))
     /// How long a connection attempt may take from the TCP connect to the broker's CONNACK.
     public var connectTimeout: Duration = .seconds(10)

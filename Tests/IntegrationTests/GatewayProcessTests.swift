@@ -103,7 +103,9 @@ struct GatewayProcessTests {
         await broker.stop()
     }
 
-    @Test("mqtts:// trusting the system's CA store (here SSL_CERT_FILE) reconnects after a broker restart")
+    @Test(
+        "mqtts:// trusting the system's CA store (here SSL_CERT_FILE) reconnects after a broker restart, with a warning"
+    )
     func tlsSystemStoreRestart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -116,8 +118,8 @@ struct GatewayProcessTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
         await broker.kill()
-        try await eventually("a failed reconnect is logged", timeout: .seconds(20)) {
-            gateway.log.contains("mqtt: reconnecting to mqtts://")
+        try await eventually("a failed reconnect is logged as a warning", timeout: .seconds(20)) {
+            gateway.log.contains("warning mqtt: reconnecting to mqtts://")
         }
         try await broker.restart()
         try await eventually("bridge/state online after the broker restart", timeout: .seconds(30)) {

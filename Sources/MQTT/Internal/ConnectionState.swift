@@ -42,6 +42,9 @@ struct AttemptFacts {
     var disconnectReason: String?
     /// The first error line libmosquitto logged (OpenSSL's reason for a failed handshake).
     var errorLog: String?
+    /// The broker ended the connection because another client connected with the same client id (MQTT 5
+    /// DISCONNECT with reason code 0x8E, Session taken over, §3.14.2.1).
+    var sessionTakenOver = false
 }
 
 /// Everything about a client that more than one thread touches, kept behind one `Mutex`.

@@ -70,6 +70,7 @@ extension MQTTConnection {
         if let text = MosquittoProperties.reasonString(properties) { reason += " (\(text))" }
         state.withLock { state in
             if state.attempt.disconnectReason == nil { state.attempt.disconnectReason = reason }
+            if rc == MQTT_RC_SESSION_TAKEN_OVER.rawValue { state.attempt.sessionTakenOver = true }
         }
     }
 

@@ -1,6 +1,7 @@
 import CMosquitto
 import Dispatch
 import Foundation
+import Logging
 import Synchronization
 import SystemSupport
 
@@ -9,6 +10,34 @@ private struct AttemptOutcome {
     /// The broker accepted it (CONNACK 0) and it was in use before it ended.
     var established: Bool
     var error: MQTTError
+    /// How long an established connection lasted, from its CONNACK.
+    var lasted: Duration = .zero
+    /// The broker ended it because another client took the session over (MQTT 5 reason code 0x8E).
+    var sessionTakenOver = false
+}
+
+/// What the loop remembers between attempts for its log lines.
+private struct ReconnectTally {
+    /// Failed attempts since the last connection.
+    var failedAttempts = 0
+    /// Connections in a row that ended quickly or were taken over.
+    var quickDrops = 0
+    var failurePace = WarningPace()
+    var quickDropPace = WarningPace()
+}
+
+/// At most one warning a minute about one kind of trouble that repeats while the client reconnects; the
+/// repeats in between go to `info`, so the log still shows every attempt without a warning for each.
+private struct WarningPace {
+    private var lastWarning: ContinuousClock.Instant?
+
+    /// `.warning` for the `first` line of a new spell of trouble, or when none was given in the last
+    /// minute (it counts as given); else `.info`.
+    mutating func level(first: Bool, now: ContinuousClock.Instant = .now) -> LogLevel {
+        if !first, let lastWarning, now - lastWarning < .seconds(60) { return .info }
+        lastWarning = now
+        return .warning
+    }
 }
 
 /// The loop thread. It is ours rather than `mosquitto_loop_start`'s because libmosquitto's own loop
@@ -23,8 +52,16 @@ extension MQTTConnection {
 
     private var isStopping: Bool { state.withLock { $0.phase == .stopping } }
 
+    /// A connection that ends sooner than this after its CONNACK counts as a failed attempt for the
+    /// back-off: a broker that drops the client at once (another client with the same client id takes
+    /// the session over, and this one takes it back) would otherwise be reconnected to, and everything
+    /// republished, every second for ever. The HAP side counts a session that ends right after its sync
+    /// the same way.
+    static let quickDrop = Duration.seconds(10)
+
     private func runLoop() {
         var failures = 0
+        var tally = ReconnectTally()
         var firstAttempt = true
         while !isStopping {
             state.withLock { $0.attempt = AttemptFacts() }
@@ -32,30 +69,69 @@ extension MQTTConnection {
             let rc = startAttempt(first: firstAttempt) { isStopping }
             let savedErrno = errno
             firstAttempt = false
-            let outcome =
+            var outcome =
                 rc == MosquittoError.success
                 ? drive(since: started)
                 : AttemptOutcome(established: false, error: attemptError(rc: rc, savedErrno: savedErrno))
             driveDirectly(false)
             // An attempt that timed out still has its socket; the broker should not wait for it.
             closeSocket()
+            outcome.sessionTakenOver = state.withLock { $0.attempt.sessionTakenOver }
             if outcome.established { connectionLost(outcome.error) }
-            if isStopping { break }
+            if isStopping {
+                if outcome.established { log(.info, "connection to \(brokerName) ended: disconnect() was called") }
+                break
+            }
             if !state.withLock({ $0.everReady }) {
                 giveUp(outcome.error)
                 return
             }
-            failures = outcome.established ? 1 : failures + 1
+            let quick = outcome.established && outcome.lasted < Self.quickDrop
+            failures = outcome.established && !quick ? 1 : failures + 1
             let delay = reconnectDelay(after: failures)
-            if !outcome.established {
-                log(
-                    .info,
-                    "reconnecting to \(brokerName) failed: \(Self.reasonText(outcome.error)); next attempt in \(delay.formattedSeconds)"
-                )
-            }
+            logEnd(of: outcome, quick: quick, nextAttempt: delay, tally: &tally)
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(delay / .nanoseconds(1))))
         }
         finishStopped()
+    }
+
+    /// Logs how an attempt or connection ended and when the next attempt comes. Trouble that repeats
+    /// while the client reconnects (failed attempts, quick drops) is a warning when it starts and then
+    /// once a minute (`WarningPace`), `info` in between, as the HAP side logs its reconnects.
+    private func logEnd(
+        of outcome: AttemptOutcome, quick: Bool, nextAttempt delay: Duration, tally: inout ReconnectTally
+    ) {
+        let reason = Self.reasonText(outcome.error)
+        let next = "next attempt in \(delay.formattedSeconds)"
+        let clientID = "\"\(configuration.clientID)\""
+        guard outcome.established else {
+            tally.failedAttempts += 1
+            let attempt = tally.failedAttempts > 1 ? " (attempt \(tally.failedAttempts))" : ""
+            log(
+                tally.failurePace.level(first: tally.failedAttempts == 1),
+                "reconnecting to \(brokerName) failed\(attempt): \(reason); \(next)")
+            return
+        }
+        tally.failedAttempts = 0
+        tally.quickDrops = quick || outcome.sessionTakenOver ? tally.quickDrops + 1 : 0
+        let level = tally.quickDropPace.level(first: tally.quickDrops == 1)
+        if outcome.sessionTakenOver {
+            log(
+                level,
+                "connection to \(brokerName) ended: another client connected with this client's id \(clientID) "
+                    + "and the broker gave it the session (Session taken over); every client needs an id of its "
+                    + "own: set a unique \(configuration.clientIDSetting); \(next)")
+        } else if quick {
+            // MQTT 3.1.1 has no reason code, and mosquitto before 2.0.15 sends none with MQTT 5 either: the
+            // broker closes the connection of a client whose id another one takes without a word.
+            log(
+                level,
+                "connection to \(brokerName) ended: \(reason) (\(outcome.lasted.formattedSeconds) after it was made); "
+                    + "another client connecting with the same client id \(clientID) is one likely cause "
+                    + "(set a unique \(configuration.clientIDSetting)); \(next)")
+        } else {
+            log(.warning, "connection to \(brokerName) ended: \(reason)")
+        }
     }
 
     /// Ends a connection that DISCONNECT did not end in time, or an attempt that timed out, at once
@@ -75,6 +151,7 @@ extension MQTTConnection {
     /// the connection after `disconnect()`.
     private func drive(since started: ContinuousClock.Instant) -> AttemptOutcome {
         var established = false
+        var connectedAt = started
         var stopDeadline: ContinuousClock.Instant?
         while true {
             // 250 ms bounds how late a timeout or stop is noticed; packets to send wake the loop at once
@@ -92,6 +169,7 @@ extension MQTTConnection {
             let (connack, stopping) = state.withLock { ($0.attempt.connack, $0.phase == .stopping) }
             if !established, !stopping, let connack, connack.code == 0 {
                 established = true
+                connectedAt = .now
                 // From here on the loop and the publishers write by hand (MQTTConnection+DirectIO.swift);
                 // before becomeReady(), so that the first publisher let through writes at once.
                 driveDirectly(true)
@@ -100,7 +178,8 @@ extension MQTTConnection {
             if rc != MosquittoError.success || mosquitto_socket(pointer) == -1 {
                 return AttemptOutcome(
                     established: established,
-                    error: stopping ? .closed : attemptError(rc: rc, savedErrno: savedErrno))
+                    error: stopping ? .closed : attemptError(rc: rc, savedErrno: savedErrno),
+                    lasted: .now - connectedAt)
             }
             let now = ContinuousClock.now
             if stopping {
@@ -184,9 +263,8 @@ extension MQTTConnection {
             state.subscribeWaiters = [:]
             state.unsubscribeWaiters = [:]
         }
-        let reason = Self.reasonText(error)
-        log(error == .closed ? .info : .warning, "connection to \(brokerName) ended: \(reason)")
-        eventContinuation.yield(.disconnected(reason: reason))
+        // The loop logs the end, once it knows when the next attempt comes.
+        eventContinuation.yield(.disconnected(reason: Self.reasonText(error)))
     }
 
     /// The first connection failed: tell `connect()` and go back to idle so it may be called again, unless

@@ -10,6 +10,7 @@ extension Configuration {
     /// The MQTT client's settings, with the last will on `bridge/state`.
     var mqttClientConfiguration: MQTTConfiguration {
         var c = MQTTConfiguration(url: mqtt.url.description, clientID: mqtt.clientID)
+        c.clientIDSetting = "mqtt.client_id"
         c.protocolVersion = mqtt.protocolVersion == .v5 ? .v5 : .v311
         c.username = mqtt.username
         c.password = mqtt.password?.reveal
