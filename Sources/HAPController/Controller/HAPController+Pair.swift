@@ -1,4 +1,5 @@
 import HomeModel
+import SystemSupport
 
 extension HAPController {
     /// Pairs with the accessory server at `host`:`port` (pair-setup, HAP spec §5.6) and saves the pairing
@@ -30,7 +31,8 @@ extension HAPController {
     ///   reason (e.g. `.connection(.pairing(.wrongSetupCode))`, `.alreadyPaired`, `.connectFailed`);
     ///   `.notAnAccessory` when the first pair-setup exchange breaks the connection or is not answered in
     ///   HTTP; `.alreadyPairedHere` when the accessory is paired and this controller has a pairing at its
-    ///   address; `.pairingNotSaved` when the accessory paired but the file could not be written; `.storage`.
+    ///   address; `.noRoomForPairing` before M1 when the state directory has no room for the pairing file;
+    ///   `.pairingNotSaved` when the accessory paired but the file could not be written; `.storage`.
     public func pairSetup(
         host: String, port: UInt16, setupCode: SetupCode, name: String? = nil, featureFlags: Int = 0
     ) async throws(HAPControllerError) -> PairOutcome {
@@ -47,6 +49,16 @@ extension HAPController {
             await connection.close()
             throw .storage(error)
         }
+        // The accessory stores the pairing when it accepts M5, and cannot be asked for it again: the room
+        // for the pairing file is taken before M1, and given back only to write that file.
+        let reservation: SpaceReservation
+        do {
+            reservation = try store.directory.reserveSpace(Self.pairingFileReserve, for: Self.reserveFileName)
+        } catch {
+            store.endPairSetup()
+            await connection.close()
+            throw .noRoomForPairing(directory: store.directory.path, error)
+        }
         var pairing: Pairing
         do {
             let result = try await connection.pairSetupSteps(
@@ -54,6 +66,7 @@ extension HAPController {
                 timeout: HAPConnection.pairSetupStepTimeout)
             pairing = Pairing(controller: identity, accessory: result, host: host, port: port, name: name)
         } catch {
+            reservation.release()
             await connection.close()
             throw Self.pairSetupFailure(
                 error, host: host, port: port, others: others, interrupted: interrupted, store: store)
@@ -70,6 +83,7 @@ extension HAPController {
         } else if name == nil {
             pairing.name = replaced?.name
         }
+        reservation.release()
         do {
             try store.save(pairing)
             store.endPairSetup()
@@ -188,6 +202,12 @@ extension HAPController {
             return nil
         }
     }
+
+    /// The room taken for the pairing file during pair-setup: two pages, far more than a pairing file
+    /// (about 400 bytes, with a name of up to a few hundred) or its directory entry take.
+    static let pairingFileReserve = 8192
+    /// The reserving file's name before its temporary-file tail (`SpaceReservation`).
+    static let reserveFileName = "pair-setup-reserve"
 
     /// `name`, or `name 2`, `name 3`, … when another pairing has it (any case).
     static func unique(_ name: String, among pairings: [Pairing]) -> String {

@@ -1,3 +1,11 @@
+public import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Why a `HAPController` operation failed. Prints as one line a user can act on.
 public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Talking to the accessory failed: no connection, a pairing error (`.connection(.pairing(…))`), a time-out, …
@@ -7,6 +15,9 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
     /// Pair-setup succeeded, so the accessory now counts this controller as paired, but the pairing could
     /// not be saved: without it this controller cannot reconnect.
     case pairingNotSaved(accessoryPairingID: String, PairingStoreError)
+    /// The state directory `directory` has no room for a pairing file (`reason`: `ENOSPC` when the disk
+    /// is full), found before pair-setup: the accessory was left unpaired.
+    case noRoomForPairing(directory: String, SystemCallError)
     /// No stored pairing has this name or accessory id; `known` lists the names there are.
     case unknownPairing(String, known: [String])
     /// More than one stored pairing has this name; `matches` lists their accessory ids.
@@ -46,6 +57,11 @@ public enum HAPControllerError: Error, Sendable, Hashable, CustomStringConvertib
         case .pairingNotSaved(let id, let error):
             return
                 "the accessory \(id) is now paired, but the pairing could not be saved (\(error)): fix the state directory, then reset the accessory and pair again"
+        case .noRoomForPairing(let directory, let error):
+            let full = [ENOSPC, EDQUOT, EFBIG].contains(error.code)
+            return (full ? "not enough space in \(directory)" : "cannot write in \(directory)")
+                + " for a pairing file (\(error.reason)): the accessory was left unpaired; "
+                + (full ? "free some space there" : "make the directory writable") + " and pair again"
         case .unknownPairing(let name, let known):
             let list =
                 known.isEmpty
