@@ -32,15 +32,32 @@ public struct StateDirectory: Sendable, Hashable {
         }
     }
 
-    /// Reads `name`; nil when the file does not exist.
-    /// - Throws: `StateDirectoryError.io` when it exists but cannot be read.
+    /// Reads `name`; nil when the file does not exist (or is a symbolic link to nothing).
+    /// - Throws: `StateDirectoryError.io` when it exists but cannot be read, with the system's reason
+    ///   (`cannot read file: Permission denied`, `… Is a directory`).
     public func read(_ name: String) throws(StateDirectoryError) -> Data? {
         let file = url(name).path
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw .io(path: file, reason: "cannot read file")
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw .io(path: file, reason: "cannot read file: \(String(cString: strerror(code)))")
         }
-        return data
+        defer { close(fd) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let outcome = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try SystemCall.retryingInterrupts("read") { systemRead(fd, raw.baseAddress, raw.count) }
+                }
+            }
+            switch outcome {
+            case .success(0): return data
+            case .success(let count): data.append(contentsOf: chunk[..<count])
+            case .failure(let error): throw .io(path: file, reason: "cannot read file: \(error.reason)")
+            }
+        }
     }
 
     /// Writes `data` to `name` atomically with mode 0600 (temporary file, fsync, rename, fsync of the
@@ -155,3 +172,9 @@ public struct StateDirectory: Sendable, Hashable {
         return removed
     }
 }
+
+#if canImport(Glibc)
+    private let systemRead = Glibc.read
+#else
+    private let systemRead = Darwin.read
+#endif

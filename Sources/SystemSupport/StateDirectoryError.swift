@@ -1,5 +1,5 @@
 /// A state-directory file could not be read or written.
-public enum StateDirectoryError: Error, Sendable, CustomStringConvertible {
+public enum StateDirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
     case io(path: String, reason: String)
 
     public var description: String {

@@ -21,6 +21,21 @@ struct StateDirectoryTests {
         #expect(dir.files(withSuffix: ".json").isEmpty)
     }
 
+    @Test("a file that cannot be read is an error with the system's reason; a link to nothing is no file")
+    func readFailure() throws {
+        let dir = StateDirectory(path: NSTemporaryDirectory() + "hap2mqtt-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: dir.path) }
+        try dir.create()
+        try FileManager.default.createDirectory(atPath: dir.url("a.json").path, withIntermediateDirectories: false)
+        #expect(
+            throws: StateDirectoryError.io(path: dir.url("a.json").path, reason: "cannot read file: Is a directory")
+        ) {
+            try dir.read("a.json")
+        }
+        try FileManager.default.createSymbolicLink(atPath: dir.url("b.json").path, withDestinationPath: "/nonexistent")
+        #expect(try dir.read("b.json") == nil)
+    }
+
     @Test("a write into an unwritable place fails with the path in the error")
     func failure() {
         let dir = StateDirectory(path: "/proc/hap2mqtt-cannot-exist")
