@@ -13,8 +13,8 @@ public import SystemSupport
 /// let accessories = try await client.accessories()
 /// ```
 ///
-/// The controller identity (`controller.json`) is created on first use. Several `HAPController`s on the
-/// same directory (a restart) share it and the pairings.
+/// The controller identity (`controller.json`) is created on first use, while no pairing file exists.
+/// Several `HAPController`s on the same directory (a restart) share it and the pairings.
 public actor HAPController {
     /// Where the identity and the pairings are kept.
     public nonisolated let store: PairingStore
@@ -24,6 +24,8 @@ public actor HAPController {
     public nonisolated let requestTimeout: Duration
     let logger: Logger
     private var cachedIdentity: ControllerIdentity?
+    /// The identity problem `reportIdentityProblem(_:)` logged last, until the identity loads.
+    private var reportedIdentityProblem: PairingStoreError?
     /// The addresses providers followed their accessory servers to and saved, by upper-case accessory
     /// pairing id (`followedAddress(of:)`).
     private let followed = Mutex<[String: HAPEndpoint]>([:])
@@ -40,8 +42,9 @@ public actor HAPController {
         self.requestTimeout = requestTimeout
     }
 
-    /// This controller's identity, created and saved on first use.
-    /// - Throws: `.storage` when `controller.json` is damaged or cannot be read or written.
+    /// This controller's identity, created and saved on first use (while no pairing file exists).
+    /// - Throws: `.storage` when `controller.json` is damaged, cannot be read or written, or is missing
+    ///   beside pairing files.
     public func identity() throws(HAPControllerError) -> ControllerIdentity {
         if let cachedIdentity { return cachedIdentity }
         do {
@@ -51,6 +54,32 @@ public actor HAPController {
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Logs `problem`, why the identity cannot be loaded, as one error while it lasts: every provider
+    /// meets it, and one line says what to do.
+    func reportIdentityProblem(_ problem: PairingStoreError) {
+        guard reportedIdentityProblem != problem else { return }
+        reportedIdentityProblem = problem
+        logger.error("no accessory can be reached: \(problem)")
+    }
+
+    /// Whether the identity loads now; says so in the log when a problem with it was reported, and
+    /// reports a problem that changed (a damaged file where a missing one was).
+    func identityLoads() -> Bool {
+        do {
+            _ = try identity()
+        } catch .storage(let problem) {
+            reportIdentityProblem(problem)
+            return false
+        } catch {
+            return false
+        }
+        if reportedIdentityProblem != nil {
+            reportedIdentityProblem = nil
+            logger.notice("this controller's identity loads again; connecting to the accessories")
+        }
+        return true
     }
 
     /// The stored pairings, sorted by name. Damaged pairing files are skipped and logged as warnings.

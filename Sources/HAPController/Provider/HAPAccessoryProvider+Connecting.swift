@@ -10,8 +10,10 @@ extension HAPAccessoryProvider {
         case connected(HAPClient)
         /// It failed; try again later.
         case failed(String)
-        /// The accessory refused this controller for good (or the identity is unusable): stop trying.
+        /// The accessory refused this controller for good: stop trying.
         case rejected(String)
+        /// This controller's identity cannot be loaded: wait until it can.
+        case identityUnusable(PairingStoreError)
     }
 
     /// Connects, syncs and watches the connection; after a drop or a failed attempt waits the back-off
@@ -64,6 +66,11 @@ extension HAPAccessoryProvider {
                 rejected(reason)
                 guard await waitForAnnouncementElsewhere() else { return }
                 continue
+            case .identityUnusable(let problem):
+                guard !stopped else { return }
+                await identityUnusable(problem)
+                guard await waitForIdentity() else { return }
+                continue
             }
             let delay = backoff.nextDelay()
             logger.debug("reconnecting in \(CharacteristicValue.format((delay.inSeconds * 100).rounded() / 100)) s")
@@ -90,6 +97,7 @@ extension HAPAccessoryProvider {
             endpoint = at
         case .failed(let reason): return .failed(reason)
         case .rejected(let reason): return .rejected(reason)
+        case .identityUnusable(let problem): return .identityUnusable(problem)
         }
         guard !stopped else {
             await client.connection.close()
@@ -253,6 +261,35 @@ extension HAPAccessoryProvider {
                 logger.info("\(displayName) is announced as paired at another address; trying pair-verify there")
                 return true
             }
+        }
+        return false
+    }
+
+    /// How often the identity is tried again while it cannot be loaded: as often as the running gateway
+    /// reads the pairing files, so that a restored `controller.json` is taken up as fast as a new pairing.
+    static let identityPollInterval = Duration.seconds(2)
+
+    /// This controller's identity cannot be loaded, so no accessory can be reached: the controller logs
+    /// it once for all of them; the accessories are unreachable with that reason.
+    private func identityUnusable(_ problem: PairingStoreError) async {
+        await controller.reportIdentityProblem(problem)
+        disconnectReason = problem.description
+        reconnectEnded(with: nil)
+        cancelOfflineReport()
+        if !firstSyncReported {
+            reportFirstSyncFromCache(disconnectReason)
+        } else if let ids = index?.ids, !ids.isEmpty {
+            emit(.reachability(ids, reachable: false, reason: disconnectReason))
+        }
+    }
+
+    /// Tries to load the identity every `identityPollInterval` until it loads (true: connect now); false at
+    /// `stop()`.
+    private func waitForIdentity() async -> Bool {
+        while !stopped, !Task.isCancelled {
+            try? await Task.sleep(for: Self.identityPollInterval)
+            guard !stopped, !Task.isCancelled else { return false }
+            if await controller.identityLoads() { return true }
         }
         return false
     }

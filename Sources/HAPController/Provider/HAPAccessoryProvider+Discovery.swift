@@ -32,6 +32,8 @@ extension HAPAccessoryProvider {
         case verified(HAPClient, HAPEndpoint)
         case failed(String)
         case rejected(String)
+        /// This controller's identity cannot be loaded: a local file to restore, not the accessory's doing.
+        case identityUnusable(PairingStoreError)
     }
 
     /// `--id ID` when the gateway browses (the address comes from discovery), else `--host H --port P`,
@@ -55,7 +57,7 @@ extension HAPAccessoryProvider {
             do {
                 return .verified(try await controller.connect(to: target), endpoint)
             } catch .storage(let error) {
-                return .rejected("this controller's identity cannot be loaded: \(error)")
+                return .identityUnusable(error)
             } catch .connection(.pairing(let error)) where endpoint != address {
                 // Only the stored address may tell this controller that it was removed: elsewhere a
                 // failed pair-verify proves nothing about the paired accessory.

@@ -11,7 +11,8 @@ public import SystemSupport
 ///   pairing id, long-term public key, host, port and name (`Pairing`).
 ///
 /// Loading never deletes or rewrites a file it cannot read: a damaged pairing file is reported and
-/// skipped, a damaged identity file is an error (a new identity would orphan every pairing).
+/// skipped, a damaged identity file is an error (a new identity would orphan every pairing), and so is a
+/// missing one while pairing files exist.
 public struct PairingStore: Sendable {
     /// The directory the files are in.
     public let directory: StateDirectory
@@ -35,18 +36,36 @@ public struct PairingStore: Sendable {
     }
 
     /// The stored identity; nil when there is none yet.
-    /// - Throws: `PairingStoreError.corruptFile` when `controller.json` cannot be read as an identity,
-    ///   `.io` when it cannot be read at all.
+    /// - Throws: `PairingStoreError.identityUnreadable` when `controller.json` exists but cannot be read
+    ///   as an identity, or cannot be read at all.
     public func loadIdentity() throws(PairingStoreError) -> ControllerIdentity? {
-        guard let data = try read(Self.identityFileName) else { return nil }
-        return try decode(from: data, file: Self.identityFileName, as: ControllerIdentity.init(json:))
+        let file = path(of: Self.identityFileName)
+        do throws(PairingStoreError) {
+            guard let data = try read(Self.identityFileName) else { return nil }
+            return try decode(from: data, file: Self.identityFileName, as: ControllerIdentity.init(json:))
+        } catch .corruptFile(_, let reason) {
+            throw .identityUnreadable(file: file, reason: "damaged: \(reason)")
+        } catch .io(_, let reason) {
+            throw .identityUnreadable(file: file, reason: reason)
+        } catch {
+            throw error
+        }
     }
 
-    /// The stored identity, or a new one that is saved first (on first use).
-    /// - Throws: as `loadIdentity()`, `.io` when the new identity cannot be saved, `.crypto` when no key
-    ///   can be made.
+    /// The stored identity, or a new one that is saved first (on first use: while there are no pairing
+    /// files).
+    /// - Throws: as `loadIdentity()`; `.identityMissing` when there is none but pairing files exist;
+    ///   `.io` when the new identity cannot be saved, `.crypto` when no key can be made.
     public func identity() throws(PairingStoreError) -> ControllerIdentity {
         if let identity = try loadIdentity() { return identity }
+        // Pairings made with a lost identity stay unusable with a new one, and a pair with a new one makes a
+        // pairing the old identity cannot use once it is restored: one of the two would be lost for good.
+        let pairingFiles = directory.files(withSuffix: Self.pairingFileSuffix).filter {
+            $0.hasPrefix(Self.pairingFilePrefix)
+        }
+        guard pairingFiles.isEmpty else {
+            throw .identityMissing(file: path(of: Self.identityFileName), pairings: pairingFiles.count)
+        }
         let identity: ControllerIdentity
         do {
             identity = try ControllerIdentity.generate()

@@ -123,7 +123,7 @@ struct PairingStoreTests {
         #expect(try store.pairing(accessoryPairingID: "aa:bb:cc:dd:ee:01") == pairing)
     }
 
-    @Test("a damaged identity is an error and is never replaced by a new one")
+    @Test("a damaged identity is an error that says to restore it, and is never replaced by a new one")
     func damagedIdentity() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -131,9 +131,47 @@ struct PairingStoreTests {
         let text = #"{"pairingID":"X","seed":"not base64!","publicKey":""}"#
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let store = PairingStore(directory: directory.stateDirectory)
-        #expect(throws: PairingStoreError.corruptFile(file: file, reason: "\"seed\": not base64")) {
+        let error = PairingStoreError.identityUnreadable(file: file, reason: "damaged: \"seed\": not base64")
+        #expect(throws: error) { try store.identity() }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+        #expect(
+            error.description
+                == "cannot load this controller's identity from \(file) (damaged: \"seed\": not base64); it was left "
+                + "as it is: restore controller.json from a backup (a running gateway picks it up within seconds)")
+        #expect(error.fileName == "controller.json")
+
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        #expect(throws: PairingStoreError.identityUnreadable(file: file, reason: "cannot read file: Is a directory")) {
             try store.identity()
         }
-        #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+    }
+
+    @Test("a missing identity (or a link to nothing) beside pairing files is an error; no new one is made")
+    func missingIdentity() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path + "/controller.json"
+        let store = PairingStore(directory: directory.stateDirectory)
+        try store.save(try pairing("AA:BB:CC:DD:EE:01"))
+        try store.save(try pairing("AA:BB:CC:DD:EE:02"))
+        let error = PairingStoreError.identityMissing(file: file, pairings: 2)
+        #expect(throws: error) { try store.identity() }
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(
+            error.description
+                == "\(file) is missing, but the state directory holds 2 pairing files made with it, which no new "
+                + "identity can use: restore controller.json from a backup (a running gateway picks it up within "
+                + "seconds); or, to start over, remove the pairing files and reset the accessories")
+
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: directory.path + "/gone.json")
+        #expect(throws: error) { try store.identity() }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file) == directory.path + "/gone.json")
+
+        try FileManager.default.removeItem(atPath: file)
+        try store.remove(accessoryPairingID: "AA:BB:CC:DD:EE:01")
+        try store.remove(accessoryPairingID: "AA:BB:CC:DD:EE:02")
+        let fresh = try store.identity()
+        #expect(try store.loadIdentity() == fresh, "without pairings, a new identity is made")
     }
 }
