@@ -59,6 +59,34 @@ struct SetupCodeInputTests {
         await accessory.stop()
     }
 
+    @Test("a code file or input without a line break in its first 256 bytes is refused, and read no further")
+    func unboundedInput() async throws {
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let config = try configuration(files)
+        // Nothing listens on port 1: every case must be refused before any connection.
+        let pair = ["pair", "--host", "127.0.0.1", "--port", "1", "--config", config]
+        let long = try files.write(String(repeating: "1", count: 300_000), to: "long-code")
+        let fromLong = try await ExecutableTests.run(pair + ["--code-file", long])
+        #expect(fromLong.status == 2)
+        try #require(
+            fromLong.error
+                == "hap2mqtt: no setup code in --code-file \(long): its first 256 bytes hold no line break; "
+                + "expected XXX-XX-XXX on the first line\n", "\(fromLong.error)")
+        // An endless file: without the bound this read until memory ran out.
+        let fromZero = try await ExecutableTests.run(pair + ["--code-file", "/dev/zero"])
+        #expect(fromZero.status == 2)
+        #expect(fromZero.error.hasPrefix("hap2mqtt: no setup code in --code-file /dev/zero: its first 256 bytes"))
+        let fromInput = try await ExecutableTests.run(
+            pair + ["--code", "-"], input: String(repeating: "1", count: 300))
+        #expect(
+            fromInput.error
+                == "hap2mqtt: no setup code in standard input (--code -): its first 256 bytes hold no line break; "
+                + "expected XXX-XX-XXX on the first line\n")
+        let directory = try await ExecutableTests.run(pair + ["--code-file", files.path])
+        #expect(directory.error == "hap2mqtt: --code-file: cannot read \(files.path): Is a directory\n")
+    }
+
     @Test("in a terminal, pair asks for the code and does not echo it")
     func prompt() async throws {
         let accessory = try await HAPPythonAccessory.start()

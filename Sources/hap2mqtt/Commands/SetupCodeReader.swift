@@ -9,23 +9,31 @@ import SystemSupport
 /// Reads the setup code of `hap2mqtt pair` from where `SetupCodeInput` says: a file, standard input, or
 /// the terminal with echo off, so that it never shows in `ps`, in a terminal's scroll-back or in a log.
 enum SetupCodeReader {
-    /// The longest line read; a setup code is 10 characters, so anything longer is not one.
+    /// The longest line read; a setup code is 10 characters, so anything longer is not one. Nothing
+    /// past it is read: a file or input without a line break (`/dev/zero`) is refused, not read whole.
     static let maximumLength = 256
 
     /// The code's text, without surrounding spaces and line breaks.
-    /// - Throws: `CommandFailure` (status 2) when the file cannot be read, standard input ends without a
-    ///   line, or no code option was given and standard input is not a terminal.
+    /// - Throws: `CommandFailure` (status 2) when the file cannot be read, the first `maximumLength` bytes
+    ///   hold no line break, standard input ends without a line, or no code option was given and standard
+    ///   input is not a terminal.
     static func read(_ input: SetupCodeInput) throws(CommandFailure) -> Secret {
         switch input {
         case .argument(let secret):
             return secret
         case .file(let path):
-            switch FileBytes.read(path) {
-            case .failure(let reason): throw usage("--code-file: cannot read \(path): \(reason)")
-            case .success(let bytes): return try firstLine(bytes, from: input.label)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw usage("--code-file: cannot read \(path): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            let line: [UInt8]?
+            do {
+                line = try readLine(from: fd)
+            } catch {
+                throw usage("--code-file: cannot read \(path): \(error.reason)")
             }
+            return try firstLine(line, from: input.label)
         case .standardInput:
-            return try firstLine(readLine(), from: "standard input (--code -)")
+            return try firstLine(inputLine(), from: "standard input (--code -)")
         case .prompt:
             guard isatty(STDIN_FILENO) == 1 else {
                 throw usage(
@@ -40,8 +48,13 @@ enum SetupCodeReader {
         CommandFailure(message: message, status: Startup.usageErrorStatus)
     }
 
-    private static func firstLine(_ bytes: [UInt8], from source: String) throws(CommandFailure) -> Secret {
-        let line = bytes.prefix { $0 != UInt8(ascii: "\n") }.prefix(maximumLength)
+    /// The code on `line`, what `readLine(from:)` read: nil when no line ended within `maximumLength`.
+    private static func firstLine(_ line: [UInt8]?, from source: String) throws(CommandFailure) -> Secret {
+        guard let line else {
+            throw usage(
+                "no setup code in \(source): its first \(maximumLength) bytes hold no line break; "
+                    + "expected XXX-XX-XXX on the first line")
+        }
         let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
         let trimmed = line.drop(while: blank).reversed().drop(while: blank).reversed()
         guard let text = String(validating: Array(trimmed), as: UTF8.self), !text.isEmpty
@@ -49,21 +62,33 @@ enum SetupCodeReader {
         return Secret(text)
     }
 
-    /// Standard input up to the first line break, end of input, or `maximumLength` bytes.
-    private static func readLine() -> [UInt8] {
+    /// The first line of standard input, as `readLine(from:)`; empty when it cannot be read (nothing
+    /// typed is the same as nothing to read).
+    private static func inputLine() -> [UInt8]? {
+        do {
+            return try readLine(from: STDIN_FILENO)
+        } catch {
+            return []
+        }
+    }
+
+    /// `fd` up to the first line break or the end of input, one byte at a time so that nothing past the
+    /// line is taken from a pipe; nil when `maximumLength` bytes hold no line break (nothing more is read).
+    /// - Throws: `SystemCallError` when a read fails (`Is a directory`).
+    private static func readLine(from fd: Int32) throws(SystemCallError) -> [UInt8]? {
         var line: [UInt8] = []
         var byte: UInt8 = 0
-        while line.count < maximumLength {
-            let count = (try? SystemCall.retryingInterrupts("read") { readInput(STDIN_FILENO, &byte, 1) }) ?? 0
-            guard count == 1, byte != UInt8(ascii: "\n") else { break }
+        while true {
+            let count = try SystemCall.retryingInterrupts("read") { readInput(fd, &byte, 1) }
+            guard count == 1, byte != UInt8(ascii: "\n") else { return line }
+            guard line.count < maximumLength else { return nil }
             line.append(byte)
         }
-        return line
     }
 
     /// Shows `prompt` on standard error and reads a line from the terminal with echo off; echo is put
     /// back before returning.
-    private static func readWithoutEcho(prompt: String) -> [UInt8] {
+    private static func readWithoutEcho(prompt: String) -> [UInt8]? {
         var saved = termios()
         let canSilence = tcgetattr(STDIN_FILENO, &saved) == 0
         if canSilence {
@@ -78,7 +103,7 @@ enum SetupCodeReader {
             StandardStream.write("\n", to: STDERR_FILENO)
         }
         StandardStream.write(prompt, to: STDERR_FILENO)
-        return readLine()
+        return inputLine()
     }
 }
 
