@@ -83,10 +83,12 @@ struct HomeAssistantDiscoveryTests {
             }
             #expect((json["origin"] as? [String: Any])?["name"] as? String == "hap2mqtt")
             let availability = try #require(json["availability"] as? [[String: Any]])
+            // A lock adds its JSON topic, to be unavailable while its state is unknown.
+            let own = config.component == "lock" ? [topics.accessory(layout.slug)] : []
             #expect(
                 availability.compactMap { $0["topic"] as? String } == [
                     topics.bridgeState, topics.availability(layout.slug),
-                ])
+                ] + own)
             #expect(availability.first?["value_template"] as? String == "{{ value_json.state }}")
             #expect(json["availability_mode"] as? String == "all")
             try checkTopics(json, config: config, layout: layout)

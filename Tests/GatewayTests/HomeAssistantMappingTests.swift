@@ -194,6 +194,24 @@ struct HomeAssistantMappingTests {
         }
     }
 
+    @Test("a lock whose state is unknown (3) is unavailable, since Home Assistant keeps showing jammed after 'None'")
+    func lockUnknownState() throws {
+        let built = try configs(accessory("Lock", ["45"]))
+        let lock = try #require(built["lock/s8"])
+        let availability = try #require(lock["availability"] as? [[String: Any]])
+        #expect(availability.count == 3 && lock["availability_mode"] as? String == "all", "\(availability)")
+        #expect(availability.first?["topic"] as? String == "hap2mqtt/bridge/state")
+        let own = try #require(availability.dropFirst(2).first, "the lock's own entry")
+        #expect(own["topic"] as? String == "hap2mqtt/device")
+        #expect(
+            own["value_template"] as? String
+                == "{{ 'offline' if value_json is defined and value_json['lock_mechanism']['lock_current_state'] == 3 else 'online' }}"
+        )
+        for (key, config) in built where key != "lock/s8" {
+            #expect((config["availability"] as? [Any])?.count == 2, "\(key) keeps the two shared entries")
+        }
+    }
+
     @Test(
         "a window covering with HoldPosition stops, with tilt over the characteristic's range; the other tilt is a number"
     )

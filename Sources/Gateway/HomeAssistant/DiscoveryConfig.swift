@@ -28,6 +28,7 @@ struct DiscoveryEntity: Sendable {
     var objectID: String
     /// The entity name; `.null` makes Home Assistant use the device name alone.
     var name: JSONValue
-    /// The platform's options: topics, payloads, templates, device class, units.
+    /// The platform's options: topics, payloads, templates, device class, units. An `availability` array
+    /// here is added to the entries every entity has (`bridge/state` and the accessory's availability).
     var options: JSONObject
 }

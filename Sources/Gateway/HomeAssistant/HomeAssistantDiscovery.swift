@@ -125,7 +125,12 @@ public struct HomeAssistantDiscovery: Sendable {
             if entity.component != ServiceMappings.deviceAutomation {
                 payload["name"] = entity.name
                 payload["unique_id"] = .string("\(node)_\(entity.objectID)")
-                payload["availability"] = availability
+                // A mapping's own entries (a lock in an unknown state) come after the two every entity has.
+                if case .array(let own) = entity.options["availability"], case .array(let shared) = availability {
+                    payload["availability"] = .array(shared + own)
+                } else {
+                    payload["availability"] = availability
+                }
                 payload["availability_mode"] = "all"
             }
             return DiscoveryConfig(

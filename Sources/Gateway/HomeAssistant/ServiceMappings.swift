@@ -93,6 +93,11 @@ enum ServiceMappings {
     /// 0 unsecured, 1 secured, 2 jammed, 3 unknown. While the current state differs from the target the
     /// lock is locking or unlocking (as Home Assistant's HomeKit Controller shows it), read from the
     /// accessory's JSON topic, which carries both.
+    ///
+    /// Unknown (3) makes the lock unavailable: Home Assistant's MQTT lock has no payload that shows
+    /// `unknown` after `jammed`, `locking` or `unlocking` (its reset payload, `None`, clears only
+    /// `is_locked`, and the state still says jammed), so an extra availability entry on the JSON topic
+    /// says `offline` while the lock does not know its state; the state template still sends `None`.
     static func lock(_ c: inout ServiceContext) {
         guard let target = c.take(C.lockTargetState), let command = target.command else { return }
         var o: JSONObject = ["command_topic": .string(command), "payload_lock": "1", "payload_unlock": "0"]
@@ -108,6 +113,13 @@ enum ServiceMappings {
             } else {
                 o["value_template"] = .string("{{ {0: 'UNLOCKED', 1: 'LOCKED', 2: 'JAMMED'}.get(\(now), 'None') }}")
             }
+            o["availability"] = [
+                [
+                    "topic": .string(c.accessoryJSONTopic),
+                    // An empty payload (the accessory's topics being cleared) is no JSON: no error line for it.
+                    "value_template": .string("{{ 'offline' if value_json is defined and \(now) == 3 else 'online' }}"),
+                ]
+            ]
         }
         c.addMain("lock", o)
     }
