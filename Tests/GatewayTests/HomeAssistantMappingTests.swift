@@ -71,15 +71,37 @@ struct HomeAssistantMappingTests {
         let stepped = try configs(accessory("Fan", ["B7"], ["29": { $0.minStep = 25 }]))
         let fan = try #require(stepped["fan/s8"])
         #expect(fan["speed_range_min"] as? Int == 1 && fan["speed_range_max"] as? Int == 4)
-        #expect(fan["percentage_command_template"] as? String == "{{ value * 25 + 0 }}")
+        #expect(fan["percentage_command_topic"] as? String == "hap2mqtt/device/set")
+        #expect(
+            fan["percentage_command_template"] as? String
+                == #"{% if value == 0 %}{"fanv2":{"active":0}}{% else %}{"fanv2":{"rotation_speed":{{ value * 25 + 0 }}}}{% endif %}"#
+        )
         #expect(fan["percentage_value_template"] as? String == "{{ ((value | float - 0) / 25) | round | int }}")
         let plain = try #require(try configs(accessory("Fan", ["B7"]))["fan/s8"])
         #expect(
-            plain["speed_range_max"] as? Int == 100 && plain["percentage_command_template"] == nil,
+            plain["speed_range_max"] as? Int == 100 && plain["percentage_value_template"] == nil,
             "1 % steps: the values are percents")
+        #expect(
+            plain["percentage_command_template"] as? String
+                == #"{% if value == 0 %}{"fanv2":{"active":0}}{% else %}{"fanv2":{"rotation_speed":{{ value }}}}{% endif %}"#
+        )
         let onOff = try #require(try configs(accessory("Fan", ["B7"], ["29": { $0.minStep = 100 }]))["fan/s8"])
         #expect(onOff["percentage_command_topic"] == nil, "one step is no speed control")
         #expect(onOff["preset_modes"] as? [String] == ["manual", "auto"], "TargetFanState is the auto/manual preset")
+    }
+
+    @Test(
+        "0 % turns a fan off, as Home Assistant's HomeKit Controller does: On false for a Fan, Active 0 for the others")
+    func fanZeroPercentIsOff() throws {
+        let v1 = try #require(try configs(accessory("Fan", ["40"]))["fan/s8"])
+        #expect(v1["percentage_command_topic"] as? String == "hap2mqtt/device/set", "\(v1)")
+        #expect(
+            (v1["percentage_command_template"] as? String)?.hasPrefix(#"{% if value == 0 %}{"fan":{"on":false}}"#)
+                == true)
+        let purifier = try #require(try configs(accessory("Purifier", ["BB"]))["fan/s8"])
+        #expect(
+            (purifier["percentage_command_template"] as? String)?.hasPrefix(
+                #"{% if value == 0 %}{"air_purifier":{"active":0}}"#) == true, "\(purifier)")
     }
 
     @Test(

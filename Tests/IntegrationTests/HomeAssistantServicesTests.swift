@@ -112,6 +112,23 @@ struct HomeAssistantServicesTests {
         }
         #expect(refused.payloadString?.contains("above the maximum 100") == true, "outside the range stays refused")
         await client.disconnect()
+
+        // 0 % is off, as Home Assistant's HomeKit Controller writes it: Active 0, and the speed stays.
+        let beforeOff = setup.bridge.setterCalls.count
+        try await setup.call(
+            "fan", "set_percentage", ["entity_id": "fan.fan", "percentage": 0], expecting: "Fan", "Active"
+        ) { $0 == .int(0) }
+        try await setup.waitForState("fan.fan") { $0.state == "off" }
+        #expect(
+            !setup.bridge.setterCalls.dropFirst(beforeOff).contains { $0.characteristic == "RotationSpeed" },
+            "\(setup.bridge.setterCalls.dropFirst(beforeOff))")
+        // Another percentage writes only the speed, there too; turning on is `fan.turn_on`.
+        try await setup.call(
+            "fan", "set_percentage", ["entity_id": "fan.fan", "percentage": 75], expecting: "Fan", "RotationSpeed"
+        ) { $0?.isNumber(75) == true }
+        try await setup.waitForState("fan.fan") { $0.attributes["percentage"]?.number == 75 }
+        try await setup.call("fan", "turn_on", ["entity_id": "fan.fan"], expecting: "Fan", "Active") { $0 == .int(1) }
+        try await setup.waitForState("fan.fan") { $0.state == "on" }
     }
 
     @Test("air purifier: a fan with speed and auto/manual presets, its filter's sensors and reset button")

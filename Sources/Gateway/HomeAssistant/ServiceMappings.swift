@@ -134,7 +134,10 @@ enum ServiceMappings {
             "state_topic": .string(p.state), "command_topic": .string(p.command),
             "payload_on": .string(on), "payload_off": .string(off),
         ]
-        if let speed = c.takeReadWrite(C.rotationSpeed) { self.speed(speed, into: &o) }
+        if let speed = c.takeReadWrite(C.rotationSpeed) {
+            let offJSON = "{\"\(c.serviceSlug)\":{\"\(p.slot.topic.slug)\":\(off)}}"
+            self.speed(speed, off: offJSON, in: c, into: &o)
+        }
         if let direction = c.takeReadWrite(C.rotationDirection) {
             o["direction_state_topic"] = .string(direction.state)
             o["direction_command_topic"] = .string(direction.command)
@@ -164,7 +167,15 @@ enum ServiceMappings {
     /// steps, and templates turn a step number into the percentage and back). Fewer than two steps give
     /// no speed control; more than 100 are offered as whole percents, which the gateway rounds to the
     /// step (docs/DESIGN.md "Values").
-    static func speed(_ speed: (state: String, command: String, slot: ServiceContext.Slot), into o: inout JSONObject) {
+    ///
+    /// A percentage goes to the accessory's /set as JSON: 0 % is off in Home Assistant, so it writes
+    /// `off` (the power characteristic's off, as JSON) and leaves the speed alone, as Home Assistant's
+    /// HomeKit Controller does; any other percentage writes only the speed, which turns nothing on (as
+    /// there too: `fan.turn_on` with a percentage sends both).
+    static func speed(
+        _ speed: (state: String, command: String, slot: ServiceContext.Slot), off: String, in c: ServiceContext,
+        into o: inout JSONObject
+    ) {
         let characteristic = speed.slot.characteristic
         let low = characteristic.minValue ?? 0
         let high = characteristic.maxValue ?? 100
@@ -173,17 +184,24 @@ enum ServiceMappings {
         let steps = wholeNumber((high - low) / step + 1e-9, .down)
         guard steps >= 2 else { return }
         o["percentage_state_topic"] = .string(speed.state)
-        o["percentage_command_topic"] = .string(speed.command)
+        o["percentage_command_topic"] = .string(c.accessorySetTopic)
         o["speed_range_min"] = 1
+        // Home Assistant sends the step number, 0 only for 0 %.
+        let written: String
         if low == 0, step == 1, steps <= 100 {
             o["speed_range_max"] = JSONValue(steps)  // one speed per percent: the values are the percentages
-            return
+            written = "value"
+        } else {
+            let (count, size) = steps <= 100 ? (steps, step) : (100, (high - low) / 100)
+            let f = CharacteristicValue.format
+            o["speed_range_max"] = JSONValue(count)
+            o["percentage_value_template"] = .string(
+                "{{ ((value | float - \(f(low))) / \(f(size))) | round | int }}")
+            written = "value * \(f(size)) + \(f(low))"
         }
-        let (count, size) = steps <= 100 ? (steps, step) : (100, (high - low) / 100)
-        let f = CharacteristicValue.format
-        o["speed_range_max"] = JSONValue(count)
-        o["percentage_command_template"] = .string("{{ value * \(f(size)) + \(f(low)) }}")
-        o["percentage_value_template"] = .string("{{ ((value | float - \(f(low))) / \(f(size))) | round | int }}")
+        o["percentage_command_template"] = .string(
+            "{% if value == 0 %}\(off){% else %}{\"\(c.serviceSlug)\":{\"\(speed.slot.topic.slug)\":{{ \(written) }}}}{% endif %}"
+        )
     }
 
     /// `value` rounded by `rule`, as an `Int` within ±10^15: far beyond any real HomeKit range, and every
