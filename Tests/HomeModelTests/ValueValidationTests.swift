@@ -94,6 +94,34 @@ struct ValueValidationTests {
         #expect(try speed.validate(.float(37.5), name: "rotation_speed") == .float(50), "a half step goes up")
     }
 
+    @Test(
+        "a request above 0 that would round to a minimum of 0 takes the first step: brightness 1 with a step of 25 is 25"
+    )
+    func neverDownToTheMinimum() throws {
+        var brightness = try catalogCharacteristic("8")
+        brightness.minStep = 25
+        #expect(try brightness.validate(.int(1), name: "brightness") == .int(25))
+        #expect(try brightness.validate(.int(12), name: "brightness") == .int(25))
+        #expect(try brightness.validate(.int(0), name: "brightness") == .int(0), "0 asked is 0 written")
+        #expect(try brightness.validate(.int(13), name: "brightness") == .int(25), "the nearest step, as before")
+        #expect(try brightness.validate(.int(99), name: "brightness") == .int(100))
+        brightness.minStep = 10
+        #expect(try brightness.validate(.int(1), name: "brightness") == .int(10))
+        var speed = try catalogCharacteristic("29")
+        speed.minStep = 25
+        #expect(try speed.validate(.float(0.5), name: "rotation_speed") == .float(25))
+        var custom = try catalogCharacteristic("35")  // 10...38 °C
+        custom.minStep = 0.5
+        #expect(try custom.validate(.float(10.1), name: "t") == .float(10.0), "another minimum is an ordinary value")
+        let target = try catalogCharacteristic("35")
+        #expect(try target.validate(.float(10.04), name: "t") == .float(10.0))
+        var narrow = try catalogCharacteristic("8")
+        narrow.maxValue = 20
+        narrow.minStep = 25
+        #expect(
+            try narrow.validate(.int(5), name: "brightness") == .int(0), "no step above the minimum within the maximum")
+    }
+
     @Test("steps count from minValue when there is one, else from 0")
     func stepBase() throws {
         var custom = try catalogCharacteristic("35")

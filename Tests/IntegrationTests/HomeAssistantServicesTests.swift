@@ -84,6 +84,11 @@ struct HomeAssistantServicesTests {
             "light", "turn_on", ["entity_id": "light.lamp", "brightness_pct": 53], expecting: "Lamp", "Brightness"
         ) { $0 == .int(55) }
         try await setup.waitForState("light.lamp") { $0.attributes["brightness"]?.number == 140 }  // 55 % of 255
+        // 1 % would round to 0, a lamp on but dark: it takes the step above.
+        try await setup.call(
+            "light", "turn_on", ["entity_id": "light.lamp", "brightness_pct": 1], expecting: "Lamp", "Brightness"
+        ) { $0 == .int(5) }
+        try await setup.waitForState("light.lamp") { $0.attributes["brightness"]?.number == 13 }  // 5 % of 255
 
         let fan = try await setup.waitForState("fan.fan") { $0.state == "on" }
         #expect(fan.attributes["percentage_step"]?.number == 25, "four speeds: \(fan)")

@@ -1,11 +1,12 @@
 /// Checking a value against a characteristic's rules before a write (docs/DESIGN.md "Values": a number
-/// off the step is rounded to the nearest step, as HomeKit's own apps do; nothing is clamped; a value that
-/// breaks any other rule is refused and never written).
+/// off the step is rounded to the nearest step, as HomeKit's own apps do, but never down to a minimum of 0
+/// from above it; nothing is clamped; a value that breaks any other rule is refused and never written).
 extension Characteristic {
     /// Checks `value` for a write to this characteristic and returns the value to write, in the format's
     /// normal form: `.bool` for `bool`, `.int` for integer formats (`.uint` only above `Int64.max`),
     /// `.float` for `float`, `.string`, `.data` for `tlv8`/`data`, `.json` for `array`/`dict`. A number
-    /// off the step comes back rounded to the nearest step (`roundedToStep`): 53 with a step of 5 is 55.
+    /// off the step comes back rounded to the nearest step (`roundedToStep`): 53 with a step of 5 is 55;
+    /// one above a minimum of 0 never becomes 0 (1 with a step of 25 is 25, not 0).
     /// The last step of `valueToWrite(for:name:)`, which checks `pw` before; not meant to be used on its own.
     ///
     /// The rules, in order: the value's type fits the format (an integer format takes an integral number
@@ -88,11 +89,16 @@ extension Characteristic {
     }
 
     /// A number within the range moved onto the step, in its format; unchanged when it is on it already.
+    /// A request above a `minValue` of 0 that would round down to 0 takes the first step instead (within
+    /// `maxValue`): a brightness of 1 with a step of 25 is 25, since 0 would leave a lamp on but dark
+    /// (or a fan on at speed 0) where the client asked for a little. Another minimum is an ordinary value
+    /// (a thermostat's 10 °C), so 10.04 with a step of 0.1 is 10.0 there.
     private func onStep(_ value: CharacteristicValue) -> CharacteristicValue {
         guard let v = value.doubleValue, let step = minStep, step > 0 else { return value }
         let steps = (v - (minValue ?? 0)) / step
         guard abs(steps - steps.rounded()) > 1e-9 * max(1, abs(steps)) else { return value }
-        let rounded = roundedToStep(v)
+        var rounded = roundedToStep(v)
+        if (minValue ?? 0) == 0, v > 0, rounded <= 0 { rounded = roundedToStep(step) }
         if format == .float { return .float(rounded) }
         return ParsedNumber.double(rounded.rounded()).value(for: format) ?? value
     }
