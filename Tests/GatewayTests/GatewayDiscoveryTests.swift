@@ -173,11 +173,15 @@ struct GatewayDiscoveryTests {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
             #expect(!h.mqtt.retained(under: "homeassistant/+/hap2mqtt_00_00_00_00_00_01_3/#").isEmpty)
+            let removing = h.mqtt.published.count
             h.provider.remove(aid: 3)
             try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/event") {
                 jsonObject($0)?["type"] as? String == "accessory_removed"
             }
             #expect(h.mqtt.retained(under: "homeassistant/+/hap2mqtt_00_00_00_00_00_01_3/#").isEmpty)
+            #expect(
+                configsClearedFirst(h.mqtt.published.dropFirst(removing), slug: "front_door"),
+                "configs before state topics: \(h.mqtt.published.dropFirst(removing).map(\.topic))")
 
             let topic = "homeassistant/light/\(Self.lampNode)/s8/config"
             let mark = h.mqtt.published.count

@@ -237,3 +237,14 @@ func jsonObject(_ message: MQTTMessage) -> [String: Any]? {
 func jsonObject(_ text: String) -> [String: Any]? {
     (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
 }
+
+/// Whether every discovery config among the topics cleared in `messages` (empty retained messages) was
+/// cleared before the first state topic of the accessory at `slug`, and both were: Home Assistant parses an
+/// empty state payload that reaches an entity still configured, and logs an error for each.
+func configsClearedFirst(_ messages: some Sequence<MQTTMessage>, slug: String) -> Bool {
+    let cleared = messages.filter { $0.retain && $0.payload.isEmpty }.map(\.topic)
+    guard let lastConfig = cleared.lastIndex(where: { $0.hasPrefix("homeassistant/") }),
+        let firstState = cleared.firstIndex(where: { $0 == "hap2mqtt/\(slug)" || $0.hasPrefix("hap2mqtt/\(slug)/") })
+    else { return false }
+    return lastConfig < firstState
+}

@@ -155,7 +155,7 @@ extension Gateway {
         unregister(id, clear: false)
         register(accessory, reachable: entry.reachable)
         let kept = published[id]?.topics ?? []
-        for topic in entry.topics.union(retainedTopics(of: oldLayout)).sorted() where !kept.contains(topic) {
+        for topic in inClearingOrder(entry.topics.union(retainedTopics(of: oldLayout))) where !kept.contains(topic) {
             outbox.clear(topic)
         }
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))

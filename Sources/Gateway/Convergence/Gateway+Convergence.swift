@@ -46,7 +46,7 @@ extension Gateway {
             index.knownAccessories.filter { !kept.contains($0) }.map(HomeAssistantDiscovery.nodeID(of:))
                 + [discovery.bridgeIdentifier])
         var cleared = 0
-        for topic in scan.topics.sorted()
+        for topic in inClearingOrder(scan.topics)
         where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) && !isKept(topic, slugs: keptSlugs) {
             outbox.clear(topic)
             cleared += 1

@@ -167,9 +167,22 @@ extension Gateway {
         guard let entry = published.removeValue(forKey: id), let layout = index.remove(id) else { return nil }
         for colour in layout.hsTopics { hs.forget(colour) }
         if clear {
-            for topic in entry.topics.union(retainedTopics(of: layout)).sorted() { outbox.clear(topic) }
+            for topic in inClearingOrder(entry.topics.union(retainedTopics(of: layout))) { outbox.clear(topic) }
         }
         return layout.slug
+    }
+
+    /// `topics` in the order to clear them: Home Assistant's discovery configs first, then the rest, each
+    /// sorted. An empty state payload that reaches an entity still configured fails its template (an
+    /// error line in Home Assistant's log); one that comes after the entity is removed reaches nothing.
+    func inClearingOrder(_ topics: some Sequence<String>) -> [String] {
+        let prefix = configuration.homeAssistant.prefix + "/"
+        var configs: [String] = []
+        var rest: [String] = []
+        for topic in topics {
+            if topic.hasPrefix(prefix) { configs.append(topic) } else { rest.append(topic) }
+        }
+        return configs.sorted() + rest.sorted()
     }
 
     /// An accessory changed its services, characteristics or name: topics that no longer exist are
@@ -187,7 +200,7 @@ extension Gateway {
             // scan at start clears it (`retainedTopics(of:)`).
             let newStateTopics = Set(
                 layout.characteristics.lazy.filter { $0.isReadable && !$0.isStateless }.map(\.stateTopic))
-            for topic in before.topics.sorted() where !after.topics.contains(topic) {
+            for topic in inClearingOrder(before.topics) where !after.topics.contains(topic) {
                 if newStateTopics.contains(topic) || topic == topics.availability(layout.slug)
                     || topic == topics.accessory(layout.slug)
                     || topic == layout.snapshotTopic

@@ -126,6 +126,9 @@ struct OptionsRequestTests {
             #expect(h.mqtt.retained(under: "hap2mqtt/front_door/#").isEmpty)
             #expect(h.mqtt.retained("hap2mqtt/front_door") == nil)
             #expect(h.mqtt.retained(under: "homeassistant/+/\(node)/#").isEmpty)
+            #expect(
+                configsClearedFirst(h.mqtt.published.dropFirst(mark), slug: "front_door"),
+                "configs before state topics: \(h.mqtt.published.dropFirst(mark).map(\.topic))")
             #expect(try listed(h, lock) == nil)
             let removed = try await h.waitFor(topic: "hap2mqtt/bridge/event", after: mark)
             #expect(removed.payloadString?.contains(#""type":"accessory_removed""#) == true)
