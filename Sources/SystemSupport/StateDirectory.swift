@@ -33,9 +33,10 @@ public struct StateDirectory: Sendable, Hashable {
     }
 
     /// Reads `name`; nil when the file does not exist (or is a symbolic link to nothing).
+    /// - Parameter maximumSize: the most bytes a file of its kind can hold; a larger one is an error.
     /// - Throws: `StateDirectoryError.io` when it exists but cannot be read, with the system's reason
-    ///   (`cannot read file: Permission denied`, `… Is a directory`).
-    public func read(_ name: String) throws(StateDirectoryError) -> Data? {
+    ///   (`cannot read file: Permission denied`, `… Is a directory`), or is larger than `maximumSize`.
+    public func read(_ name: String, maximumSize: Int = .max) throws(StateDirectoryError) -> Data? {
         let file = url(name).path
         let fd = open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -54,7 +55,15 @@ public struct StateDirectory: Sendable, Hashable {
             }
             switch outcome {
             case .success(0): return data
-            case .success(let count): data.append(contentsOf: chunk[..<count])
+            case .success(let count):
+                // Read no further than the limit: a huge file in place of a small one (a mistake, or an
+                // attack on a shared volume) must not cost memory, nor CPU at every poll.
+                guard data.count + count <= maximumSize else {
+                    throw .io(
+                        path: file, reason: "the file is larger than \(maximumSize) bytes, which no file of its kind is"
+                    )
+                }
+                data.append(contentsOf: chunk[..<count])
             case .failure(let error): throw .io(path: file, reason: "cannot read file: \(error.reason)")
             }
         }

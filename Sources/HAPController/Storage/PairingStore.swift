@@ -152,9 +152,13 @@ public struct PairingStore: Sendable {
     /// The full path of a file in the store, for messages.
     public func path(of file: String) -> String { directory.url(file).path }
 
+    /// The largest pairing or identity file read, in bytes: they hold a few hundred (ids, keys, a host
+    /// name), and the pairing files are read again every few seconds while `run` runs.
+    static let maximumFileSize = 64 * 1024
+
     private func read(_ file: String) throws(PairingStoreError) -> Data? {
         do {
-            return try directory.read(file)
+            return try directory.read(file, maximumSize: Self.maximumFileSize)
         } catch {
             throw PairingStoreError(error)
         }

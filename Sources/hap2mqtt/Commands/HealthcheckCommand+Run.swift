@@ -10,7 +10,7 @@ extension HealthcheckCommand {
         let path = directory.url(HealthStatus.fileName).path
         let verdict: (healthy: Bool, reason: String)
         do throws(StateDirectoryError) {
-            if let data = try directory.read(HealthStatus.fileName) {
+            if let data = try directory.read(HealthStatus.fileName, maximumSize: 64 * 1024) {
                 if let status = try? HealthStatus.decode(data) {
                     verdict = status.verdict(at: now)
                 } else {

@@ -82,6 +82,26 @@ struct PairingStoreTests {
                 == "\(truncated) is damaged (not JSON); it was left as it is: restore it from a backup or move it away")
     }
 
+    @Test("a pairing file far larger than any pairing (100 KB, or a link to /dev/zero) is a problem, read no further")
+    func oversizedPairing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = PairingStore(directory: directory.stateDirectory)
+        let good = try pairing("AA:BB:CC:DD:EE:01", name: "Good")
+        try store.save(good)
+        let big = directory.path + "/pairing-AA-BB-CC-DD-EE-07.json"
+        try Data(repeating: UInt8(ascii: " "), count: 100_000).write(to: URL(fileURLWithPath: big))
+        let endless = directory.path + "/pairing-AA-BB-CC-DD-EE-06.json"
+        try FileManager.default.createSymbolicLink(atPath: endless, withDestinationPath: "/dev/zero")
+
+        let contents = store.loadPairings()
+        #expect(contents.pairings == [good])
+        #expect(contents.problems.count == 2)
+        #expect(
+            contents.problems.allSatisfy { $0.description.contains("larger than 65536 bytes") },
+            "\(contents.problems)")
+    }
+
     @Test("files written by earlier versions (Foundation's pretty-printed JSON) still read, and save compact")
     func earlierFormat() throws {
         let directory = try TemporaryDirectory()
