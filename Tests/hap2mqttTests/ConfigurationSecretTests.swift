@@ -55,6 +55,10 @@ struct ConfigurationSecretTests {
         #expect(
             try configurationError("mqtt:\n  password_file: \(files.path)/nothing\n")
                 == "FILE:2:18: mqtt.password_file: cannot read \(files.path)/nothing: No such file or directory")
+        // A path to an endless file is read no further than a bound, not until memory runs out.
+        #expect(
+            try configurationError("mqtt:\n  password_file: /dev/zero\n")
+                == "FILE:2:18: mqtt.password_file: cannot read /dev/zero: File too large")
         #expect(
             try configurationError("mqtt:\n  url: mqtt://user:\(Self.secret)@broker\n")
                 == "FILE:2:8: mqtt.url: must not hold a user name or password; use mqtt.username and mqtt.password_file"

@@ -60,7 +60,13 @@ enum FileBytes {
     /// Whether `path` names an existing file system entry.
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    /// The file's bytes, or the `strerror` text of the first call that failed.
+    /// The most bytes read from one file (the configuration, a password file, a TLS certificate or key;
+    /// each is a few kilobytes): a path that names `/dev/zero` or a huge file by mistake must not take the
+    /// memory.
+    static let maximumSize = 16 * 1024 * 1024
+
+    /// The file's bytes, or the `strerror` text of the first call that failed (`File too large` past
+    /// `maximumSize`).
     static func read(_ path: String) -> Result<[UInt8], FileReadFailure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(FileReadFailure(errno: errno)) }
@@ -79,6 +85,7 @@ enum FileBytes {
             case .failure(let error): return .failure(FileReadFailure(errno: error.code))
             }
             if count == 0 { return .success(bytes) }
+            guard bytes.count + count <= maximumSize else { return .failure(FileReadFailure(errno: EFBIG)) }
             bytes += chunk[..<count]
         }
     }
