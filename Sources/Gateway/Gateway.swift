@@ -58,6 +58,9 @@ public actor Gateway {
     /// The accessory servers the retained `bridge/health` lists; a pair or unpair republishes it.
     var healthServerIDs: [String] = []
     var isReady = false
+    /// Whether this run leaves alone what an earlier run published: the state directory had no slug map
+    /// while the broker held an earlier run's accessories (`Gateway+Convergence.swift`).
+    var leavesEarlierRun = false
     /// A `flushAfterThisJob()` is pending.
     var isFlushScheduled = false
     /// Whether the first full publish after the store's sync has gone out, `bridge/state` online last:
@@ -132,7 +135,11 @@ public actor Gateway {
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         await publishHealth()
-        if let scan {
+        if let scan, leavesEarlierRun(scan) {
+            logger.warning(
+                "the state directory \(configuration.stateDirectory?.path ?? "") holds no slug map (slugs.json), but the broker holds topics of accessories an earlier run published under \(topics.base)/: they are left as they are, in case this is not the state directory used before (a volume not mounted, another homekit.state_dir); with the right one they are published again, and a start with this one after it has its slug map clears what no longer belongs"
+            )
+        } else if let scan {
             let unlisted = await store.serversWithoutAccessoryList
             reportRemoved(scan, keepingServers: unlisted)
             let cleared = clearStale(scan, keepingServers: unlisted)

@@ -224,6 +224,44 @@ struct LiveConvergenceTests {
         await live.stop()
     }
 
+    @Test(
+        "started with an empty state directory while the broker holds an earlier run's topics: they are left alone, with a warning"
+    )
+    func emptyStateDirectoryKeepsTopics() async throws {
+        let live = try await LiveGateway.start()
+        try await live.waitUntilOnline()
+        // Availability aside: the clean stop marks every accessory offline.
+        func accessoryTopics() async throws -> [String: String] {
+            try await live.retainedSnapshot().filter {
+                !$0.key.hasPrefix("hap2mqtt/bridge/") && !$0.key.hasSuffix("/availability")
+            }
+        }
+        let before = try await accessoryTopics()
+        let configs = try await live.retainedSnapshot(["homeassistant/#"])
+        await live.gateway.stop()
+        // As a container whose volume is not mounted, or a typo in homekit.state_dir, would start.
+        let state = live.gateway.stateDirectory
+        let kept = state.deletingLastPathComponent().appendingPathComponent("data.kept")
+        try FileManager.default.moveItem(at: state, to: kept)
+
+        await live.observer.clear()
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        #expect(try await accessoryTopics() == before, "every accessory topic stays")
+        #expect(try await live.retained("hap2mqtt/light/availability") == "offline")
+        #expect(try await live.retainedSnapshot(["homeassistant/#"]).count >= configs.count)
+        #expect(live.gateway.log.contains("holds no slug map (slugs.json), but the broker holds topics"))
+        #expect(!live.gateway.log.contains("is gone since the last run"))
+        await live.gateway.stop()
+
+        try FileManager.default.removeItem(at: state)
+        try FileManager.default.moveItem(at: kept, to: state)
+        try live.gateway.start()
+        try await live.waitUntilOnline()
+        try await live.waitFor("hap2mqtt/light/availability", "online")
+        await live.stop()
+    }
+
     @Test("started while the bridge is down, the accessory JSON holds the values its state topics keep")
     func jsonFromRetainedValues() async throws {
         let live = try await LiveGateway.start()

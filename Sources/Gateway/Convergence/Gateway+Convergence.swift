@@ -118,9 +118,22 @@ extension Gateway {
         }
     }
 
+    /// Whether this run must leave what an earlier run published alone (`leavesEarlierRun`): the state
+    /// directory had no slug map at start, yet the broker's `bridge/accessories` lists accessories this run
+    /// does not have. Such a start is a first start with a state directory other than the one used before
+    /// (a volume not mounted, a typo in `homekit.state_dir`) more often than a deliberate fresh start, and
+    /// clearing would take every state topic from its consumers. Decided once, at start; a later start
+    /// with this directory, which then has its slug map, converges as usual.
+    func leavesEarlierRun(_ scan: RetainedScan) -> Bool {
+        guard index.slugMapWasAbsent else { return false }
+        let listed = scan.listedAccessories(on: topics.bridgeAccessories)
+        leavesEarlierRun = listed.contains { index.layouts[$0.id] == nil && !isExcluded($0.id) }
+        return leavesEarlierRun
+    }
+
     /// After a connection: reads the broker and clears the stale topics it holds.
     func converge() async {
-        guard let scan = await scanBroker(), isReady, !isStopped else { return }
+        guard !leavesEarlierRun, let scan = await scanBroker(), isReady, !isStopped else { return }
         let cleared = clearStale(scan, keepingServers: await store.serversWithoutAccessoryList)
         guard cleared > 0 else { return }
         logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home")

@@ -21,6 +21,9 @@ public struct SlugRegistry: Sendable {
     /// writing would replace the user's slugs with these. New slugs are then kept in memory only, and a
     /// rename is refused with this.
     private var unsavable: String?
+    /// Whether the state directory had no slug map when the registry was loaded: a first start, or a
+    /// state directory other than the one used before (`Gateway.run`).
+    public private(set) var wasAbsent = false
 
     /// Loads the registry from `directory` (nil: in memory only). A file that is not a JSON object is moved
     /// aside to `slugs.json.corrupt` (`.corrupt.2`, … when that name is taken) and logged to `logger`; one
@@ -41,7 +44,10 @@ public struct SlugRegistry: Sendable {
             )
             return
         }
-        guard let data else { return }
+        guard let data else {
+            wasAbsent = true
+            return
+        }
         guard let map = (try? JSONValue(parsing: data))?.objectValue else {
             do {
                 let aside = try directory.moveAside(SlugRegistry.fileName)

@@ -16,6 +16,9 @@ struct TopicIndex {
     private var hsByAddress: [CharacteristicAddress: HSTopic] = [:]
     private var idBySlug: [String: AccessoryID] = [:]
 
+    /// Whether the state directory had no slug map at start (`SlugRegistry.wasAbsent`).
+    var slugMapWasAbsent: Bool { slugs.wasAbsent }
+
     /// An empty index whose slugs come from (and go to) `slugs`.
     init(slugs: SlugRegistry, scheme: TopicScheme) {
         self.slugs = slugs
