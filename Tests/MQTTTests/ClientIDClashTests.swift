@@ -40,6 +40,8 @@ struct ClientIDClashTests {
         let log = LogCapture()
         var configuration = MQTTConfiguration(url: "mqtt://127.0.0.1:\(listener.port)", clientID: "twin")
         configuration.reconnectDelay = (.milliseconds(200), .seconds(30))
+        // The scripted broker answers from threads of its own, which a busy machine may start late.
+        configuration.connectTimeout = .seconds(60)
         let client = try MQTTClient(configuration: configuration, logger: log.logger(label: "first"))
         try await client.connect()
         try await check(log, expecting: #"another client connected with this client's id "twin""#)
@@ -57,6 +59,7 @@ struct ClientIDClashTests {
             var configuration = MQTTConfiguration(url: broker.url, clientID: "twin")
             configuration.protocolVersion = version
             configuration.reconnectDelay = (.milliseconds(200), .seconds(30))
+            configuration.connectTimeout = .seconds(60)
             return try MQTTClient(configuration: configuration, logger: log.logger(label: label))
         }
         let first = try client("first")
