@@ -23,8 +23,10 @@ struct RetainedScanTests {
         let broker = try await MosquittoBroker()
         try await retain(20, under: "keep", on: broker)
         try await retain(20, under: "drop", on: broker)
+        let log = LogCapture()
         let client = try MQTTClient(
-            configuration: MQTTConfiguration(url: broker.url, clientID: "scan-payloads"), logger: Logger(label: "mqtt"))
+            configuration: MQTTConfiguration(url: broker.url, clientID: "scan-payloads"),
+            logger: log.logger(label: "mqtt"))
         try await client.connect()
         let messages = try await client.retainedMessages(
             matching: ["keep/#", "drop/#"], endMarker: "marker/\(UUID().uuidString)",
@@ -40,6 +42,11 @@ struct RetainedScanTests {
                 )
             }
         }
+        // The scan's own connection ends at every start: its line names it, so it never reads as the
+        // main connection's end.
+        let scanEnd = try #require(log.all.first { $0.message.contains("closed as asked") }, "\(log.all)")
+        #expect(scanEnd.message == #"connection "scan-payloads-scan" to \#(broker.url) closed as asked"#)
+        #expect(scanEnd.level == .info)
         await client.disconnect()
         await broker.stop()
     }

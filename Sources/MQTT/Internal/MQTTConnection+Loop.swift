@@ -79,7 +79,11 @@ extension MQTTConnection {
             outcome.sessionTakenOver = state.withLock { $0.attempt.sessionTakenOver }
             if outcome.established { connectionLost(outcome.error) }
             if isStopping {
-                if outcome.established { log(.info, "connection to \(brokerName) ended: disconnect() was called") }
+                // Named by client id: the gateway's short scan connection ends this way at every start, and
+                // must not read as the main connection's end.
+                if outcome.established {
+                    log(.info, "connection \"\(configuration.clientID)\" to \(brokerName) closed as asked")
+                }
                 break
             }
             if !state.withLock({ $0.everReady }) {
