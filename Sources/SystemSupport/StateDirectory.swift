@@ -38,34 +38,17 @@ public struct StateDirectory: Sendable, Hashable {
     ///   (`cannot read file: Permission denied`, `… Is a directory`), or is larger than `maximumSize`.
     public func read(_ name: String, maximumSize: Int = .max) throws(StateDirectoryError) -> Data? {
         let file = url(name).path
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw .io(path: file, reason: "cannot read file: \(String(cString: strerror(code)))")
-        }
-        defer { close(fd) }
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let outcome = chunk.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemCallError) in
-                    try SystemCall.retryingInterrupts("read") { systemRead(fd, raw.baseAddress, raw.count) }
-                }
+        do throws(SystemCallError) {
+            return Data(try SystemCall.readFile(atPath: file, maximumSize: maximumSize))
+        } catch {
+            if error.call == "open", error.code == ENOENT { return nil }
+            // Past the limit: a huge file in place of a small one (a mistake, or an attack on a shared
+            // volume) must not cost memory, nor CPU at every poll.
+            if error.code == EFBIG {
+                throw .io(
+                    path: file, reason: "the file is larger than \(maximumSize) bytes, which no file of its kind is")
             }
-            switch outcome {
-            case .success(0): return data
-            case .success(let count):
-                // Read no further than the limit: a huge file in place of a small one (a mistake, or an
-                // attack on a shared volume) must not cost memory, nor CPU at every poll.
-                guard data.count + count <= maximumSize else {
-                    throw .io(
-                        path: file, reason: "the file is larger than \(maximumSize) bytes, which no file of its kind is"
-                    )
-                }
-                data.append(contentsOf: chunk[..<count])
-            case .failure(let error): throw .io(path: file, reason: "cannot read file: \(error.reason)")
-            }
+            throw .io(path: file, reason: "cannot read file: \(error.reason)")
         }
     }
 
@@ -181,9 +164,3 @@ public struct StateDirectory: Sendable, Hashable {
         return removed
     }
 }
-
-#if canImport(Glibc)
-    private let systemRead = Glibc.read
-#else
-    private let systemRead = Darwin.read
-#endif

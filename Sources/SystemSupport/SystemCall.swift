@@ -28,6 +28,28 @@ public enum SystemCall {
         }
     }
 
+    /// The whole content of the file at `path`, read with `open(2)` and `read(2)` so that a failure has the
+    /// system's short reason (`Permission denied`, `Is a directory`), reading no more than `maximumSize`
+    /// bytes: a path that names `/dev/zero` or a huge file by mistake must not take the memory.
+    /// - Throws: `SystemCallError` for `open` or `read`; `EFBIG` (call `read`) past `maximumSize`.
+    public static func readFile(atPath path: String, maximumSize: Int) throws(SystemCallError) -> [UInt8] {
+        let fd = try retryingInterrupts("open") { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let outcome = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try retryingInterrupts("read") { systemRead(fd, raw.baseAddress, raw.count) }
+                }
+            }
+            let count = try outcome.get()
+            if count == 0 { return bytes }
+            guard bytes.count + count <= maximumSize else { throw SystemCallError(call: "read", code: EFBIG) }
+            bytes += chunk[..<count]
+        }
+    }
+
     /// Writes every byte of `bytes` to `fileDescriptor` (which it does not close) with `write(2)`, again
     /// after short writes and interruptions.
     /// - Throws: `SystemCallError` (`write`) for the first failure; the bytes before it were written.
@@ -63,6 +85,8 @@ public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertibl
 
 #if canImport(Glibc)
     private let systemWrite = Glibc.write
+    private let systemRead = Glibc.read
 #else
     private let systemWrite = Darwin.write
+    private let systemRead = Darwin.read
 #endif

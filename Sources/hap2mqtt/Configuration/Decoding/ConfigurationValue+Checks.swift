@@ -68,25 +68,10 @@ enum FileBytes {
     /// The file's bytes, or the `strerror` text of the first call that failed (`File too large` past
     /// `maximumSize`).
     static func read(_ path: String) -> Result<[UInt8], FileReadFailure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(FileReadFailure(errno: errno)) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let outcome = chunk.withUnsafeMutableBytes { raw in
-                Result { () throws(SystemCallError) in
-                    try SystemCall.retryingInterrupts("read") { systemRead(fd, raw.baseAddress, raw.count) }
-                }
-            }
-            let count: Int
-            switch outcome {
-            case .success(let read): count = read
-            case .failure(let error): return .failure(FileReadFailure(errno: error.code))
-            }
-            if count == 0 { return .success(bytes) }
-            guard bytes.count + count <= maximumSize else { return .failure(FileReadFailure(errno: EFBIG)) }
-            bytes += chunk[..<count]
+        do throws(SystemCallError) {
+            return .success(try SystemCall.readFile(atPath: path, maximumSize: maximumSize))
+        } catch {
+            return .failure(FileReadFailure(errno: error.code))
         }
     }
 }
@@ -96,9 +81,3 @@ struct FileReadFailure: Error, Sendable, Hashable, CustomStringConvertible {
     let errno: Int32
     var description: String { String(cString: strerror(errno)) }
 }
-
-#if canImport(Glibc)
-    private let systemRead = Glibc.read
-#else
-    private let systemRead = Darwin.read
-#endif
