@@ -109,7 +109,7 @@ extension MQTTConnection {
 
     /// Whether a message of `cost` bytes may go now; one that alone exceeds the window goes when it is empty.
     private func windowHasRoom(for cost: Int, in state: ConnectionState) -> Bool {
-        state.windowBytes == 0 || state.windowBytes + cost <= configuration.sendWindowBytes
+        state.window.bytes == 0 || state.window.bytes + cost <= configuration.sendWindowBytes
     }
 
     /// `mosquitto_publish_v5`, counting the message against the send window until libmosquitto reports it
@@ -130,10 +130,10 @@ extension MQTTConnection {
         let savedErrno = errno
         if rc == MosquittoError.success || (rc == MosquittoError.noConnection && message.qos != .atMostOnce) {
             unwrittenPublishes.add(1, ordering: .relaxed)
-            if let completion { state.publishWaiters[mid] = PendingPublish(qos: message.qos, completion: completion) }
+            if let completion { state.waiters.publish[mid] = PendingPublish(qos: message.qos, completion: completion) }
             if configuration.sendWindowBytes > 0 {
-                state.windowBytes += cost
-                state.windowShares[mid] = cost
+                state.window.bytes += cost
+                state.window.shares[mid] = cost
             }
             return nil
         }
@@ -160,8 +160,8 @@ extension MQTTConnection {
     /// the new connection's send window cannot take yet goes to the backlog.
     func flushOfflineQueue(_ state: inout ConnectionState) {
         // Messages libmosquitto held when the connection broke are sent again or were dropped by it.
-        state.windowBytes = 0
-        state.windowShares = [:]
+        state.window.bytes = 0
+        state.window.shares = [:]
         let queue = state.offlineQueue
         state.offlineQueue = []
         for queued in queue {
@@ -222,14 +222,14 @@ extension MQTTConnection {
     /// libmosquitto reports a QoS 0 message written, or a QoS 1/2 message acknowledged (PUBACK/PUBCOMP).
     func didCompletePublish(mid: Int32, reasonCode: Int32) {
         state.withLock { state in
-            if let share = state.windowShares.removeValue(forKey: mid) {
-                state.windowBytes -= share
+            if let share = state.window.shares.removeValue(forKey: mid) {
+                state.window.bytes -= share
                 // The backlog refills the window once half of it is free, not message by message: the
                 // refill is then written in one go, in a few TCP segments, instead of a packet, a
                 // segment and a loop turn for each acknowledgement (hap2mqtt-bench fanout).
-                if state.windowBytes <= configuration.sendWindowBytes / 2 { drainBacklog(&state) }
+                if state.window.bytes <= configuration.sendWindowBytes / 2 { drainBacklog(&state) }
             }
-            guard let pending = state.publishWaiters.removeValue(forKey: mid) else { return }
+            guard let pending = state.waiters.publish.removeValue(forKey: mid) else { return }
             if reasonCode >= 0x80 {
                 pending.completion.resume(
                     returning: .failure(.protocolError(code: reasonCode, reason: MosquittoError.reasonText(reasonCode)))
