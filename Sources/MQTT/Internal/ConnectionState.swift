@@ -53,7 +53,7 @@ struct AttemptFacts {
 /// mutex), and libmosquitto calls made while holding it only queue packets, never run callbacks (the
 /// client is in threaded mode), so no cycle can form.
 /// The bytes of the messages libmosquitto holds (not yet written or acknowledged), against
-/// `MQTTConfiguration.sendWindowBytes`.
+/// `MQTTOutboundLimits.sendWindowBytes`.
 struct SendWindow {
     /// Their total.
     var bytes = 0
