@@ -49,6 +49,8 @@ public actor Gateway {
     var clearedDiscoveryTopics: Set<String> = []
     /// Whether an answer to Home Assistant's birth message is waiting for its delay.
     var births = BirthAnswers()
+    /// The commands waiting for an accessory server busy with a read, a snapshot or an identify.
+    var lanes = CommandLanes()
     /// Which refused commands are logged (at most one line a minute per topic).
     var refusals = RefusalLog()
     /// The MQTT client's inbound counts last logged.
@@ -212,6 +214,7 @@ public actor Gateway {
         isStopped = true
         mqtt.detachReader()
         for task in tasks { task.cancel() }
+        lanes.removeAll()
         exclusionFollowers.finishAll()
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1

@@ -78,7 +78,7 @@ extension Gateway {
     }
 
     /// Finds the accessory a request names by slug or by id (`"accessory":"kitchen_lamp"`).
-    private func accessoryID(in request: JSONObject) -> Result<AccessoryID, GatewayError> {
+    func accessoryID(in request: JSONObject) -> Result<AccessoryID, GatewayError> {
         guard let name = request["accessory"]?.stringValue, !name.isEmpty else {
             return .failure(.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}"#))
         }
