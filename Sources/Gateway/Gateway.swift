@@ -65,6 +65,10 @@ public actor Gateway {
     var leavesEarlierRun = false
     /// A `flushAfterThisJob()` is pending.
     var isFlushScheduled = false
+    /// The write of the slug map under way (`saveSlugs()`); what `flush()` would send waits for it.
+    var slugWrite: Task<Void, Never>?
+    /// A flush waits for the slug map to be written.
+    var isFlushAfterSlugs = false
     /// Whether the first full publish after the store's sync has gone out, `bridge/state` online last:
     /// what systemd's `READY=1` and the health check wait for.
     public private(set) var hasPublishedHome = false
@@ -159,6 +163,8 @@ public actor Gateway {
         await publishDiscovered()
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
         outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
+        // The slugs of the accessories just registered, on disk before their topics go out.
+        while index.hasUnsavedSlugs || slugWrite != nil { await saveSlugs() }
         flush()
         hasPublishedHome = true
         logger.info("published \(published.count) accessories under \(topics.base)/")

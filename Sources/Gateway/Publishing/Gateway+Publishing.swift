@@ -87,17 +87,45 @@ extension Gateway {
 
     /// Sends everything queued, once the store is ready (nothing goes out before the first sync). New
     /// slugs are saved first, so that no topic reaches the broker under a slug the state directory does
-    /// not hold.
+    /// not hold: while they are written (off the store's executor, `saveSlugs()`), what is queued waits,
+    /// and goes out once they are on disk.
     func flush() {
         guard isReady else { return }
         publishHS()
         guard !outbox.isEmpty else { return }
-        index.saveSlugs()
+        guard !index.hasUnsavedSlugs, slugWrite == nil else {
+            guard !isFlushAfterSlugs else { return }
+            isFlushAfterSlugs = true
+            Task {
+                await self.saveSlugs()
+                self.isFlushAfterSlugs = false
+                self.flush()
+            }
+            return
+        }
         do {
             try outbox.flush(to: mqtt)
         } catch {
             logPublishFailure(error)
         }
+    }
+
+    /// Writes the slugs given since the last save to the state directory on a thread of the global pool,
+    /// not on the store's executor (the write ends with `fsync`, which a slow disk makes take long), after
+    /// a write still under way; returns once they are on disk or the failure is logged.
+    func saveSlugs() async {
+        let previous = slugWrite
+        guard let save = index.takeUnsavedSlugs() else {
+            await previous?.value
+            return
+        }
+        let write = Task.detached {
+            await previous?.value
+            save.write()
+        }
+        slugWrite = write
+        await write.value
+        if slugWrite == write { slugWrite = nil }
     }
 
     /// A failed publish: while the broker is away only transient messages are lost (retained state goes
