@@ -161,7 +161,7 @@ extension Gateway {
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
         // The web page links accessories by slug, and no store change tells it that one moved.
-        exclusionFollowers.send(excludedAccessories)
+        resendExclusions()
         return .success(old)
     }
 }

@@ -39,7 +39,7 @@ extension Gateway {
             writer.append(
                 AccessoryDescription(
                     accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics,
-                    options: accessoryOptions[accessory.id]))
+                    options: options(of: accessory.id)))
         }
         outbox.retain(topics.bridgeAccessories, payload: writer.finish(), qos: .atLeastOnce)
     }
@@ -76,13 +76,6 @@ extension Gateway {
     func retain(_ topic: String, payload: [UInt8], qos: MQTTQoS, for accessory: AccessoryID) {
         outbox.retain(topic, payload: payload, qos: qos)
         published[accessory]?.topics.insert(topic)
-    }
-
-    /// Publishes the `hs` topics whose hue or saturation changed in this step.
-    func publishHS() {
-        for (colour, payload) in hs.takeChanged() {
-            retain(colour.stateTopic, payload, qos: configuration.stateQoS, for: colour.hue.accessory)
-        }
     }
 
     /// Sends everything queued, once the store is ready (nothing goes out before the first sync). New
