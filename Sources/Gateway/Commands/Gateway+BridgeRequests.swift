@@ -95,7 +95,7 @@ extension Gateway {
     /// now.
     private func healthCheck() async -> Result<String, GatewayError> {
         await publishHealth()
-        return .success("{\"healthy\":\(isHealthy)}")
+        return .success(JSONValue.object(["healthy": .bool(isHealthy)]).description)
     }
 
     /// `identify`: `{"accessory":"<slug>"}` makes the accessory identify itself (blink, beep).
@@ -105,7 +105,8 @@ extension Gateway {
         case .success(let id):
             do {
                 try await store.identify(id)
-                return .success("{\"accessory\":\(JSONString.quoted(index.layouts[id]?.slug ?? id.description))}")
+                let slug = index.layouts[id]?.slug ?? id.description
+                return .success(JSONValue.object(["accessory": .string(slug)]).description)
             } catch {
                 return .failure(.invalidPayload("identify failed: \(error)"))
             }
@@ -126,7 +127,7 @@ extension Gateway {
         switch await moveTopics(of: id, to: to) {
         case .failure(let error): return .failure(error)
         case .success(let old):
-            return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")
+            return .success(JSONValue.object(["accessory": .string(to), "from": .string(old)]).description)
         }
     }
 

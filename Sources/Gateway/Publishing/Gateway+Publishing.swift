@@ -48,19 +48,22 @@ extension Gateway {
     /// configured homes with their rooms (`"homes":[{"name":"Home","rooms":["Kitchen"]}]`), and the options
     /// saved through `bridge/request/options` by accessory id (`"options":{"AA:…/2":{"name":"Desk"}}`).
     func bridgeInfoJSON(homes: [Home]) -> String {
-        let s = JSONString.quoted
-        var fields = ["\"version\":\(s(configuration.version))"]
-        let homeList = homes.map { home in
-            "{\"name\":\(s(home.name)),\"rooms\":[\(home.rooms.map { s($0.name) }.joined(separator: ","))]}"
+        let homeList = homes.map { home -> JSONValue in
+            ["name": .string(home.name), "rooms": .array(home.rooms.map { .string($0.name) })]
         }
-        let mqtt = configuration.mqttSummary.sorted { $0.key < $1.key }.map { "\(s($0.key)):\(s($0.value))" }
-        fields.append("\"base_topic\":\(s(topics.base))")
-        fields.append("\"mqtt\":{\(mqtt.joined(separator: ","))}")
-        fields.append("\"homes\":[\(homeList.joined(separator: ","))]")
-        fields.append("\"config\":\(configuration.configurationJSON ?? "{}")")
-        // Beside the YAML file's `homekit.accessories` in `config`: the options saved through the bridge API.
-        fields.append("\"options\":\(savedOptionsJSON.description)")
-        return "{" + fields.joined(separator: ",") + "}"
+        var mqtt = JSONObject()
+        for (key, value) in configuration.mqttSummary.sorted(by: { $0.key < $1.key }) {
+            mqtt.append(key, .string(value))
+        }
+        // The configuration's summary, written by `JSONValue.description` (hap2mqtt's `redactedSummary`).
+        let config = configuration.configurationJSON.flatMap { try? JSONValue(parsing: Array($0.utf8)) }
+        let info: JSONObject = [
+            "version": .string(configuration.version), "base_topic": .string(topics.base), "mqtt": .object(mqtt),
+            "homes": .array(homeList), "config": config ?? .object([:]),
+            // Beside the YAML file's `homekit.accessories` in `config`: the options saved through the bridge API.
+            "options": savedOptionsJSON,
+        ]
+        return JSONValue.object(info).description
     }
 
     /// `bridge/event`, not retained.
