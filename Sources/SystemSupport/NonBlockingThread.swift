@@ -40,8 +40,9 @@ public enum NonBlockingThread {
 
     /// Stops a debug build when the calling thread must not block; does nothing in a release build.
     /// - Parameter call: what blocks, for the message (`fsync of slugs.json`).
-    public static func checkMayBlock(_ call: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line)
-    {
+    public static func checkMayBlock(
+        _ call: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
+    ) {
         #if DEBUG
             if isMarked {
                 preconditionFailure(
