@@ -33,6 +33,10 @@ func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
     case .discover(let command):
         return finish(
             await result { () async throws(CommandFailure) in try await command.run(context, loggers: loggers) })
+    case .backup(let command):
+        return finish(await result { () async throws(CommandFailure) in try command.run(context) })
+    case .restore(let command):
+        return finish(await result { () async throws(CommandFailure) in try command.run(context) })
     }
 }
 

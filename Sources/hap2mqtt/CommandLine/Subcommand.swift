@@ -56,11 +56,13 @@ enum Command: Sendable, Hashable {
     case accessories(AccessoriesCommand)
     case healthcheck(HealthcheckCommand)
     case discover(DiscoverCommand)
+    case backup(BackupCommand)
+    case restore(RestoreCommand)
 
     /// Every command, in the order help lists them.
     static let all: [any Subcommand.Type] = [
         RunCommand.self, PairCommand.self, UnpairCommand.self, AccessoriesCommand.self, HealthcheckCommand.self,
-        DiscoverCommand.self,
+        DiscoverCommand.self, BackupCommand.self, RestoreCommand.self,
     ]
 
     /// The command type named `name`.
@@ -76,6 +78,8 @@ enum Command: Sendable, Hashable {
         case AccessoriesCommand.name: return .accessories(try AccessoriesCommand.parse(arguments))
         case HealthcheckCommand.name: return .healthcheck(try HealthcheckCommand.parse(arguments))
         case DiscoverCommand.name: return .discover(try DiscoverCommand.parse(arguments))
+        case BackupCommand.name: return .backup(try BackupCommand.parse(arguments))
+        case RestoreCommand.name: return .restore(try RestoreCommand.parse(arguments))
         default: throw .unknownCommand(arguments.command)
         }
     }
@@ -89,6 +93,8 @@ enum Command: Sendable, Hashable {
         case .accessories: return AccessoriesCommand.name
         case .healthcheck: return HealthcheckCommand.name
         case .discover: return DiscoverCommand.name
+        case .backup: return BackupCommand.name
+        case .restore: return RestoreCommand.name
         }
     }
 }
