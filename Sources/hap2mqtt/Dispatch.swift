@@ -37,6 +37,17 @@ func dispatch(_ context: CommandContext, loggers: Loggers) async -> Int32 {
         return finish(await result { () async throws(CommandFailure) in try command.run(context) })
     case .restore(let command):
         return finish(await result { () async throws(CommandFailure) in try command.run(context) })
+    case .export(let command):
+        return finish(await result { () async throws(CommandFailure) in try command.run(context) })
+    case .import(let command):
+        do {
+            let (output, failures) = try await command.run(context, loggers: loggers)
+            StandardStream.write(output, to: STDOUT_FILENO)
+            for failure in failures { StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO) }
+            return failures.isEmpty ? 0 : CommandFailure.failureStatus
+        } catch {
+            return finish(.failure(error))
+        }
     }
 }
 

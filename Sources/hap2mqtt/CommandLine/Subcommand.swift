@@ -58,11 +58,13 @@ enum Command: Sendable, Hashable {
     case discover(DiscoverCommand)
     case backup(BackupCommand)
     case restore(RestoreCommand)
+    case export(ExportCommand)
+    case `import`(ImportCommand)
 
     /// Every command, in the order help lists them.
     static let all: [any Subcommand.Type] = [
         RunCommand.self, PairCommand.self, UnpairCommand.self, AccessoriesCommand.self, HealthcheckCommand.self,
-        DiscoverCommand.self, BackupCommand.self, RestoreCommand.self,
+        DiscoverCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self,
     ]
 
     /// The command type named `name`.
@@ -80,6 +82,8 @@ enum Command: Sendable, Hashable {
         case DiscoverCommand.name: return .discover(try DiscoverCommand.parse(arguments))
         case BackupCommand.name: return .backup(try BackupCommand.parse(arguments))
         case RestoreCommand.name: return .restore(try RestoreCommand.parse(arguments))
+        case ExportCommand.name: return .export(try ExportCommand.parse(arguments))
+        case ImportCommand.name: return .import(try ImportCommand.parse(arguments))
         default: throw .unknownCommand(arguments.command)
         }
     }
@@ -95,6 +99,8 @@ enum Command: Sendable, Hashable {
         case .discover: return DiscoverCommand.name
         case .backup: return BackupCommand.name
         case .restore: return RestoreCommand.name
+        case .export: return ExportCommand.name
+        case .import: return ImportCommand.name
         }
     }
 }

@@ -47,14 +47,7 @@ struct BackupRestoreTests {
             as? NSNumber
         #expect(controllerMode?.intValue == 0o600)
 
-        try live.gateway.start()
-        try await live.waitUntilOnline()
-        for slug in LiveRecoveryTests.slugs {
-            try await live.waitFor("hap2mqtt/\(slug)/availability", "online", timeout: .seconds(30))
-        }
-        try await live.publish("hap2mqtt/light/lightbulb/on/set", "true")
-        let result = try await live.next(on: "hap2mqtt/light/lightbulb/on/set/result")
-        #expect(result.payloadString == #"{"status":"ok","value":true}"#)
+        try await live.startAndExpectEveryAccessoryReachable()
         for text in [seed, Self.passphrase] {
             #expect(!live.gateway.log.contains(text), "a secret in the log")
             #expect(!backup.output.contains(text) && !restore.output.contains(text), "a secret in the output")
