@@ -13,13 +13,13 @@ struct BackupCommandTests {
     func parsing() throws {
         #expect(
             try parse("backup --to home.bak --passphrase-file pass.txt")
-                == Invocation(action: .command(.backup(BackupCommand(to: "home.bak", passphrase: .file("pass.txt"))))))
+                == Invocation(action: .command(Command(BackupCommand(to: "home.bak", passphrase: .file("pass.txt"))))))
         #expect(
             try parse("restore --from home.bak --passphrase-file -")
-                == Invocation(action: .command(.restore(RestoreCommand(from: "home.bak", passphrase: .standardInput)))))
+                == Invocation(action: .command(Command(RestoreCommand(from: "home.bak", passphrase: .standardInput)))))
         #expect(
             try parse("restore --from home.bak")
-                == Invocation(action: .command(.restore(RestoreCommand(from: "home.bak", passphrase: .prompt)))))
+                == Invocation(action: .command(Command(RestoreCommand(from: "home.bak", passphrase: .prompt)))))
         #expect(throws: CommandLineError.self) { try parse("backup") }
         #expect(throws: CommandLineError.self) { try parse("restore --passphrase-file -") }
     }

@@ -37,4 +37,8 @@ extension BackupCommand {
             + (names.isEmpty ? "" : " (\(names))")
             + "; keep the passphrase safe: without it the archive cannot be opened\n"
     }
+
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        await CommandOutput.finish { () async throws(CommandFailure) in try run(context) }
+    }
 }

@@ -46,4 +46,8 @@ extension ExportCommand {
                 + "and stop hap2mqtt run for good before using it (never hap2mqtt unpair: that unpairs both)")
         return lines.joined(separator: "\n") + "\n"
     }
+
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        await CommandOutput.finish { () async throws(CommandFailure) in try run(context) }
+    }
 }

@@ -3,6 +3,12 @@ import HAPController
 import JSON
 import SystemSupport
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension ImportCommand {
     /// The largest file read: Home Assistant's config entries of a large home are some hundred KiB.
     static let maximumFileSize = 32 << 20
@@ -50,6 +56,21 @@ extension ImportCommand {
             }
         }
         return (lines.map { $0 + "\n" }.joined(), failures)
+    }
+
+    /// Prints the lines on standard output and each pairing that could not be imported as one line on
+    /// standard error; status 1 when there was one, or when the source could not be read.
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        let (output, failures): (String, [String])
+        do {
+            (output, failures) = try await run(context, loggers: loggers)
+        } catch {
+            StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
+            return error.status
+        }
+        StandardStream.write(output, to: STDOUT_FILENO)
+        for failure in failures { StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO) }
+        return failures.isEmpty ? 0 : CommandFailure.failureStatus
     }
 
     /// The other controller, as the lines name it.

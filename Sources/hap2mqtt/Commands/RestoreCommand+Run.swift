@@ -48,4 +48,8 @@ extension RestoreCommand {
                 + "\(backup.createdBy)); start hap2mqtt run: every accessory comes online without pairing again")
         return lines.joined(separator: "\n") + "\n"
     }
+
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        await CommandOutput.finish { () async throws(CommandFailure) in try run(context) }
+    }
 }
