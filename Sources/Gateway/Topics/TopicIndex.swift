@@ -50,10 +50,8 @@ struct TopicIndex {
     @discardableResult
     mutating func remove(_ id: AccessoryID) -> AccessoryLayout? {
         guard let layout = layouts.removeValue(forKey: id) else { return nil }
-        if unpairedServers.contains(id.serverID) {
-            slugs.forget(id)
-            slugs.saveIfChanged()
-        }
+        // Saved with the next flush, off the store's executor (`Gateway.saveSlugs()`).
+        if unpairedServers.contains(id.serverID) { slugs.forget(id) }
         idBySlug[layout.slug] = nil
         for topic in layout.characteristics { addressByStateTopic[topic.stateTopic] = nil }
         for hs in layout.hsTopics {
@@ -71,7 +69,6 @@ struct TopicIndex {
         let server = serverID.uppercased()
         unpairedServers.insert(server)
         for id in slugs.accessories.filter({ $0.serverID == server && layouts[$0] == nil }) { slugs.forget(id) }
-        slugs.saveIfChanged()
     }
 
     /// Every accessory that ever had a slug in this state directory, present or gone: whose topics and
