@@ -115,7 +115,7 @@ struct DeviceCorpusTests {
     @Test("the corpus holds the real devices of every vendor named in docs/devices.md, each with its source")
     func corpusIsComplete() throws {
         let devices = try Self.devices()
-        #expect(devices.count >= 20, "\(devices.count) devices")
+        #expect(devices.count >= 40, "\(devices.count) devices")
         #expect(devices.reduce(0) { $0 + $1.accessories.count } >= 40, "accessories")
         for device in devices {
             #expect(!device.accessories.isEmpty && !device.expected.isEmpty, "\(device.file)")

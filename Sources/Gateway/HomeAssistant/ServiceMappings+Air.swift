@@ -60,11 +60,12 @@ extension ServiceMappings {
             let characteristic = entry.threshold.slot.characteristic
             if let target {
                 // Home Assistant's two modes: `normal` is this entity's own direction (1 humidifying, 2
-                // dehumidifying), `auto` is HomeKit's either-way 0; both write Active 1 with the state.
+                // dehumidifying), `auto` is HomeKit's either-way 0; both write Active 1 with the state. Only
+                // the ones the accessory allows (a humidifier that only humidifies has `normal` alone).
                 let own = entry.deviceClass == "humidifier" ? 1 : 2
                 let allowed = target.slot.characteristic.validValues ?? [0, 1, 2]
                 let modes = [(own, "normal"), (0, "auto")].filter { allowed.contains($0.0) }
-                if modes.count > 1 {
+                if !modes.isEmpty {
                     let integers = Template.table(modes.map { (Template.quoted($0.1), String($0.0)) })
                     options["mode_state_topic"] = .string(target.state)
                     options["mode_state_template"] = .string("{{ 'auto' if value == '0' else 'normal' }}")

@@ -73,7 +73,10 @@ extension ServiceMappings {
         } else {
             return
         }
-        guard let target = c.takeReadWrite(C.targetHeaterCoolerState) else { return }
+        // A target state that cannot be written (a bridge that only reports it) still shows the mode; a
+        // choice then only switches Active.
+        guard let targetSlot = c.take(C.targetHeaterCoolerState), targetSlot.state != nil else { return }
+        let target = (slot: targetSlot, writable: targetSlot.command != nil)
         let auto = c.has(C.heatingThreshold) && c.has(C.coolingThreshold) ? "heat_cool" : "auto"
         let modes = [(0, auto), (1, "heat"), (2, "cool")]
         let allowed = target.slot.characteristic.validValues ?? [0, 1, 2]
@@ -86,7 +89,11 @@ extension ServiceMappings {
         let targetKey = "\"\(target.slot.topic.slug)\""
         let on: String
         let off: String
-        if activeSlot.service == c.serviceSlug {
+        if !target.writable {
+            let owner = "\"\(activeSlot.service)\""
+            off = "{\(owner):{\(activeKey):0}}"
+            on = "{\(owner):{\(activeKey):1}}"
+        } else if activeSlot.service == c.serviceSlug {
             off = "{\(service):{\(activeKey):0}}"
             on = "{\(service):{\(activeKey):1,\(targetKey):{{ \(integers)[value] }}}}"
         } else {
