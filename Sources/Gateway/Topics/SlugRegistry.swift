@@ -103,6 +103,14 @@ public struct SlugRegistry: Sendable {
         return slug
     }
 
+    /// Frees the slug of accessory `id`, so that another accessory may take it; saved by `saveIfChanged()`.
+    /// Only for an accessory whose pairing was removed: one merely gone keeps its slug, should it come back.
+    public mutating func forget(_ id: AccessoryID) {
+        guard let slug = slugByID.removeValue(forKey: id) else { return }
+        if idBySlug[slug] == id { idBySlug[slug] = nil }
+        hasUnsavedChanges = true
+    }
+
     /// Whether slugs were given since the map was last saved.
     public private(set) var hasUnsavedChanges = false
 

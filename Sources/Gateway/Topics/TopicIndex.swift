@@ -15,6 +15,8 @@ struct TopicIndex {
     private var hsByStateTopic: [String: HSTopic] = [:]
     private var hsByAddress: [CharacteristicAddress: HSTopic] = [:]
     private var idBySlug: [String: AccessoryID] = [:]
+    /// Accessory servers whose pairing was removed: their accessories' slugs are freed as they go.
+    private var unpairedServers: Set<String> = []
 
     /// Whether the state directory had no slug map at start (`SlugRegistry.wasAbsent`).
     var slugMapWasAbsent: Bool { slugs.wasAbsent }
@@ -29,6 +31,7 @@ struct TopicIndex {
     /// and indexes its topics, in place of what was indexed for it before.
     mutating func add(_ accessory: Accessory) -> AccessoryLayout {
         remove(accessory.id)
+        unpairedServers.remove(accessory.id.serverID)
         let slug = slugs.slug(for: accessory.id, name: accessory.name)
         let layout = AccessoryLayout(accessory: accessory, slug: slug, topics: scheme)
         layouts[accessory.id] = layout
@@ -42,10 +45,13 @@ struct TopicIndex {
         return layout
     }
 
-    /// Forgets an accessory's topics (its slug stays reserved for it); returns its layout.
+    /// Forgets an accessory's topics (its slug stays reserved for it, unless its pairing was removed);
+    /// returns its layout.
     @discardableResult
     mutating func remove(_ id: AccessoryID) -> AccessoryLayout? {
         guard let layout = layouts.removeValue(forKey: id) else { return nil }
+        // Saved with the next flush, off the store's executor (`Gateway.saveSlugs()`).
+        if unpairedServers.contains(id.serverID) { slugs.forget(id) }
         idBySlug[layout.slug] = nil
         for topic in layout.characteristics { addressByStateTopic[topic.stateTopic] = nil }
         for hs in layout.hsTopics {
@@ -54,6 +60,15 @@ struct TopicIndex {
             hsByAddress[hs.saturation] = nil
         }
         return layout
+    }
+
+    /// The pairing with accessory server `serverID` was removed: the slugs of its accessories are freed,
+    /// at once for those not published, and as each published one is removed (after its topics are
+    /// cleared). An accessory reset to factory settings comes back with a new id and takes its old names.
+    mutating func forget(server serverID: String) {
+        let server = serverID.uppercased()
+        unpairedServers.insert(server)
+        for id in slugs.accessories.filter({ $0.serverID == server && layouts[$0] == nil }) { slugs.forget(id) }
     }
 
     /// Every accessory that ever had a slug in this state directory, present or gone: whose topics and

@@ -16,6 +16,8 @@ extension HAPController {
         let pairing = try pairing(named: nameOrID)
         let identity = try identity(for: pairing)
         let metadata = ["hap.accessory": pairing.accessoryPairingID]
+        markRemoving(pairing.accessoryPairingID, true)
+        defer { markRemoving(pairing.accessoryPairingID, false) }
         let outcome: UnpairOutcome
         do throws(HAPControllerError) {
             let client = try await connect(to: pairing)
