@@ -9,13 +9,19 @@ enum ChildProcess {
     /// The CPU time (user + system, all threads) process `pid` has used, in µs, from fields 14 and 15 of
     /// `/proc/<pid>/stat` (clock ticks, 10 ms each at the usual 100 Hz); nil when it has gone.
     static func cpuMicros(pid: Int32) -> Double? {
+        cpuTimes(pid: pid).map { $0.user + $0.system }
+    }
+
+    /// The user and the system (kernel) part of `cpuMicros`, in µs.
+    static func cpuTimes(pid: Int32) -> (user: Double, system: Double)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let end = text.lastIndex(of: ")")
         else { return nil }
         // After the command name in parentheses: state is field 3, utime 14, stime 15.
         let fields = text[text.index(after: end)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK))) * 1_000_000
+        let tick = 1_000_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (user * tick, system * tick)
     }
 
     /// The core a measured side runs on: the last one, so that on two cores the first is left to the

@@ -28,6 +28,8 @@ struct PeerScenario: BenchmarkScenario {
         var startup: Double
         var peakMB: Double
         var cpuPerEvent: Double
+        /// The kernel's part of `cpuPerEvent` (system time), 0...1.
+        var systemShare: Double
         var storm: StormOutcome
         var setLatencies: [Double]
         var setFailures: Int
@@ -118,7 +120,7 @@ struct PeerScenario: BenchmarkScenario {
                         ? "goal none where the peer lost none: met" : "goal none where the peer lost none: MISSED")
                     : "no goal (the peer lost some too)"
                 notes.append(
-                    "\(label) (\(lights.reduce(0, +)) lights, \(fleet.bridges.count * 7 + lights.reduce(0, +) * 10) characteristics): events lost per run hap2mqtt \(lost.0.map(String.init).joined(separator: ", ")), peer \(lost.1.map(String.init).joined(separator: ", ")) of \(h.first?.changes ?? 0) (\(verdict)); messages matching no change hap2mqtt \(h.map(\.storm.unmatched).reduce(0, +)), peer \(p.map(\.storm.unmatched).reduce(0, +)); /set without a result hap2mqtt \(h.map(\.setFailures).reduce(0, +)), peer \(p.map(\.setFailures).reduce(0, +)); cores allowed hap2mqtt \(h.first?.cores ?? "?"), peer \(p.first?.cores ?? "?")"
+                    "\(label) (\(lights.reduce(0, +)) lights, \(fleet.bridges.count * 7 + lights.reduce(0, +) * 10) characteristics): events lost per run hap2mqtt \(lost.0.map(String.init).joined(separator: ", ")), peer \(lost.1.map(String.init).joined(separator: ", ")) of \(h.first?.changes ?? 0) (\(verdict)); messages matching no change hap2mqtt \(h.map(\.storm.unmatched).reduce(0, +)), peer \(p.map(\.storm.unmatched).reduce(0, +)); /set without a result hap2mqtt \(h.map(\.setFailures).reduce(0, +)), peer \(p.map(\.setFailures).reduce(0, +)); cores allowed hap2mqtt \(h.first?.cores ?? "?"), peer \(p.first?.cores ?? "?"); the kernel's part of the CPU per event hap2mqtt \(h.map { Table.number($0.systemShare * 100) + " %" }.joined(separator: ", ")), peer \(p.map { Table.number($0.systemShare * 100) + " %" }.joined(separator: ", "))"
                 )
             }
         }
@@ -126,7 +128,7 @@ struct PeerScenario: BenchmarkScenario {
             "bridges: the first of \(big) colour lights (10 characteristics each), the others of \(home); each side paired with every bridge (hap2mqtt by pair-setup, the peer by Add Pairing over hap2mqtt's admin session) before the timer",
             "start-up: from starting the process to the last retained state topic (hap2mqtt: also bridge/state, bridge/accessories, every accessory's JSON and availability)",
             "storm: \(rounds) rounds of 1 s; each round changes On, Brightness, Hue and Saturation of every light but the first (its Brightness takes the /set commands), in \(Self.slices) slices spread over the second; latency from the fixture's time stamp of the change to the subscriber's arrival (CLOCK_MONOTONIC)",
-            "CPU per event: the side's user + system time (/proc/<pid>/stat) from the storm's start until every change arrived (or 30 s after the last round), divided by the changes made",
+            "CPU per event: the side's user + system time (/proc/<pid>/stat) from the storm's start until every change arrived (or 30 s after the last round), divided by the changes made; the kernel's part is the system time's share of it",
             "/set -> result: a /set of the first light's Brightness (30, 40, …) every 200 ms during the storm, from publishing it to its /set/result",
             "peak resident: VmHWM after the storm; each side runs alone on core \(core) (taskset -c for the peer, the same affinity inherited for hap2mqtt), the bridges and the broker unpinned",
         ]
@@ -276,7 +278,7 @@ extension PeerScenario {
 
         /// The storm, the `/set`s during it, and the side's figures.
         private func storm(_ running: Running, topics: StormTopics, startup: Double) async throws -> Run {
-            guard let pid = running.pid, let cpuBefore = ChildProcess.cpuMicros(pid: pid) else {
+            guard let pid = running.pid, let cpuBefore = ChildProcess.cpuTimes(pid: pid) else {
                 throw BenchmarkError.process("the side exited after start-up\n\(running.output)")
             }
             let cores = Self.allowedCores(pid: pid)
@@ -327,11 +329,12 @@ extension PeerScenario {
             }
             _ = await fulfilled
             profiler?.waitUntilExit()
-            guard let cpuAfter = ChildProcess.cpuMicros(pid: pid),
+            guard let cpuAfter = ChildProcess.cpuTimes(pid: pid),
                 let peak = ResidentMemory.current(pid: pid)?.peakKB
             else {
                 throw BenchmarkError.process("the side exited during the storm\n\(running.output)")
             }
+            let used = (user: cpuAfter.user - cpuBefore.user, system: cpuAfter.system - cpuBefore.system)
             var stamps: [[Int: UInt64]] = []
             for control in controls {
                 stamps.append(try await Self.stamps(control))
@@ -339,7 +342,8 @@ extension PeerScenario {
             let outcome = StormOutcome(
                 arrivals: record.all, keys: topics.keys, stamps: stamps, slices: PeerScenario.slices, rounds: rounds)
             return Run(
-                startup: startup, peakMB: Double(peak) / 1024, cpuPerEvent: (cpuAfter - cpuBefore) / Double(changes),
+                startup: startup, peakMB: Double(peak) / 1024, cpuPerEvent: (used.user + used.system) / Double(changes),
+                systemShare: used.system / max(1, used.user + used.system),
                 storm: outcome, setLatencies: setLatencies, setFailures: setFailures, changes: changes, cores: cores)
         }
 
