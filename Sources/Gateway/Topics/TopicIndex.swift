@@ -94,11 +94,19 @@ struct TopicIndex {
     /// The slug renaming accessory `id` to `name` gives it (`SlugRegistry.slug(forRenaming:to:)`).
     func slug(forRenaming id: AccessoryID, to name: String) -> String { slugs.slug(forRenaming: id, to: name) }
 
-    /// Gives accessory `id` the slug `newSlug` in the registry (saved at once); `add(_:)` then gives it
-    /// its new layout.
-    /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, reserved, or taken.
-    mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
-        try slugs.rename(id, to: newSlug)
+    /// The slug map with accessory `id` renamed to `newSlug`, to write before `applyRename(_:to:)`
+    /// (`SlugRegistry.mapRenaming(_:to:)`).
+    /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, reserved, or taken;
+    ///   `.slugMapNotSaved` when the map may not be written this run.
+    func mapRenaming(_ id: AccessoryID, to newSlug: String) throws(GatewayError) -> SlugMapSave? {
+        try slugs.mapRenaming(id, to: newSlug)
+    }
+
+    /// Gives accessory `id` the slug `newSlug` in the registry, once the map that has it is written;
+    /// `add(_:)` then gives it its new layout.
+    /// - Throws: `GatewayError.invalidSlug` when another accessory took `newSlug` in the meantime.
+    mutating func applyRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        try slugs.applyRename(id, to: newSlug)
     }
 
     /// Saves the slugs given since the last save; called before their topics are published, so that no

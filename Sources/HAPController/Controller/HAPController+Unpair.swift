@@ -14,7 +14,7 @@ extension HAPController {
     @discardableResult
     public func unpair(_ nameOrID: String, force: Bool = false) async throws(HAPControllerError) -> UnpairOutcome {
         let pairing = try pairing(named: nameOrID)
-        let identity = try identity()
+        let identity = try identity(for: pairing)
         let metadata = ["hap.accessory": pairing.accessoryPairingID]
         let outcome: UnpairOutcome
         do throws(HAPControllerError) {

@@ -56,6 +56,14 @@ public actor HAPController {
         }
     }
 
+    /// The identity pair-verify uses for `pairing`: its own when it was taken over from another controller
+    /// (`Pairing.controller`), else this controller's.
+    /// - Throws: as `identity()`.
+    public func identity(for pairing: Pairing) throws(HAPControllerError) -> ControllerIdentity {
+        if let own = pairing.controller { return own }
+        return try identity()
+    }
+
     /// Logs `problem`, why the identity cannot be loaded, as one error while it lasts: every provider
     /// meets it, and one line says what to do.
     func reportIdentityProblem(_ problem: PairingStoreError) {
@@ -107,7 +115,7 @@ public actor HAPController {
     /// - Throws: `.connection` (`.connection(.pairing(.authenticationFailed))` when the accessory no longer
     ///   knows this controller), `.storage` when the identity cannot be loaded.
     public func connect(to pairing: Pairing) async throws(HAPControllerError) -> HAPClient {
-        let identity = try identity()
+        let identity = try identity(for: pairing)
         if pairing.controllerPairingID != identity.pairingID {
             logger.warning(
                 "the pairing was made by another controller identity; pair-verify will likely fail",
