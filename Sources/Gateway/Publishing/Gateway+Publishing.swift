@@ -124,6 +124,33 @@ extension Gateway {
         if slugWrite == write { slugWrite = nil }
     }
 
+    /// Gives accessory `id` the slug `to` once the slug map that says so is on disk, written off the
+    /// store's executor as `saveSlugs()` writes it; what `flush()` would send waits meanwhile, and until
+    /// then the accessory keeps its slug, so no topic goes out under one the state directory does not hold.
+    /// - Throws: `GatewayError.invalidSlug`, or `GatewayError.slugMapNotSaved` naming why (nothing changed).
+    func renameSlug(_ id: AccessoryID, to slug: String) async throws(GatewayError) {
+        guard let save = try index.renamedSlugMap(id, to: slug) else {
+            try index.applyRename(id, to: slug)
+            return
+        }
+        let previous = slugWrite
+        let write = Task.detached { () -> GatewayError? in
+            await previous?.value
+            do throws(GatewayError) {
+                try save.writeOrThrow()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let done = Task { _ = await write.value }
+        slugWrite = done
+        let failure = await write.value
+        if slugWrite == done { slugWrite = nil }
+        if let failure { throw failure }
+        try index.applyRename(id, to: slug)
+    }
+
     /// A failed publish: while the broker is away only transient messages are lost (retained state goes
     /// out again after the reconnect), which is normal; a message the client refused is a fault worth a
     /// warning (the others of its batch went out).

@@ -149,23 +149,42 @@ public struct SlugRegistry: Sendable {
     ///   `Slug.maximumLength`, reserved, or taken; `GatewayError.slugMapNotSaved` when the map cannot be
     ///   saved (nothing changed then).
     public mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        try renamedMap(id, to: newSlug)?.writeOrThrow()
+        try applyRename(id, to: newSlug)
+        hasUnsavedChanges = false
+    }
+
+    /// The map as it is with accessory `id` given the slug `newSlug`, nothing changed yet: for a caller
+    /// that writes it away from its executor (`SlugMapSave.writeOrThrow()`) and, once it is on disk,
+    /// makes the rename with `applyRename(_:to:)`. Nil when the map is kept in memory only.
+    /// - Throws: what `rename(_:to:)` throws.
+    public func renamedMap(_ id: AccessoryID, to newSlug: String) throws(GatewayError) -> SlugMapSave? {
+        try check(id, renamedTo: newSlug)
+        if let unsavable { throw .slugMapNotSaved(unsavable) }
+        guard let directory else { return nil }
+        var map = slugByID
+        map[id] = newSlug
+        return SlugMapSave(directory: directory, text: Self.encoded(map), logger: logger)
+    }
+
+    /// Gives accessory `id` the slug `newSlug` in memory, after `renamedMap(_:to:)`'s map was written. A
+    /// slug another accessory took meanwhile is refused. Either way the map counts as unsaved: a save
+    /// that began during the write took the map without the rename, and the next one writes it as it is.
+    /// - Throws: `GatewayError.invalidSlug`.
+    public mutating func applyRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        hasUnsavedChanges = true
+        try check(id, renamedTo: newSlug)
+        if let old = slugByID[id] { idBySlug[old] = nil }
+        slugByID[id] = newSlug
+        idBySlug[newSlug] = id
+    }
+
+    /// Why accessory `id` cannot take the slug `newSlug`, thrown.
+    private func check(_ id: AccessoryID, renamedTo newSlug: String) throws(GatewayError) {
         if let problem = Self.problem(with: newSlug) { throw .invalidSlug(Self.shown(newSlug), reason: problem) }
         if let owner = idBySlug[newSlug], owner != id {
             throw .invalidSlug(newSlug, reason: "already used by accessory \(owner)")
         }
-        let old = slugByID[id]
-        if let old { idBySlug[old] = nil }
-        slugByID[id] = newSlug
-        idBySlug[newSlug] = id
-        do {
-            try save()
-        } catch {
-            idBySlug[newSlug] = nil
-            slugByID[id] = old
-            if let old { idBySlug[old] = id }
-            throw error
-        }
-        hasUnsavedChanges = false
     }
 
     /// Why `slug` cannot be an accessory's slug; nil when it can.
@@ -184,18 +203,13 @@ public struct SlugRegistry: Sendable {
     /// `text` for a log line or an answer: cut after 40 characters, so that a huge value is not echoed.
     static func shown(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
-    /// Writes the whole map (the slugs given since the last save with it).
-    /// - Throws: `GatewayError.slugMapNotSaved` naming the cause.
-    private func save() throws(GatewayError) {
-        if let unsavable { throw .slugMapNotSaved(unsavable) }
-        guard let directory else { return }
-        try SlugMapSave(directory: directory, text: encodedMap(), logger: logger).writeOrThrow()
-    }
-
     /// The file's text: one JSON object from accessory id to slug, keys sorted.
-    private func encodedMap() -> [UInt8] {
+    private func encodedMap() -> [UInt8] { Self.encoded(slugByID) }
+
+    /// The file's text of `slugs`.
+    private static func encoded(_ slugs: [AccessoryID: String]) -> [UInt8] {
         var map = JSONObject()
-        for (id, slug) in slugByID { map.append(id.description, .string(slug)) }
+        for (id, slug) in slugs { map.append(id.description, .string(slug)) }
         return JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
     }
 }

@@ -101,6 +101,16 @@ struct TopicIndex {
         try slugs.rename(id, to: newSlug)
     }
 
+    /// The map with the rename made, to write before `applyRename(_:to:)` (`SlugRegistry.renamedMap`).
+    func renamedSlugMap(_ id: AccessoryID, to newSlug: String) throws(GatewayError) -> SlugMapSave? {
+        try slugs.renamedMap(id, to: newSlug)
+    }
+
+    /// Makes a rename whose map is on disk (`SlugRegistry.applyRename(_:to:)`).
+    mutating func applyRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        try slugs.applyRename(id, to: newSlug)
+    }
+
     /// Saves the slugs given since the last save; called before their topics are published, so that no
     /// topic reaches the broker under a slug the state directory does not hold.
     mutating func saveSlugs() {
