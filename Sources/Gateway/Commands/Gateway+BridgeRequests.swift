@@ -143,7 +143,7 @@ extension Gateway {
         let old = oldLayout.slug
         // Nothing to move, and no rename event for subscribers to act on.
         guard to != old else { return .success(old) }
-        do {
+        do throws(GatewayError) {
             try await renameSlug(id, to: to)
         } catch {
             if let owner = index.registeredAccessory(slug: to), owner != id, isExcluded(owner) {

@@ -62,7 +62,7 @@ extension Gateway {
                 }
             } else if old != new {
                 // Excluded: only the slug it comes back under changes.
-                do {
+                do throws(GatewayError) {
                     try await renameSlug(id, to: new)
                     from = old
                 } catch .slugMapNotSaved(let why) {

@@ -124,13 +124,24 @@ extension Gateway {
         if slugWrite == write { slugWrite = nil }
     }
 
-    /// Gives accessory `id` the slug `to` once the slug map that says so is on disk, written off the
-    /// store's executor as `saveSlugs()` writes it; what `flush()` would send waits meanwhile, and until
-    /// then the accessory keeps its slug, so no topic goes out under one the state directory does not hold.
-    /// - Throws: `GatewayError.invalidSlug`, or `GatewayError.slugMapNotSaved` naming why (nothing changed).
-    func renameSlug(_ id: AccessoryID, to slug: String) async throws(GatewayError) {
-        guard let save = try index.renamedSlugMap(id, to: slug) else {
-            try index.applyRename(id, to: slug)
+    /// Gives accessory `id` the slug `newSlug` once the slug map that has it is written, on a thread of the
+    /// global pool (the write ends with `fsync`, which must not hold the store's executor): a rename not on
+    /// disk would be undone by the next start. Renames run one at a time, each after the slug writes
+    /// before it; until the write is done nothing sees the new slug, so the accessory's topics stay where
+    /// they are when it fails.
+    /// - Throws: `GatewayError.invalidSlug` when `newSlug` cannot be used, `.slugMapNotSaved` when the
+    ///   map cannot be written (nothing changed then).
+    func renameSlug(_ id: AccessoryID, to newSlug: String) async throws(GatewayError) {
+        while let earlier = renaming { await earlier.value }
+        let (done, finished) = AsyncStream<Void>.makeStream()
+        let mine = Task { for await _ in done {} }
+        renaming = mine
+        defer {
+            finished.finish()
+            if renaming == mine { renaming = nil }
+        }
+        guard let save = try index.mapRenaming(id, to: newSlug) else {
+            try index.applyRename(id, to: newSlug)
             return
         }
         let previous = slugWrite
@@ -143,12 +154,12 @@ extension Gateway {
                 return error
             }
         }
-        let done = Task { _ = await write.value }
-        slugWrite = done
+        let chained = Task { _ = await write.value }
+        slugWrite = chained
         let failure = await write.value
-        if slugWrite == done { slugWrite = nil }
+        if slugWrite == chained { slugWrite = nil }
         if let failure { throw failure }
-        try index.applyRename(id, to: slug)
+        try index.applyRename(id, to: newSlug)
     }
 
     /// A failed publish: while the broker is away only transient messages are lost (retained state goes

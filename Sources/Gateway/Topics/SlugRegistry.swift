@@ -103,6 +103,14 @@ public struct SlugRegistry: Sendable {
         return slug
     }
 
+    /// Frees the slug of accessory `id`, so that another accessory may take it; saved by `saveIfChanged()`.
+    /// Only for an accessory whose pairing was removed: one merely gone keeps its slug, should it come back.
+    public mutating func forget(_ id: AccessoryID) {
+        guard let slug = slugByID.removeValue(forKey: id) else { return }
+        if idBySlug[slug] == id { idBySlug[slug] = nil }
+        hasUnsavedChanges = true
+    }
+
     /// Whether slugs were given since the map was last saved.
     public private(set) var hasUnsavedChanges = false
 
@@ -143,48 +151,54 @@ public struct SlugRegistry: Sendable {
         }
     }
 
-    /// Gives accessory `id` the slug `newSlug` and saves the map. A rename that is not saved would be undone
-    /// by the next start, so when the map cannot be saved the accessory keeps its slug.
+    /// Gives accessory `id` the slug `newSlug` and saves the map, on the calling thread (the write ends with
+    /// `fsync`: the Gateway writes `mapRenaming(_:to:)` on a thread that may block, then calls
+    /// `applyRename(_:to:)`). A rename that is not saved would be undone by the next start, so when the map
+    /// cannot be saved the accessory keeps its slug.
     /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, longer than
     ///   `Slug.maximumLength`, reserved, or taken; `GatewayError.slugMapNotSaved` when the map cannot be
     ///   saved (nothing changed then).
     public mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
-        try renamedMap(id, to: newSlug)?.writeOrThrow()
+        try mapRenaming(id, to: newSlug)?.writeOrThrow()
         try applyRename(id, to: newSlug)
         hasUnsavedChanges = false
     }
 
-    /// The map as it is with accessory `id` given the slug `newSlug`, nothing changed yet: for a caller
-    /// that writes it away from its executor (`SlugMapSave.writeOrThrow()`) and, once it is on disk,
-    /// makes the rename with `applyRename(_:to:)`. Nil when the map is kept in memory only.
-    /// - Throws: what `rename(_:to:)` throws.
-    public func renamedMap(_ id: AccessoryID, to newSlug: String) throws(GatewayError) -> SlugMapSave? {
-        try check(id, renamedTo: newSlug)
+    /// The map as it would be with accessory `id` renamed to `newSlug`, to write before the rename is
+    /// applied; nothing changes here. Nil when the registry keeps no file.
+    /// - Throws: `GatewayError.invalidSlug` as `rename(_:to:)`; `GatewayError.slugMapNotSaved` when the
+    ///   map may not be written this run.
+    public func mapRenaming(_ id: AccessoryID, to newSlug: String) throws(GatewayError) -> SlugMapSave? {
+        try checkRename(id, to: newSlug)
         if let unsavable { throw .slugMapNotSaved(unsavable) }
         guard let directory else { return nil }
-        var map = slugByID
-        map[id] = newSlug
-        return SlugMapSave(directory: directory, text: Self.encoded(map), logger: logger)
+        var renamed = self
+        renamed.assign(newSlug, to: id)
+        return SlugMapSave(directory: directory, text: renamed.encodedMap(), logger: logger)
     }
 
-    /// Gives accessory `id` the slug `newSlug` in memory, after `renamedMap(_:to:)`'s map was written. A
-    /// slug another accessory took meanwhile is refused. Either way the map counts as unsaved: a save
-    /// that began during the write took the map without the rename, and the next one writes it as it is.
-    /// - Throws: `GatewayError.invalidSlug`.
+    /// Gives accessory `id` the slug `newSlug`, once the map that has it is written
+    /// (`mapRenaming(_:to:)`); the map is marked to be written again, with whatever else changed since.
+    /// - Throws: `GatewayError.invalidSlug` when another accessory took `newSlug` in the meantime.
     public mutating func applyRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        try checkRename(id, to: newSlug)
+        assign(newSlug, to: id)
         hasUnsavedChanges = true
-        try check(id, renamedTo: newSlug)
-        if let old = slugByID[id] { idBySlug[old] = nil }
-        slugByID[id] = newSlug
-        idBySlug[newSlug] = id
     }
 
-    /// Why accessory `id` cannot take the slug `newSlug`, thrown.
-    private func check(_ id: AccessoryID, renamedTo newSlug: String) throws(GatewayError) {
+    /// Throws when accessory `id` cannot be renamed to `newSlug`.
+    private func checkRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
         if let problem = Self.problem(with: newSlug) { throw .invalidSlug(Self.shown(newSlug), reason: problem) }
         if let owner = idBySlug[newSlug], owner != id {
             throw .invalidSlug(newSlug, reason: "already used by accessory \(owner)")
         }
+    }
+
+    /// Moves accessory `id` to `newSlug` in both maps.
+    private mutating func assign(_ newSlug: String, to id: AccessoryID) {
+        if let old = slugByID[id] { idBySlug[old] = nil }
+        slugByID[id] = newSlug
+        idBySlug[newSlug] = id
     }
 
     /// Why `slug` cannot be an accessory's slug; nil when it can.
@@ -204,12 +218,9 @@ public struct SlugRegistry: Sendable {
     static func shown(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
     /// The file's text: one JSON object from accessory id to slug, keys sorted.
-    private func encodedMap() -> [UInt8] { Self.encoded(slugByID) }
-
-    /// The file's text of `slugs`.
-    private static func encoded(_ slugs: [AccessoryID: String]) -> [UInt8] {
+    private func encodedMap() -> [UInt8] {
         var map = JSONObject()
-        for (id, slug) in slugs { map.append(id.description, .string(slug)) }
+        for (id, slug) in slugByID { map.append(id.description, .string(slug)) }
         return JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
     }
 }
