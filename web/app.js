@@ -450,3 +450,6 @@ function route() {
 window.addEventListener("hashchange", route);
 route();
 listen();
+api("GET", "session").then((answer) => {
+  if (answer.ok && answer.body.token_required) document.getElementById("sign-out-form").hidden = false;
+});

@@ -76,7 +76,30 @@ public final class WebPage: Sendable {
             tasks.addTask { await self.followStore() }
             tasks.addTask { await self.followDiscovered() }
             tasks.addTask { await self.followExclusions(exclusions.changes) }
+            tasks.addTask { await self.reportRefusalsEveryMinute() }
         }
+    }
+
+    /// The counts of wrong tokens that came after the last report reach the log within a minute.
+    private func reportRefusalsEveryMinute() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: LoginThrottle.reportInterval)
+            reportRefusals()
+        }
+    }
+
+    /// Requires `token` from now on (SIGHUP reads the token file again): when it differs, every session of
+    /// the old token ends and the next request must carry the new one. Returns whether it differed.
+    /// - Throws: `WebPageError.tokenRequired` when `token` is nil and the page listens on an address other
+    ///   machines can reach; the old token stays.
+    @discardableResult
+    public func replaceToken(_ token: String?) throws(WebPageError) -> Bool {
+        if token == nil, !WebPageConfiguration.isLoopback(host: configuration.host) {
+            throw .tokenRequired(host: configuration.host)
+        }
+        let changed = access.replaceToken(token)
+        if changed { logger.notice("web page: the token changed; every session of the old one has ended") }
+        return changed
     }
 
     private func followStore() async {

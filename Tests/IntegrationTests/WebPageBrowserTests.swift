@@ -11,13 +11,13 @@ struct WebPageBrowserTests {
     static let token = "browser-test-token-5150"
 
     /// The gateway with its page on a free port behind `token`, online; the page's address from its log.
-    static func start() async throws -> (LiveGateway, String) {
+    static func start(token: String = "auth_token: \(token)") async throws -> (LiveGateway, String) {
         let live = try await LiveGateway.start(
             extraYAML: """
                 frontend:
                   enabled: true
                   port: 0
-                  auth_token: \(token)
+                  \(token)
                 """)
         try await live.waitUntilOnline()
         var url: String?
@@ -219,6 +219,91 @@ struct WebPageBrowserTests {
             // The gateway has published the home on MQTT by now.
             let sent = try await browser.wait(#"#health [data-field="sent"]"#)
             #expect((Int(sent) ?? 0) > 0, "sent: \(sent)")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test(
+        "200 slow connections from one address: the page still loads in the browser within 2 s and MQTT keeps going"
+    )
+    func slowConnections() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        let port = try #require(UInt16(url.split(separator: ":").last?.filter(\.isNumber) ?? ""))
+        let slow = await SlowHTTPClients.open(count: 200, port: port, from: "127.0.0.2")
+        do {
+            try await eventually("the connections past the per-client limit are closed") { slow.stillOpen() <= 12 }
+            let started = ContinuousClock.now
+            try await signIn(browser, url)
+            let took = ContinuousClock.now - started
+            #expect(took < .seconds(2), "the page took \(took)")
+            try await live.accessory.setValue(accessory: "Light", characteristic: "On", value: .bool(true))
+            try await live.waitFor("hap2mqtt/light/lightbulb/on", "true")
+            await slow.trickle()
+            try await eventually("the request deadline ends the slow connections", timeout: .seconds(25)) {
+                await slow.trickle()
+                return slow.stillOpen() == 0
+            }
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        slow.close()
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test(
+        "wrong tokens in the form: after three the page says to wait; SIGHUP with a new token file ends the session; sign out"
+    )
+    func guessingAndTokenReload() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("token").path
+        try TestFile.write(Self.token + "\n", to: URL(fileURLWithPath: tokenFile), mode: 0o600)
+        let (live, url) = try await Self.start(token: "auth_token_file: \(tokenFile)")
+        let browser = try await Browser.start()
+        do {
+            try await browser.open(url)
+            // Each wrong token past the third doubles the wait, so one of these lands inside it.
+            var told = false
+            for guess in 0..<8 where !told {
+                try await browser.type("#token", "wrong-guess-\(guess)", enter: true)
+                let problem = try await browser.wait(".problem")
+                told = problem.contains("too many wrong tokens from this address; try again in")
+                #expect(told || problem.contains("That token is not right."), "\(problem)")
+            }
+            #expect(told)
+            try await eventually("the wait is over", timeout: .seconds(300)) {
+                try await browser.type("#token", Self.token, enter: true)
+                return (try? await browser.wait("#accessories .accessory", text: "Light", timeout: 2)) != nil
+            }
+            try await eventually("the log counts the wrong tokens with the address") {
+                live.gateway.log.contains("login tries refused (a wrong token, or too soon after one): 127.0.0.1")
+            }
+            #expect(!live.gateway.log.contains("wrong-guess-"))
+
+            let newToken = "the-new-token-after-sighup-77"
+            try TestFile.write(newToken + "\n", to: URL(fileURLWithPath: tokenFile), mode: 0o600)
+            try #require(kill(try #require(live.gateway.processIdentifier), SIGHUP) == 0)
+            try await eventually("the reload is logged") {
+                live.gateway.log.contains("the token changed; every session of the old one has ended")
+            }
+            #expect(live.gateway.log.contains("reloaded the configuration: applied frontend.auth_token"))
+            try await browser.open(url)
+            try await browser.wait("#token")
+            try await browser.type("#token", Self.token, enter: true)
+            try await browser.wait(".problem", text: "That token is not right.")
+            try await browser.type("#token", newToken, enter: true)
+            try await browser.wait("#accessories .accessory", text: "Light")
+            try await browser.click("#sign-out")
+            try await browser.wait("#token")
+            try await browser.open(url + "#/accessory/light")
+            try await browser.wait("#token")
+            #expect(!live.gateway.log.contains(newToken))
         } catch {
             Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
         }
