@@ -28,6 +28,9 @@ public final class WebPage: Sendable {
     /// values and availability too (`Gateway.exclusions()`).
     private let hidden = Mutex<Set<AccessoryID>>([])
 
+    /// The accessories their options exclude now.
+    var excludedAccessories: Set<AccessoryID> { hidden.withLock { $0 } }
+
     /// A page for `store` and `gateway`, showing the lines `feed` is given; pair, unpair, refresh, the
     /// accessories seen on the network and health go through `management` (the one the gateway has).
     public init(

@@ -60,11 +60,11 @@ struct WebPageBrowserTests {
         let browser = try await Browser.start()
         do {
             try await signIn(browser, url)
-            try await browser.click(#"#accessories .accessory[data-slug="light"]"#)
+            try await browser.click(#"#accessories .accessory[data-slug="light"] a.tile-name"#)
             let on = #"[data-characteristic="lightbulb/on"]"#
             try await browser.wait(on + " input.switch", property: "checked", equals: false)
             try await browser.click(on + " input.switch")
-            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: true")
+            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: On")
             let calls = try await live.accessory.waitForSetterCalls(count: 1)
             #expect(
                 calls.contains { $0.accessory == "Light" && $0.characteristic == "On" && $0.value?.boolValue == true })
@@ -150,7 +150,7 @@ struct WebPageBrowserTests {
             try await browser.click(#"nav a[data-nav="accessories"]"#)
             try await browser.wait("#accessories .accessory", text: "Light 1")
             try await browser.wait("#accessories .accessory", text: "Light 2")
-            try await browser.click(#"#accessories .accessory[data-slug="light_1"]"#)
+            try await browser.click(#"#accessories .accessory[data-slug="light_1"] a.tile-name"#)
             try await browser.wait(
                 #"[data-characteristic="lightbulb/brightness"] input[type="range"]"#, property: "value", equals: "37")
             for form in [second.setupCode, wrong, second.setupCode.replacingOccurrences(of: "-", with: "")] {
@@ -203,7 +203,7 @@ struct WebPageBrowserTests {
             try await browser.click("#refresh")
             try await browser.wait("#outcome .notice.ok", text: "Refreshed \(server).")
             try await browser.click(#"[data-characteristic="lightbulb/on"] input.switch"#)
-            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: true")
+            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: On")
 
             try await browser.click(#"nav a[data-nav="health"]"#)
             let card = #".server[data-server="\#(server)"]"#
@@ -219,6 +219,98 @@ struct WebPageBrowserTests {
             // The gateway has published the home on MQTT by now.
             let sent = try await browser.wait(#"#health [data-field="sent"]"#)
             #expect((Int(sent) ?? 0) > 0, "sent: \(sent)")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test(
+        "the dashboard: each lab accessory's state in words, its control on the tile reaches the accessory, and the names are people's"
+    )
+    func dashboard() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            func tile(_ slug: String) -> String { #"#accessories .tile[data-slug="\#(slug)"]"# }
+            try await browser.wait(tile("light") + " .state", text: "Off")
+            try await browser.wait(tile("switch") + " .state", text: "Off")
+            try await browser.wait(tile("temperature") + " .state", text: "21.5 °C")
+            try await browser.wait(tile("lock") + " .state", text: "Unlocked")
+            try await browser.wait(tile("thermostat") + " .state", text: "20 °C")
+            try await browser.wait(tile("thermostat") + " .state", text: "Off")
+            try await browser.wait(tile("blind") + " .state", text: "Closed")
+            try await browser.wait("#accessories .room h2", text: "No room")
+
+            try await browser.click(tile("light") + " input.switch")
+            try await browser.wait(tile("light") + " .state", text: "On · 0 %")
+            try await browser.click(tile("lock") + #" [data-control="lock"]"#)
+            try await browser.wait(tile("lock") + " .state", text: "Locked")
+            try await browser.click(tile("thermostat") + #" [aria-label="raise Target temperature"]"#)
+            try await browser.wait(tile("thermostat") + " .stepper .value", text: "21.5 °C")
+            let calls = try await live.accessory.waitForSetterCalls(count: 3)
+            #expect(
+                calls.contains { $0.accessory == "Light" && $0.characteristic == "On" && $0.value?.boolValue == true })
+            #expect(calls.contains { $0.accessory == "Lock" && $0.characteristic == "LockTargetState" })
+            #expect(calls.contains { $0.accessory == "Thermostat" && $0.characteristic == "TargetTemperature" })
+            // A change on the accessory's side shows on its tile without a reload.
+            try await live.accessory.setValue(
+                accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19))
+            try await browser.wait(tile("temperature") + " .state", text: "19 °C")
+
+            try await browser.click(tile("thermostat") + " a.tile-name")
+            try await browser.wait(#"[data-service="thermostat"] h2"#, text: "Thermostat")
+            let page = try await browser.wait("main")
+            for raw in ["CurrentHeatingCoolingState", "ACCESSORYINFORMATION", "SerialNumber", #""""#] {
+                #expect(!page.contains(raw), "\(raw) on the page")
+            }
+            try await browser.wait(
+                #"[data-characteristic="thermostat/current_heating_cooling_state"] .label"#, text: "Heating or cooling")
+            try await browser.wait(#"[data-characteristic="thermostat/target_heating_cooling_state"] select"#)
+            #expect(try await browser.property("#information", "open") as? Bool == false)
+            let identify = try await browser.property("main", "innerText") as? String ?? ""
+            #expect(identify.components(separatedBy: "Identify").count == 2, "Identify once: \(identify)")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test("display name, room and exclusion edited from the page go through bridge/request/options and show on MQTT")
+    func optionsFromPage() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            try await browser.open(url + "#/accessory/light")
+            try await browser.type("#option-name", "Desk Lamp")
+            try await browser.type("#option-room", "Study")
+            try await browser.click("#options-save")
+            try await browser.wait("#outcome .notice.ok", text: "Saved.")
+            try await browser.wait("h1", text: "Desk Lamp")
+            try await eventually("bridge/accessories carries the name and room") {
+                let list = try await live.accessoryList()
+                return list.contains { $0.name == "Desk Lamp" && $0.room == "Study" }
+            }
+            try await browser.click(#"nav a[data-nav="accessories"]"#)
+            try await browser.wait(#"#accessories .room[data-room="Study"] .tile"#, text: "Desk Lamp")
+
+            try await browser.click(#"#accessories .tile a.tile-name"#)
+            try await browser.wait("h1", text: "Desk Lamp")
+            try await browser.click("#option-exclude")
+            try await browser.click("#options-save")
+            try await browser.wait("#outcome .notice.ok", text: "Excluded Desk Lamp")
+            try await browser.wait("#excluded li", text: "Desk Lamp")
+            try await browser.waitGone(#"#accessories .tile[data-slug="desk_lamp"]"#)
+            try await eventually("the accessory leaves bridge/accessories") {
+                try await !live.accessoryList().contains { $0.name == "Desk Lamp" }
+            }
+            try await browser.click("#excluded li button")
+            try await browser.wait("#outcome .notice.ok", text: "Included Desk Lamp again.")
+            try await browser.wait(#"#accessories .tile"#, text: "Desk Lamp")
         } catch {
             Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
         }
@@ -289,10 +381,10 @@ struct WebPageBrowserTests {
             let newToken = "the-new-token-after-sighup-77"
             try TestFile.write(newToken + "\n", to: URL(fileURLWithPath: tokenFile), mode: 0o600)
             try #require(kill(try #require(live.gateway.processIdentifier), SIGHUP) == 0)
-            try await eventually("the reload is logged") {
+            try await eventually("the reload is logged, naming the token") {
                 live.gateway.log.contains("the token changed; every session of the old one has ended")
+                    && live.gateway.log.contains("reloaded the configuration: applied frontend.auth_token")
             }
-            #expect(live.gateway.log.contains("reloaded the configuration: applied frontend.auth_token"))
             try await browser.open(url)
             try await browser.wait("#token")
             try await browser.type("#token", Self.token, enter: true)

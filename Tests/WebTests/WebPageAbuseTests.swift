@@ -109,3 +109,53 @@ struct WebPageAbuseTests {
         }
     }
 }
+
+/// The page's newer reads: the catalogue's words, the excluded accessories, whether there is a session
+/// to end; each refuses what it does not take and changes nothing.
+@Suite("Web page catalogue and options")
+struct WebPageCatalogTests {
+    @Test("/api/catalog has the words for types, values and units; /api/excluded the accessories left out")
+    func catalogAndExcluded() async throws {
+        try await withWebPageHarness { page in
+            let catalog = try #require(try await page.request("GET", "/api/catalog").json)
+            let services = try #require(catalog["services"] as? [String: String])
+            #expect(services["43"] == "Light")
+            let characteristics = try #require(catalog["characteristics"] as? [String: [String: Any]])
+            #expect(characteristics["1D"]?["label"] as? String == "Lock")
+            #expect((characteristics["1D"]?["values"] as? [String: String])?["1"] == "Locked")
+            #expect((catalog["units"] as? [String: String])?["celsius"] == "°C")
+            #expect(try await page.request("GET", "/api/session").json?["token_required"] as? Bool == false)
+
+            #expect(try await page.request("GET", "/api/excluded").jsonArray?.isEmpty == true)
+            let excluded = try await page.post(
+                "/api/bridge/request/options", #"{"accessory":"kitchen_lamp","options":{"exclude":true}}"#)
+            #expect(excluded.status == 200)
+            try await eventually("the list leaves it out") {
+                try await page.request("GET", "/api/accessories").jsonArray?.count == 2
+            }
+            let hidden = try #require(try await page.request("GET", "/api/excluded").jsonArray)
+            #expect(hidden.count == 1)
+            #expect(hidden.first?["name"] as? String == "Kitchen Lamp")
+            #expect(hidden.first?["id"] as? String == page.id(2).description)
+
+            let list = try #require(try await page.request("GET", "/api/accessories").jsonArray)
+            let values = try #require(list.first?["values"] as? [String: Any])
+            #expect(!values.isEmpty)
+
+            for (method, path) in [("POST", "/api/catalog"), ("POST", "/api/excluded"), ("DELETE", "/api/session")] {
+                let answer = try await page.request(
+                    method, path, headers: ["Content-Type": "application/json"], body: "{}")
+                #expect(answer.status == 404, "\(method) \(path)")
+                #expect((answer.json?["error"] as? String)?.hasPrefix("no API at") == true)
+            }
+            let wrong = try await page.post(
+                "/api/bridge/request/options", #"{"accessory":"front_door","options":{"room":7}}"#)
+            #expect(wrong.status == 400)
+            #expect(
+                wrong.json?["error"] as? String == #""room" must be a string, or null to remove it"#)
+            #expect(
+                try await page.request("GET", "/api/accessories").jsonArray?.contains { $0["room"] as? String == "7" }
+                    == false)
+        }
+    }
+}

@@ -98,6 +98,11 @@ extension WebPage {
         case ("GET", ["log"]): return .json("[\(feed.recent.map(\.json).joined(separator: ","))]")
         case ("GET", ["discovered"]): return await discoveredList()
         case ("GET", ["health"]): return await health()
+        case ("GET", ["catalog"]):
+            return HTTPResponse(
+                status: 200, contentType: "application/json; charset=utf-8", body: Array(Self.catalogJSON.utf8),
+                headers: [("Cache-Control", "no-cache")])
+        case ("GET", ["excluded"]): return await excludedList()
         case ("GET", ["session"]):
             // Whether the page shows "Sign out": only with a token is there a session to end.
             return .json(#"{"token_required":\#(access.requiresToken)}"#)
