@@ -185,8 +185,7 @@ public actor Gateway {
     /// Handles the broker's waiting messages, in order, until none waits. Started by the MQTT client on
     /// libmosquitto's thread when a message finds the gateway idle: `Task.immediate` enters this actor,
     /// whose executor is the store's (`StoreExecutor`), on that thread at once when the store is idle, so
-    /// a command is handled without waiting for a pool thread to wake up (hap2mqtt-bench command,
-    /// Benchmarks/README.md "Session 8: the store's executor").
+    /// a command is handled without waiting for a pool thread to wake up (hap2mqtt-bench command).
     private func readMessages() async {
         while !isStopped, let message = mqtt.takeMessage() {
             await handle(message)

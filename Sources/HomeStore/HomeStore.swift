@@ -244,7 +244,7 @@ public actor HomeStore {
     /// which takes every event waiting by the time it runs. `Task.immediate` (SE-0472) runs the task's
     /// first step on the pushing thread, and the store's executor (`StoreExecutor`) runs the store's
     /// part there too when the store is idle: no pool thread is woken between a provider and the
-    /// subscribers (Benchmarks/README.md "Session 8: the store's executor").
+    /// subscribers (hap2mqtt-bench latency).
     private func launch(_ index: Int) {
         let events = providers[index].events
         let generation = providers[index].generation

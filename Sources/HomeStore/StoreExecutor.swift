@@ -11,9 +11,9 @@ import Synchronization
 /// run after it, in order, on the same thread.
 ///
 /// Swift's default actors run on a pool thread: a job enqueued from a thread outside the pool
-/// (libmosquitto's loop thread with a `/set`, a provider reporting a change) woke a pool thread and
-/// waited for it, a median of 35 µs under load and more on an idle machine, on every command and every
-/// event (hap2mqtt-bench latency and command; Benchmarks/README.md "Session 8: the store's executor").
+/// (libmosquitto's loop thread with a `/set`, a provider reporting a change) wakes a pool thread and
+/// waits for it, a median of 35 µs under load and more on an idle machine, on every command and every
+/// event (hap2mqtt-bench latency and command).
 /// Here the enqueuing thread does the store's work itself, as an event loop would.
 ///
 /// A thread that runs jobs here runs at most `inlineBudget` of them in one go: the jobs its own job
