@@ -62,3 +62,27 @@ struct LoginThrottleTests {
         #expect(throttle.report(at: start + .seconds(200)) == nil)
     }
 }
+
+/// The guard with the throttle, at instants the test chooses: during a wait neither the form nor a bearer
+/// header has its token looked at, and a session opened before is not held.
+@Suite("access guard")
+struct AccessGuardTests {
+    static let token = "correct-horse-battery-staple-4711"
+
+    @Test("during a wait the right token is refused like a wrong one; a session from before still works")
+    func waitHidesTheAnswer() throws {
+        let access = AccessGuard(token: Self.token, host: "127.0.0.1")
+        let start = ContinuousClock.now
+        let session = try access.login(with: Self.token, from: "10.0.0.2", at: start).get()
+        for _ in 0..<3 { #expect(access.login(with: "guess", from: "10.0.0.9", at: start) == .failure(.refused)) }
+        #expect(access.login(with: Self.token, from: "10.0.0.9", at: start) == .failure(.wait(seconds: 1)))
+        let bearer = HTTPRequest(
+            method: "GET", path: "/api/accessories", headers: ["Authorization": "Bearer \(Self.token)"],
+            client: "10.0.0.9")
+        #expect(access.admits(bearer, at: start) == .wait(seconds: 1))
+        let cookie = HTTPRequest(
+            method: "GET", path: "/", headers: ["Cookie": "\(AccessGuard.cookieName)=\(session)"], client: "10.0.0.9")
+        #expect(access.admits(cookie, at: start) == .admitted)
+        #expect(access.admits(bearer, at: start + .seconds(1)) == .admitted)
+    }
+}

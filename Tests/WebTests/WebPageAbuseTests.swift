@@ -49,20 +49,18 @@ struct WebPageAbuseTests {
     func bruteForce() async throws {
         try await withWebPageHarness(token: Self.token) { page in
             let session = try await page.session(Self.token)
-            var statuses: [Int] = []
-            for attempt in 0..<200 { statuses.append(try await page.login("guess-\(attempt)").status) }
+            var answers: [HTTPTestClient.Response] = []
+            for attempt in 0..<200 { answers.append(try await page.login("guess-\(attempt)")) }
+            let statuses = answers.map(\.status)
             #expect(Array(statuses.prefix(3)) == [401, 401, 401])
-            #expect(statuses.dropFirst(3).allSatisfy { $0 == 429 }, "\(statuses)")
-
-            // While it waits even the right token is not looked at, so a guess tells nothing.
-            let waiting = try await page.login(Self.token)
-            #expect(waiting.status == 429)
+            // Each wait that ends lets one try through and doubles the next (1, 2, 4 … s): however slow this
+            // machine, only a handful of the 200 tries had their token looked at (AccessGuardTests shows,
+            // with a clock of its own, that a try during a wait is not looked at, not even the right token).
+            #expect(statuses.allSatisfy { $0 == 401 || $0 == 429 })
+            #expect(statuses.count { $0 == 401 } <= 10, "\(statuses)")
+            let waiting = try #require(answers.first { $0.status == 429 })
             #expect(waiting.text.contains("too many wrong tokens from this address; try again in"))
             #expect(Int(waiting.headers["retry-after"] ?? "") != nil)
-            let bearer = try await page.request(
-                "GET", "/api/accessories", headers: ["Authorization": "Bearer \(Self.token)"])
-            #expect(bearer.status == 429)
-            #expect((bearer.json?["error"] as? String)?.hasPrefix("too many wrong tokens") == true)
             // A browser signed in before keeps working.
             #expect(
                 try await page.request("GET", "/api/accessories", headers: ["Cookie": session]).status == 200)
