@@ -1,4 +1,5 @@
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -85,6 +86,13 @@ public final class StoreExecutor: SerialExecutor {
     /// Runs `first`, then waiting jobs until none waits or `budget` jobs ran; with jobs still waiting the
     /// rest is left to a pool thread. The caller has set `running`, and `owner` to this thread.
     private func run(first: UnownedJob, budget: Int) {
+        // A job here holds up the whole home: the thread is marked so that a blocking call stops a debug
+        // build (`NonBlockingThread`).
+        NonBlockingThread.run { runJobs(first: first, budget: budget) }
+    }
+
+    /// The body of `run(first:budget:)`.
+    private func runJobs(first: UnownedJob, budget: Int) {
         var job = first
         var ran = 0
         let current = pthread_self()
