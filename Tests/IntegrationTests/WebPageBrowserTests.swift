@@ -279,6 +279,25 @@ struct WebPageBrowserTests {
         await live.stop()
     }
 
+    @Test("an accessory that cannot be reached is listed as unavailable, with why, and its tile says so")
+    func unavailable() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            await live.accessory.stop()
+            try await browser.wait("#unavailable li", text: "Light", timeout: 90)
+            let why = try await browser.wait(#"#unavailable li"#)
+            #expect(why.contains(": "), "no reason: \(why)")
+            try await browser.wait(#"#accessories .tile.unavailable[data-slug="lock"] .state"#, text: "Unavailable: ")
+            try await browser.waitGone(#".tile[data-slug="lock"] .tile-control"#)
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
     @Test("display name, room and exclusion edited from the page go through bridge/request/options and show on MQTT")
     func optionsFromPage() async throws {
         let (live, url) = try await Self.start()

@@ -156,4 +156,19 @@ struct WebPageCatalogTests {
                     == false)
         }
     }
+
+    @Test("a display name and room set from the page rename the accessory's slug and place it, as over MQTT")
+    func nameAndRoom() async throws {
+        try await withWebPageHarness { page in
+            let answer = try await page.post(
+                "/api/bridge/request/options",
+                #"{"accessory":"\#(page.id(2).description)","options":{"name":"Desk Lamp","room":"Study"}}"#)
+            #expect(answer.status == 200, "\(answer.text)")
+            let data = try #require(answer.json?["data"] as? [String: Any])
+            #expect(data["accessory"] as? String == "desk_lamp")
+            let lamp = try #require(try await page.request("GET", "/api/accessories/desk_lamp").json)
+            #expect(lamp["room"] as? String == "Study")
+            #expect(lamp["name"] as? String == "Desk Lamp")
+        }
+    }
 }
