@@ -51,38 +51,245 @@ function availability(accessory) {
     accessory.reachable ? "online" : "offline");
 }
 
-// ---- the accessory list ----
+// ---- words from the HAP catalogue (/api/catalog): labels, value names, unit symbols ----
+
+const catalog = { services: {}, characteristics: {}, units: {} };
+
+function serviceLabel(service) {
+  return catalog.services[service.type] || service.name || service.type;
+}
+
+function characteristicLabel(c) {
+  const entry = catalog.characteristics[c.type];
+  return (entry && entry.label) || c.name || c.slug;
+}
+
+function unitSymbol(unit) {
+  return catalog.units[unit] || unit;
+}
+
+// A value as people read it: the catalogue's word for an enumerated value, a number with its unit, "—"
+// for none or an empty string (published as "" so that the retained topic stays).
+function display(c, value) {
+  if (value === null || value === undefined || value === '""') return "—";
+  const entry = catalog.characteristics[c.type];
+  const key = c.format === "bool" ? (value === "true" ? "1" : "0") : value;
+  if (entry && entry.values && entry.values[key] !== undefined) return entry.values[key];
+  if (c.valid_values) {
+    const name = Object.entries(c.valid_values).find(([, v]) => String(v) === value);
+    if (name) return name[0];
+  }
+  if (c.format === "bool") return value === "true" ? "Yes" : "No";
+  if (numeric.has(c.format)) {
+    const number = Number(value);
+    const shown = Number.isInteger(number) ? String(number) : String(Math.round(number * 10) / 10);
+    return c.unit ? shown + " " + unitSymbol(c.unit) : shown;
+  }
+  return value;
+}
+
+// ---- the dashboard: every accessory by room, its state in words and the one control it needs ----
+
+const numeric = new Set(["uint8", "uint16", "uint32", "uint64", "int", "float"]);
+// Accessory Information, HAP protocol information and service labels: folded away on the accessory's page.
+const hiddenServices = new Set(["3E", "A2", "CC"]);
 
 async function showList() {
   state.view = "accessories";
-  const answer = await api("GET", "accessories");
+  const [answer, excluded] = await Promise.all([api("GET", "accessories"), api("GET", "excluded")]);
   if (state.view !== "accessories") return;
-  const carried = state.notice;
-  state.notice = null;
+  const carried = state.notice && state.notice.until > Date.now() ? state.notice : null;
   main.replaceChildren(
-    el("div", { class: "heading" }, el("h1", {}, "Accessories"),
+    el("div", { class: "heading" }, el("h1", {}, "Home"),
       el("button", { class: "secondary", id: "refresh-all", onclick: () => refresh(null) }, "Refresh all")),
     el("div", { id: "outcome" }, carried ? notice(carried.text, carried.kind) : null));
   if (!answer.ok) { main.append(notice(answer.body.error, "error")); return; }
+  state.list = answer.body;
   if (answer.body.length === 0) {
     main.append(el("p", { class: "empty" }, "No accessories yet. ", el("a", { href: "#/pair" }, "Pair one.")));
-    return;
+  } else {
+    const unavailable = answer.body.filter((a) => !a.reachable);
+    if (unavailable.length) {
+      main.append(el("section", { class: "unavailable-list", id: "unavailable" },
+        el("h2", {}, "Unavailable"),
+        el("ul", {}, unavailable.map((a) => el("li", { "data-id": a.id },
+          el("a", { href: "#/accessory/" + encodeURIComponent(a.slug) }, a.name), ": ", a.reason || "unreachable",
+          a.last_event ? " (last heard " + when(a.last_event) + ")" : "")))));
+    }
+    const rooms = new Map();
+    for (const accessory of answer.body) {
+      const room = accessory.room || "";
+      if (!rooms.has(room)) rooms.set(room, []);
+      rooms.get(room).push(accessory);
+    }
+    const names = [...rooms.keys()].sort((a, b) => (a === "") - (b === "") || a.localeCompare(b));
+    main.append(el("div", { id: "accessories" }, names.map((room) =>
+      el("section", { class: "room", "data-room": room },
+        el("h2", {}, room || "No room"),
+        el("div", { class: "tiles" }, rooms.get(room).map(tile))))));
   }
-  main.append(el("div", { class: "cards", id: "accessories" }, answer.body.map(card)));
+  const hidden = excluded.ok ? excluded.body : [];
+  if (hidden.length) {
+    main.append(el("section", { class: "excluded-list", id: "excluded" },
+      el("h2", {}, "Excluded"),
+      el("p", { class: "meta" }, "Not on MQTT and not on the dashboard, by their options."),
+      el("ul", {}, hidden.map((a) => el("li", { "data-id": a.id }, a.name, " ",
+        el("button", { class: "secondary", onclick: async () => {
+          const done = await bridge("options", { accessory: a.id, options: { exclude: false } }, null);
+          if (done) { state.notice = { text: "Included " + a.name + " again.", kind: "ok", until: Date.now() + 8000 }; showList(); }
+        } }, "Include again"))))));
+  }
 }
 
-function card(accessory) {
-  return el("a", { class: "card accessory", href: "#/accessory/" + encodeURIComponent(accessory.slug), "data-slug": accessory.slug, "data-id": accessory.id },
-    el("div", { class: "name" }, accessory.name, " ", availability(accessory)),
-    el("div", { class: "meta" }, [accessory.home, accessory.room].filter(Boolean).join(" · ") || "no room"),
-    accessory.reachable ? null : el("div", { class: "meta reason" }, accessory.reason || "unreachable"),
-    accessory.address ? el("div", { class: "meta" }, accessory.address) : null,
-    el("div", { class: "meta" }, "last event: ", el("span", { "data-last-event": accessory.id }, when(accessory.last_event))));
+// One accessory on the dashboard: its name (a link to its page), its state in words, flags such as a low
+// battery, and the one control it needs.
+function tile(accessory) {
+  const summary = summarize(accessory);
+  return el("article", { class: "tile accessory" + (accessory.reachable ? "" : " unavailable"), "data-slug": accessory.slug, "data-id": accessory.id },
+    el("a", { class: "tile-name", href: "#/accessory/" + encodeURIComponent(accessory.slug) }, accessory.name),
+    el("div", { class: "state", "data-state": accessory.id }, accessory.reachable ? summary.text : "Unavailable: " + (accessory.reason || "unreachable")),
+    summary.flags.length ? el("div", { class: "flags" }, summary.flags.map((f) => el("span", { class: "badge offline" }, f))) : null,
+    accessory.reachable && summary.control ? el("div", { class: "tile-control" }, summary.control) : null,
+    el("div", { class: "result", "data-tile-result": accessory.id }));
+}
+
+// The state in words and the control, by the services the accessory has (HAP short types: 43 Lightbulb,
+// 49 Switch, 47 Outlet, 40/B7 Fan, 4A Thermostat, 8A/82 temperature and humidity sensors, 45 Lock, 8C
+// Window covering, 41 Garage door, 80 Contact, 85 Motion, and the sensors that report one state).
+function summarize(accessory) {
+  const services = accessory.services.filter((s) => !hiddenServices.has(s.type));
+  const types = new Set(services.map((s) => s.type));
+  const value = (c) => (c ? accessory.values[String(c.iid)] : undefined);
+  const find = (type, ...chars) => {
+    for (const service of services) {
+      if (type && service.type !== type) continue;
+      for (const t of chars) {
+        const c = service.characteristics.find((x) => x.type === t);
+        if (c) return c;
+      }
+    }
+    return null;
+  };
+  const shown = (c) => display(c, value(c));
+  const set = (c, payload) => writeFromTile(accessory, c, payload);
+  const parts = [];
+  const flags = [];
+  let control = null;
+  for (const type of ["43", "49", "47", "40", "B7"]) {
+    if (!types.has(type)) continue;
+    const on = find(type, "25", "B0");
+    const level = find(type, "8", "29");
+    const isOn = value(on) === "true" || value(on) === "1";
+    parts.push(isOn ? "On" + (level && value(level) !== null ? " · " + shown(level) : "") : "Off");
+    if (on && !control) control = toggle(on, isOn, (v) => set(on, on.type === "B0" ? (v ? 1 : 0) : v));
+  }
+  if (types.has("4A")) {
+    const current = find("4A", "11"), target = find("4A", "35"), mode = find("4A", "F"), humidity = find("4A", "10");
+    parts.push([current ? shown(current) : null, humidity ? shown(humidity) : null].filter(Boolean).join(" · "));
+    const to = target ? " to " + shown(target) : "";
+    const now = value(mode);
+    parts.push(now === "1" ? "Heating" + to : now === "2" ? "Cooling" + to
+      : value(find("4A", "33")) === "0" ? "Off" : "Idle" + (target ? ", target " + shown(target) : ""));
+    if (target && !control) control = stepper(target, Number(value(target)), (v) => set(target, v));
+  }
+  if (!types.has("4A")) {
+    const sensed = [find("8A", "11"), find("82", "10")].filter(Boolean);
+    if (sensed.length) parts.push(sensed.map(shown).join(" · "));
+  }
+  if (types.has("45")) {
+    const current = find("45", "1D"), target = find("45", "1E");
+    parts.push(shown(current));
+    if (target && !control) {
+      const locked = value(current) === "1";
+      control = el("button", { class: "secondary", "data-control": "lock", onclick: () => set(target, locked ? 0 : 1) }, locked ? "Unlock" : "Lock");
+    }
+  }
+  if (types.has("8C")) {
+    const current = find("8C", "6D"), target = find("8C", "7C"), moving = find("8C", "72");
+    const position = Number(value(current));
+    parts.push(position === 0 ? "Closed" : position === 100 ? "Open" : "Open " + position + " %");
+    if (moving && value(moving) !== null && value(moving) !== "2") parts.push(shown(moving));
+    if (target && !control) control = slider(target, Number(value(target)), (v) => set(target, v));
+  }
+  if (types.has("41")) {
+    const current = find("41", "E"), target = find("41", "32");
+    parts.push(shown(current));
+    if (target && !control) {
+      const closed = value(current) === "1";
+      control = el("button", { class: "secondary", "data-control": "door", onclick: () => set(target, closed ? 0 : 1) }, closed ? "Open" : "Close");
+    }
+  }
+  const contact = find("80", "6A");
+  if (contact) parts.push("Contact " + shown(contact).toLowerCase());
+  const motion = find("85", "22");
+  if (motion) parts.push(value(motion) === "true" ? "Motion" : "No motion");
+  for (const [type, c] of [["86", "71"], ["83", "70"], ["87", "76"], ["7F", "69"], ["97", "92"]]) {
+    const sensed = find(type, c);
+    if (sensed) parts.push(characteristicLabel(sensed) + ": " + shown(sensed));
+  }
+  const low = find(null, "79");
+  if (low && value(low) === "1") {
+    const level = find(null, "68");
+    flags.push("battery low" + (level && value(level) !== null ? " (" + shown(level) + ")" : ""));
+  }
+  const fault = find(null, "77");
+  if (fault && value(fault) === "1") flags.push("fault");
+  if (parts.length === 0) {
+    const first = services.flatMap((s) => s.characteristics)
+      .find((c) => c.perms.includes("pr") && c.type !== "23" && value(c) !== undefined);
+    if (first) parts.push(characteristicLabel(first) + ": " + shown(first));
+  }
+  return { text: parts.filter(Boolean).join(" · ") || "—", control, flags };
+}
+
+function toggle(c, on, write) {
+  const box = el("input", { type: "checkbox", class: "switch", role: "switch", "aria-label": characteristicLabel(c), "data-control": "toggle" });
+  box.checked = on;
+  box.addEventListener("change", () => write(box.checked));
+  return box;
+}
+
+function slider(c, current, write) {
+  const range = el("input", { type: "range", min: c.min ?? 0, max: c.max ?? 100, step: c.step ?? 1, "aria-label": characteristicLabel(c), "data-control": "slider" });
+  range.value = Number.isFinite(current) ? current : c.min ?? 0;
+  range.addEventListener("change", () => write(Number(range.value)));
+  return range;
+}
+
+function stepper(c, current, write) {
+  const step = Math.max(Number(c.step) || 0.5, 0.5);
+  const start = Number.isFinite(current) ? current : 20;
+  const change = (by) => write(Math.min(c.max ?? 38, Math.max(c.min ?? 10, Math.round((start + by) * 10) / 10)));
+  return el("span", { class: "stepper", "data-control": "target" },
+    el("button", { class: "secondary", "aria-label": "lower " + characteristicLabel(c), onclick: () => change(-step) }, "−"),
+    el("span", { class: "value" }, display(c, Number.isFinite(current) ? String(current) : null)),
+    el("button", { class: "secondary", "aria-label": "raise " + characteristicLabel(c), onclick: () => change(step) }, "+"));
+}
+
+function tileNode(id, selector) {
+  return [...document.querySelectorAll(selector)].find((n) => n.getAttribute(selector.slice(1, -1)) === id);
+}
+
+// A write from a tile: the same write a /set makes; the tile shows the confirmed value, or the error.
+async function writeFromTile(accessory, c, payload) {
+  const pending = tileNode(accessory.id, "[data-tile-result]");
+  if (pending) { pending.className = "result"; pending.textContent = "…"; }
+  const answer = await api("POST", "accessories/" + encodeURIComponent(accessory.slug) + "/characteristics/" + c.iid, { value: payload });
+  if (answer.ok) accessory.values[String(c.iid)] = answer.body.value;
+  redrawTile(accessory);
+  const result = tileNode(accessory.id, "[data-tile-result]");
+  if (result && !answer.ok) { result.className = "result error"; result.textContent = answer.body.error; }
+}
+
+function redrawTile(accessory) {
+  const old = tileNode(accessory.id, "[data-id]");
+  if (!old || state.view !== "accessories") return;
+  // A slider being dragged keeps its place; the next value redraws it.
+  if (old.contains(document.activeElement) && document.activeElement.type === "range") return;
+  old.replaceWith(tile(accessory));
 }
 
 // ---- one accessory ----
-
-const numeric = new Set(["uint8", "uint16", "uint32", "uint64", "int", "float"]);
 
 async function showAccessory(slug) {
   state.view = "accessory";
@@ -91,29 +298,74 @@ async function showAccessory(slug) {
   if (!answer.ok) { main.replaceChildren(el("h1", {}, slug), notice(answer.body.error, "error")); return; }
   const accessory = answer.body;
   state.accessory = accessory;
+  const carried = state.notice && state.notice.until > Date.now() ? state.notice : null;
   const reason = accessory.reachable ? null : el("div", { class: "meta reason", id: "reason" }, accessory.reason || "unreachable");
+  const services = accessory.services.filter((s) => !hiddenServices.has(s.type));
+  const information = accessory.services.filter((s) => hiddenServices.has(s.type));
   main.replaceChildren(...[
     el("h1", {}, accessory.name, " ", availability(accessory)),
     reason,
-    el("p", { class: "meta" }, [accessory.manufacturer, accessory.model, accessory.room].filter(Boolean).join(" · "),
-      " · topic ", el("code", {}, accessory.topic)),
+    el("p", { class: "meta" }, [accessory.room, accessory.manufacturer, accessory.model].filter(Boolean).join(" · ")),
+    el("div", { id: "outcome" }, carried ? notice(carried.text, carried.kind) : null),
+    services.map((service) => serviceCard(accessory, service)),
     actions(accessory),
-    el("div", { id: "outcome" }),
-    accessory.services.map((service) => serviceCard(accessory, service)),
+    optionsForm(accessory),
+    el("details", { class: "service information", id: "information" },
+      el("summary", {}, "Accessory information"),
+      information.map((service) => service.characteristics.filter((c) => c.type !== "14")
+        .map((c) => characteristicRow(accessory, service, c))),
+      topicForm(accessory)),
   ].flat().filter(Boolean));
 }
 
 function actions(accessory) {
-  const name = el("input", { name: "to", value: accessory.slug, "aria-label": "new name", size: 16, maxlength: 64, id: "rename-to" });
   return el("div", { class: "actions" },
     el("button", { class: "secondary", id: "identify", onclick: () => bridge("identify", { accessory: accessory.slug }, "Identify sent.") }, "Identify"),
-    el("form", { id: "rename", onsubmit: async (event) => {
-      event.preventDefault();
-      const done = await bridge("rename", { accessory: accessory.slug, to: name.value }, "Renamed.");
-      if (done) location.hash = "#/accessory/" + encodeURIComponent(done.accessory);
-    } }, name, el("button", { type: "submit", class: "secondary" }, "Rename")),
     el("button", { class: "secondary", id: "refresh", onclick: () => refresh(accessory.slug) }, "Refresh"),
     el("button", { class: "danger", id: "unpair", onclick: () => confirmUnpair(accessory) }, "Unpair…"));
+}
+
+// Display name, room and exclusion: bridge/request/options, the operation MQTT uses. An emptied field
+// removes the option (the accessory's own name, no room); only what changed is sent.
+function optionsForm(accessory) {
+  const options = accessory.options || {};
+  const name = el("input", { id: "option-name", name: "name", maxlength: 64, value: options.name || "", placeholder: accessory.name });
+  const room = el("input", { id: "option-room", name: "room", maxlength: 64, value: options.room || "", placeholder: accessory.room || "no room" });
+  const exclude = el("input", { type: "checkbox", id: "option-exclude" });
+  exclude.checked = options.exclude === true;
+  return el("form", { class: "service options", id: "options", onsubmit: async (event) => {
+    event.preventDefault();
+    const change = {};
+    if (name.value.trim() !== (options.name || "")) change.name = name.value.trim() || null;
+    if (room.value.trim() !== (options.room || "")) change.room = room.value.trim() || null;
+    if (exclude.checked !== (options.exclude === true)) change.exclude = exclude.checked;
+    if (Object.keys(change).length === 0) { document.getElementById("outcome").replaceChildren(notice("Nothing changed.", "ok")); return; }
+    const done = await bridge("options", { accessory: accessory.id, options: change }, null);
+    if (!done) return;
+    if (change.exclude === true) {
+      state.notice = { text: "Excluded " + accessory.name + ": it is off MQTT and listed under Excluded.", kind: "ok", until: Date.now() + 8000 };
+      location.hash = "#/";
+      return;
+    }
+    state.notice = { text: "Saved.", kind: "ok", until: Date.now() + 8000 };
+    const target = "#/accessory/" + encodeURIComponent(done.accessory);
+    if (location.hash === target) showAccessory(done.accessory); else location.hash = target;
+  } },
+  el("h2", {}, "Options"),
+  el("div", { class: "fields" }, el("label", {}, "Display name", name), el("label", {}, "Room", room)),
+  el("label", { class: "check" }, exclude, " Exclude: no topics, not on the dashboard"),
+  el("div", { class: "buttons" }, el("button", { type: "submit", id: "options-save" }, "Save")));
+}
+
+// The topic's name (bridge/request/rename): lower-case letters, digits and _.
+function topicForm(accessory) {
+  const name = el("input", { name: "to", value: accessory.slug, "aria-label": "topic name", size: 16, maxlength: 64, id: "rename-to" });
+  return el("form", { id: "rename", class: "actions", onsubmit: async (event) => {
+    event.preventDefault();
+    const done = await bridge("rename", { accessory: accessory.slug, to: name.value }, "Renamed.");
+    if (done) location.hash = "#/accessory/" + encodeURIComponent(done.accessory);
+  } }, el("span", { class: "meta" }, "Topic ", el("code", {}, accessory.topic)), name,
+  el("button", { type: "submit", class: "secondary" }, "Rename topic"));
 }
 
 // Refresh (bridge/request/refresh): the accessories and every value fetched again from the accessory
@@ -147,7 +399,7 @@ async function confirmUnpair(accessory) {
         if (!done) { event.target.disabled = false; return; }
         const how = { removed: "", already_removed_on_accessory: " (it had already forgotten this gateway)",
           removed_here_only: " here only: " + (done.reason || "the accessory could not be told") };
-        state.notice = { text: "Unpaired " + done.name + (how[done.outcome] || "") + ".", kind: "ok" };
+        state.notice = { text: "Unpaired " + done.name + (how[done.outcome] || "") + ".", kind: "ok", until: Date.now() + 8000 };
         location.hash = "#/";
       } }, "Unpair"),
       el("button", { class: "secondary", id: "unpair-cancel", onclick: () => outcome.replaceChildren() }, "Cancel")));
@@ -169,8 +421,8 @@ function notice(text, kind) {
 
 function serviceCard(accessory, service) {
   return el("section", { class: "service", "data-service": service.slug },
-    el("h2", {}, service.name || service.type),
-    service.characteristics.map((c) => characteristicRow(accessory, service, c)));
+    el("h2", {}, serviceLabel(service)),
+    service.characteristics.filter((c) => c.type !== "14").map((c) => characteristicRow(accessory, service, c)));
 }
 
 function characteristicRow(accessory, service, c) {
@@ -179,7 +431,7 @@ function characteristicRow(accessory, service, c) {
   const key = service.slug + "/" + c.slug;
   const result = el("div", { class: "result", "data-result": key });
   const row = el("div", { class: "row", id: "c-" + c.iid, "data-characteristic": key, "data-iid": c.iid },
-    el("div", { class: "label" }, c.name || c.slug, c.unit ? el("small", {}, c.unit) : null),
+    el("div", { class: "label" }, characteristicLabel(c), c.unit ? el("small", {}, unitSymbol(c.unit)) : null),
     el("div", { class: "control" }, control(accessory, c, value, writable, result)),
     result);
   return row;
@@ -193,26 +445,26 @@ function control(accessory, c, value, writable, result) {
     return [shown];
   }
   if (c.format === "bool") {
-    const box = el("input", { type: "checkbox", class: "switch", role: "switch", "aria-label": c.name || c.slug });
+    const box = el("input", { type: "checkbox", class: "switch", role: "switch", "aria-label": characteristicLabel(c) });
     box.checked = value === "true";
     box.addEventListener("change", () => write(box.checked));
     box.setValue = (v) => { box.checked = v === "true"; };
     return [box];
   }
   if (c.valid_values && Object.keys(c.valid_values).length > 0) {
-    const select = el("select", { "aria-label": c.name || c.slug },
-      Object.entries(c.valid_values).sort((a, b) => a[1] - b[1]).map(([label, v]) => el("option", { value: v }, label)));
+    const select = el("select", { "aria-label": characteristicLabel(c) },
+      Object.entries(c.valid_values).sort((a, b) => a[1] - b[1]).map(([, v]) => el("option", { value: v }, display(c, String(v)))));
     select.value = value;
     select.addEventListener("change", () => write(Number(select.value)));
     select.setValue = (v) => { select.value = v; };
     return [select];
   }
   if (numeric.has(c.format)) {
-    const number = el("input", { type: "number", step: c.step ?? "any", "aria-label": (c.name || c.slug) + " value" });
+    const number = el("input", { type: "number", step: c.step ?? "any", "aria-label": characteristicLabel(c) + " value" });
     number.value = value ?? "";
     number.addEventListener("change", () => { if (number.value !== "") write(Number(number.value)); });
     if (c.min !== undefined && c.max !== undefined && c.min !== null && c.max !== null) {
-      const slider = el("input", { type: "range", min: c.min, max: c.max, step: c.step ?? "any", "aria-label": c.name || c.slug });
+      const slider = el("input", { type: "range", min: c.min, max: c.max, step: c.step ?? "any", "aria-label": characteristicLabel(c) });
       slider.value = value ?? c.min;
       slider.addEventListener("input", () => { number.value = slider.value; });
       slider.addEventListener("change", () => write(Number(slider.value)));
@@ -222,24 +474,11 @@ function control(accessory, c, value, writable, result) {
     number.setValue = (v) => { if (document.activeElement !== number) number.value = v; };
     return [number];
   }
-  const text = el("input", { type: "text", "aria-label": c.name || c.slug, maxlength: c.max_length ?? null });
+  const text = el("input", { type: "text", "aria-label": characteristicLabel(c), maxlength: c.max_length ?? null });
   text.value = value ?? "";
   const button = el("button", { type: "button", class: "secondary", onclick: () => write(text.value) }, "Set");
   text.setValue = (v) => { if (document.activeElement !== text) text.value = v ?? ""; };
   return [text, button];
-}
-
-function display(c, value) {
-  if (value === null || value === undefined) return "—";
-  if (c.valid_values) {
-    const name = Object.entries(c.valid_values).find(([, v]) => String(v) === value);
-    if (name) return name[0];
-  }
-  return c.unit ? value + " " + unitName(c.unit) : value;
-}
-
-function unitName(unit) {
-  return { celsius: "°C", percentage: "%", arcdegrees: "°", lux: "lx", seconds: "s" }[unit] || unit;
 }
 
 async function send(accessory, c, payload, result) {
@@ -411,6 +650,8 @@ function listen() {
   source.addEventListener("value", (event) => {
     const change = JSON.parse(event.data);
     applyValue(change.accessory, change.iid, change.value);
+    const listed = state.view === "accessories" && state.list && state.list.find((a) => a.id === change.accessory);
+    if (listed) { listed.values[String(change.iid)] = change.value; redrawTile(listed); }
     for (const node of document.querySelectorAll("[data-last-event]")) {
       if (node.getAttribute("data-last-event") === change.accessory) node.textContent = when(new Date().toISOString());
     }
@@ -448,5 +689,11 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
-route();
-listen();
+api("GET", "catalog").then((answer) => {
+  if (answer.ok) Object.assign(catalog, answer.body);
+  route();
+  listen();
+});
+api("GET", "session").then((answer) => {
+  if (answer.ok && answer.body.token_required) document.getElementById("sign-out-form").hidden = false;
+});

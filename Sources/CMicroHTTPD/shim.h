@@ -19,6 +19,7 @@ struct cmhd_functions {
     __typeof__(MHD_start_daemon) *start_daemon;
     __typeof__(MHD_stop_daemon) *stop_daemon;
     __typeof__(MHD_get_daemon_info) *get_daemon_info;
+    __typeof__(MHD_get_connection_info) *get_connection_info;
     __typeof__(MHD_lookup_connection_value) *lookup_connection_value;
     __typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
     __typeof__(MHD_create_response_from_callback) *create_response_from_callback;
@@ -45,6 +46,7 @@ static inline int cmhd_open(const char *library, struct cmhd_functions *function
     CMHD_FIND(start_daemon, "MHD_start_daemon")
     CMHD_FIND(stop_daemon, "MHD_stop_daemon")
     CMHD_FIND(get_daemon_info, "MHD_get_daemon_info")
+    CMHD_FIND(get_connection_info, "MHD_get_connection_info")
     CMHD_FIND(lookup_connection_value, "MHD_lookup_connection_value")
     CMHD_FIND(create_response_from_buffer, "MHD_create_response_from_buffer")
     CMHD_FIND(create_response_from_callback, "MHD_create_response_from_callback")
@@ -59,21 +61,47 @@ static inline int cmhd_open(const char *library, struct cmhd_functions *function
 // fixed-argument wrapper passes the few options the web page's server sets.
 
 /// Starts a daemon listening on `address` (an IPv4 or IPv6 socket address; `flags` must include
-/// MHD_USE_IPv6 for IPv6), at most `connection_limit` connections at once, idle ones closed after
-/// `timeout_seconds`, each connection's request memory at most `memory_limit` bytes.
+/// MHD_USE_IPv6 for IPv6), at most `connection_limit` connections at once and `per_client_limit` from one
+/// client address (more are closed as they are accepted), idle ones closed after `timeout_seconds`, each
+/// connection's request memory at most `memory_limit` bytes. `notify` is told of every connection opened
+/// and closed (MHD_OPTION_NOTIFY_CONNECTION), `completed` of every request answered.
 static inline struct MHD_Daemon *cmhd_start_daemon(
     const struct cmhd_functions *functions, unsigned int flags, const struct sockaddr *address,
-    unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit,
-    MHD_AccessHandlerCallback handler, void *handler_context, MHD_RequestCompletedCallback completed,
-    void *completed_context) {
+    unsigned int connection_limit, unsigned int per_client_limit, unsigned int timeout_seconds,
+    size_t memory_limit, MHD_AccessHandlerCallback handler, void *handler_context,
+    MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify, void *context) {
     return functions->start_daemon(
         flags, 0, NULL, NULL, handler, handler_context,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_NOTIFY_CONNECTION, notify, context,
         MHD_OPTION_END);
+}
+
+/// The connection's socket descriptor (libmicrohttpd's own; -1 when it cannot say).
+static inline int cmhd_connection_fd(const struct cmhd_functions *functions, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        functions->get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The client's socket address (NULL when it cannot say); valid while the connection is.
+static inline const struct sockaddr *cmhd_client_address(
+    const struct cmhd_functions *functions, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        functions->get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/// The pointer the connection-notify callback kept for the connection's socket (NULL when none).
+static inline void *cmhd_socket_context(const struct cmhd_functions *functions, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        functions->get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 /// The port the daemon listens on (the one the system chose when the address asked for port 0).

@@ -28,6 +28,9 @@ public final class WebPage: Sendable {
     /// values and availability too (`Gateway.exclusions()`).
     private let hidden = Mutex<Set<AccessoryID>>([])
 
+    /// The accessories their options exclude now.
+    var excludedAccessories: Set<AccessoryID> { hidden.withLock { $0 } }
+
     /// A page for `store` and `gateway`, showing the lines `feed` is given; pair, unpair, refresh, the
     /// accessories seen on the network and health go through `management` (the one the gateway has).
     public init(
@@ -76,7 +79,30 @@ public final class WebPage: Sendable {
             tasks.addTask { await self.followStore() }
             tasks.addTask { await self.followDiscovered() }
             tasks.addTask { await self.followExclusions(exclusions.changes) }
+            tasks.addTask { await self.reportRefusalsEveryMinute() }
         }
+    }
+
+    /// The counts of wrong tokens that came after the last report reach the log within a minute.
+    private func reportRefusalsEveryMinute() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: LoginThrottle.reportInterval)
+            reportRefusals()
+        }
+    }
+
+    /// Requires `token` from now on (SIGHUP reads the token file again): when it differs, every session of
+    /// the old token ends and the next request must carry the new one. Returns whether it differed.
+    /// - Throws: `WebPageError.tokenRequired` when `token` is nil and the page listens on an address other
+    ///   machines can reach; the old token stays.
+    @discardableResult
+    public func replaceToken(_ token: String?) throws(WebPageError) -> Bool {
+        if token == nil, !WebPageConfiguration.isLoopback(host: configuration.host) {
+            throw .tokenRequired(host: configuration.host)
+        }
+        let changed = access.replaceToken(token)
+        if changed { logger.notice("web page: the token changed; every session of the old one has ended") }
+        return changed
     }
 
     private func followStore() async {

@@ -11,13 +11,13 @@ struct WebPageBrowserTests {
     static let token = "browser-test-token-5150"
 
     /// The gateway with its page on a free port behind `token`, online; the page's address from its log.
-    static func start() async throws -> (LiveGateway, String) {
+    static func start(token: String = "auth_token: \(token)") async throws -> (LiveGateway, String) {
         let live = try await LiveGateway.start(
             extraYAML: """
                 frontend:
                   enabled: true
                   port: 0
-                  auth_token: \(token)
+                  \(token)
                 """)
         try await live.waitUntilOnline()
         var url: String?
@@ -60,11 +60,11 @@ struct WebPageBrowserTests {
         let browser = try await Browser.start()
         do {
             try await signIn(browser, url)
-            try await browser.click(#"#accessories .accessory[data-slug="light"]"#)
+            try await browser.click(#"#accessories .accessory[data-slug="light"] a.tile-name"#)
             let on = #"[data-characteristic="lightbulb/on"]"#
             try await browser.wait(on + " input.switch", property: "checked", equals: false)
             try await browser.click(on + " input.switch")
-            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: true")
+            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: On")
             let calls = try await live.accessory.waitForSetterCalls(count: 1)
             #expect(
                 calls.contains { $0.accessory == "Light" && $0.characteristic == "On" && $0.value?.boolValue == true })
@@ -150,7 +150,7 @@ struct WebPageBrowserTests {
             try await browser.click(#"nav a[data-nav="accessories"]"#)
             try await browser.wait("#accessories .accessory", text: "Light 1")
             try await browser.wait("#accessories .accessory", text: "Light 2")
-            try await browser.click(#"#accessories .accessory[data-slug="light_1"]"#)
+            try await browser.click(#"#accessories .accessory[data-slug="light_1"] a.tile-name"#)
             try await browser.wait(
                 #"[data-characteristic="lightbulb/brightness"] input[type="range"]"#, property: "value", equals: "37")
             for form in [second.setupCode, wrong, second.setupCode.replacingOccurrences(of: "-", with: "")] {
@@ -203,7 +203,7 @@ struct WebPageBrowserTests {
             try await browser.click("#refresh")
             try await browser.wait("#outcome .notice.ok", text: "Refreshed \(server).")
             try await browser.click(#"[data-characteristic="lightbulb/on"] input.switch"#)
-            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: true")
+            try await browser.wait(#"[data-result="lightbulb/on"].ok"#, text: "ok: On")
 
             try await browser.click(#"nav a[data-nav="health"]"#)
             let card = #".server[data-server="\#(server)"]"#
@@ -219,6 +219,202 @@ struct WebPageBrowserTests {
             // The gateway has published the home on MQTT by now.
             let sent = try await browser.wait(#"#health [data-field="sent"]"#)
             #expect((Int(sent) ?? 0) > 0, "sent: \(sent)")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test(
+        "the dashboard: each lab accessory's state in words, its control on the tile reaches the accessory, and the names are people's"
+    )
+    func dashboard() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            func tile(_ slug: String) -> String { #"#accessories .tile[data-slug="\#(slug)"]"# }
+            try await browser.wait(tile("light") + " .state", text: "Off")
+            try await browser.wait(tile("switch") + " .state", text: "Off")
+            try await browser.wait(tile("temperature") + " .state", text: "21.5 °C")
+            try await browser.wait(tile("lock") + " .state", text: "Unlocked")
+            try await browser.wait(tile("thermostat") + " .state", text: "20 °C")
+            try await browser.wait(tile("thermostat") + " .state", text: "Off")
+            try await browser.wait(tile("blind") + " .state", text: "Closed")
+            try await browser.wait("#accessories .room h2", text: "No room")
+
+            try await browser.click(tile("light") + " input.switch")
+            try await browser.wait(tile("light") + " .state", text: "On · 0 %")
+            try await browser.click(tile("lock") + #" [data-control="lock"]"#)
+            try await browser.wait(tile("lock") + " .state", text: "Locked")
+            try await browser.click(tile("thermostat") + #" [aria-label="raise Target temperature"]"#)
+            try await browser.wait(tile("thermostat") + " .stepper .value", text: "21.5 °C")
+            let calls = try await live.accessory.waitForSetterCalls(count: 3)
+            #expect(
+                calls.contains { $0.accessory == "Light" && $0.characteristic == "On" && $0.value?.boolValue == true })
+            #expect(calls.contains { $0.accessory == "Lock" && $0.characteristic == "LockTargetState" })
+            #expect(calls.contains { $0.accessory == "Thermostat" && $0.characteristic == "TargetTemperature" })
+            // A change on the accessory's side shows on its tile without a reload.
+            try await live.accessory.setValue(
+                accessory: "Temperature", characteristic: "CurrentTemperature", value: .float(19))
+            try await browser.wait(tile("temperature") + " .state", text: "19 °C")
+
+            try await browser.click(tile("thermostat") + " a.tile-name")
+            try await browser.wait(#"[data-service="thermostat"] h2"#, text: "Thermostat")
+            let page = try await browser.wait("main")
+            for raw in ["CurrentHeatingCoolingState", "ACCESSORYINFORMATION", "SerialNumber", #""""#] {
+                #expect(!page.contains(raw), "\(raw) on the page")
+            }
+            try await browser.wait(
+                #"[data-characteristic="thermostat/current_heating_cooling_state"] .label"#, text: "Heating or cooling")
+            try await browser.wait(#"[data-characteristic="thermostat/target_heating_cooling_state"] select"#)
+            #expect(try await browser.property("#information", "open") as? Bool == false)
+            let identify = try await browser.property("main", "innerText") as? String ?? ""
+            #expect(identify.components(separatedBy: "Identify").count == 2, "Identify once: \(identify)")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test("an accessory that cannot be reached is listed as unavailable, with why, and its tile says so")
+    func unavailable() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            await live.accessory.stop()
+            try await browser.wait("#unavailable li", text: "Light", timeout: 90)
+            let why = try await browser.wait(#"#unavailable li"#)
+            #expect(why.contains(": "), "no reason: \(why)")
+            try await browser.wait(#"#accessories .tile.unavailable[data-slug="lock"] .state"#, text: "Unavailable: ")
+            try await browser.waitGone(#".tile[data-slug="lock"] .tile-control"#)
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test("display name, room and exclusion edited from the page go through bridge/request/options and show on MQTT")
+    func optionsFromPage() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            try await signIn(browser, url)
+            try await browser.open(url + "#/accessory/light")
+            try await browser.type("#option-name", "Desk Lamp")
+            try await browser.type("#option-room", "Study")
+            try await browser.click("#options-save")
+            try await browser.wait("#outcome .notice.ok", text: "Saved.")
+            try await browser.wait("h1", text: "Desk Lamp")
+            try await eventually("bridge/accessories carries the name and room") {
+                let list = try await live.accessoryList()
+                return list.contains { $0.name == "Desk Lamp" && $0.room == "Study" }
+            }
+            try await browser.click(#"nav a[data-nav="accessories"]"#)
+            try await browser.wait(#"#accessories .room[data-room="Study"] .tile"#, text: "Desk Lamp")
+
+            try await browser.click(#"#accessories .tile a.tile-name"#)
+            try await browser.wait("h1", text: "Desk Lamp")
+            try await browser.click("#option-exclude")
+            try await browser.click("#options-save")
+            try await browser.wait("#outcome .notice.ok", text: "Excluded Desk Lamp")
+            try await browser.wait("#excluded li", text: "Desk Lamp")
+            try await browser.waitGone(#"#accessories .tile[data-slug="desk_lamp"]"#)
+            try await eventually("the accessory leaves bridge/accessories") {
+                try await !live.accessoryList().contains { $0.name == "Desk Lamp" }
+            }
+            try await browser.click("#excluded li button")
+            try await browser.wait("#outcome .notice.ok", text: "Included Desk Lamp again.")
+            try await browser.wait(#"#accessories .tile"#, text: "Desk Lamp")
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test(
+        "200 slow connections from one address: the page still loads in the browser within 2 s and MQTT keeps going"
+    )
+    func slowConnections() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        let port = try #require(UInt16(url.split(separator: ":").last?.filter(\.isNumber) ?? ""))
+        let slow = await SlowHTTPClients.open(count: 200, port: port, from: "127.0.0.2")
+        do {
+            try await eventually("the connections past the per-client limit are closed") { slow.stillOpen() <= 12 }
+            let started = ContinuousClock.now
+            try await signIn(browser, url)
+            let took = ContinuousClock.now - started
+            #expect(took < .seconds(2), "the page took \(took)")
+            try await live.accessory.setValue(accessory: "Light", characteristic: "On", value: .bool(true))
+            try await live.waitFor("hap2mqtt/light/lightbulb/on", "true")
+            await slow.trickle()
+            try await eventually("the request deadline ends the slow connections", timeout: .seconds(25)) {
+                await slow.trickle()
+                return slow.stillOpen() == 0
+            }
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        slow.close()
+        await browser.quit()
+        await live.stop()
+    }
+
+    @Test(
+        "wrong tokens in the form: after three the page says to wait; SIGHUP with a new token file ends the session; sign out"
+    )
+    func guessingAndTokenReload() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("token").path
+        try TestFile.write(Self.token + "\n", to: URL(fileURLWithPath: tokenFile), mode: 0o600)
+        let (live, url) = try await Self.start(token: "auth_token_file: \(tokenFile)")
+        let browser = try await Browser.start()
+        do {
+            try await browser.open(url)
+            // Each wrong token past the third doubles the wait, so one of these lands inside it.
+            var told = false
+            for guess in 0..<8 where !told {
+                try await browser.type("#token", "wrong-guess-\(guess)", enter: true)
+                let problem = try await browser.wait(".problem")
+                told = problem.contains("too many wrong tokens from this address; try again in")
+                #expect(told || problem.contains("That token is not right."), "\(problem)")
+            }
+            #expect(told)
+            try await eventually("the wait is over", timeout: .seconds(300)) {
+                try await browser.type("#token", Self.token, enter: true)
+                return (try? await browser.wait("#accessories .accessory", text: "Light", timeout: 2)) != nil
+            }
+            try await eventually("the log counts the wrong tokens with the address") {
+                live.gateway.log.contains("login tries refused (a wrong token, or too soon after one): 127.0.0.1")
+            }
+            #expect(!live.gateway.log.contains("wrong-guess-"))
+
+            let newToken = "the-new-token-after-sighup-77"
+            try TestFile.write(newToken + "\n", to: URL(fileURLWithPath: tokenFile), mode: 0o600)
+            try #require(kill(try #require(live.gateway.processIdentifier), SIGHUP) == 0)
+            try await eventually("the reload is logged, naming the token") {
+                live.gateway.log.contains("the token changed; every session of the old one has ended")
+                    && live.gateway.log.contains("reloaded the configuration: applied frontend.auth_token")
+            }
+            try await browser.open(url)
+            try await browser.wait("#token")
+            try await browser.type("#token", Self.token, enter: true)
+            try await browser.wait(".problem", text: "That token is not right.")
+            try await browser.type("#token", newToken, enter: true)
+            try await browser.wait("#accessories .accessory", text: "Light")
+            try await browser.click("#sign-out")
+            try await browser.wait("#token")
+            try await browser.open(url + "#/accessory/light")
+            try await browser.wait("#token")
+            #expect(!live.gateway.log.contains(newToken))
         } catch {
             Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
         }

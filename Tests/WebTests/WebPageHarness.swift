@@ -78,6 +78,17 @@ final class WebPageHarness: Stoppable {
         try await HTTPTestClient.request(port: port, method, path, headers: headers, body: Array(body.utf8))
     }
 
+    /// The login form's post of `token`.
+    func login(_ token: String) async throws -> HTTPTestClient.Response {
+        try await request(
+            "POST", "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "token=\(token)")
+    }
+
+    /// The session cookie (`hap2mqtt_session=…`) the login form gives for `token`.
+    func session(_ token: String) async throws -> String {
+        String(try #require(try await login(token).headers["set-cookie"]).prefix { $0 != ";" })
+    }
+
     /// A JSON POST to the page's API.
     func post(_ path: String, _ json: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
         try await request(

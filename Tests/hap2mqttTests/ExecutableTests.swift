@@ -95,6 +95,27 @@ struct ExecutableTests {
                 == "hap2mqtt: \(path):2:18: homekit.poll_interval: expected a number of seconds, got \"soon\"\n")
     }
 
+    @Test("run refuses a web page token shorter than 16 characters, or in a file every user may read, with one line")
+    func weakWebPageToken() async throws {
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let short = try files.write("frontend:\n  auth_token: guessable\n", to: "short.yaml")
+        let refused = try await Self.run(["run", "--config", short])
+        #expect(refused.status == 2)
+        #expect(
+            refused.error
+                == "hap2mqtt: \(short): frontend.auth_token: the token has 9 characters; use at least 16 (for example the output of `openssl rand -hex 16`)\n"
+        )
+        let token = try files.write("long-enough-but-readable-by-all\n", to: "token")
+        chmod(token, 0o644)
+        let open = try files.write("frontend:\n  auth_token_file: \(token)\n", to: "open.yaml")
+        let readable = try await Self.run(["run", "--config", open])
+        #expect(readable.status == 2)
+        #expect(readable.error.split(separator: "\n").count == 1)
+        #expect(readable.error.contains("can be read by every user of this machine (mode 644); chmod o-r"))
+        #expect(!readable.error.contains("long-enough-but-readable-by-all"))
+    }
+
     @Test("without --config and without Config/hap2mqtt.yaml the defaults apply, and one notice line says so")
     func missingDefaultConfiguration() async throws {
         let files = try TemporaryFiles()

@@ -9,9 +9,14 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The body's bytes.
     public var body: [UInt8]
+    /// The client's numeric address (`192.168.1.20`, `::1`); empty when unknown (a test's request).
+    public var client: String
 
     /// A request; tests make their own.
-    public init(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(
+        method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], client: String = ""
+    ) {
+        self.client = client
         self.method = method
         self.path = path
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { _, last in last }

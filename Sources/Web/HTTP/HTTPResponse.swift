@@ -49,6 +49,13 @@ extension HTTPResponse {
         .json(status: status, #"{"status":"error","error":\#(JSONString.quoted(error))}"#)
     }
 
+    /// The response with `Retry-After: seconds` (RFC 9110 §10.2.3).
+    func retrying(after seconds: Int) -> HTTPResponse {
+        var response = self
+        response.headers.append(("Retry-After", String(seconds)))
+        return response
+    }
+
     /// `json` (already JSON text) with `status`.
     static func json(status: Int = 200, _ json: String) -> HTTPResponse {
         HTTPResponse(

@@ -10,7 +10,8 @@ import Synchronization
 
 /// The web page's HTTP/1.1 server: libmicrohttpd (GNU libmicrohttpd manual; opened when the first server
 /// starts, `MicroHTTPD`), one thread per connection,
-/// at most `HTTPLimits.connections` connections. Each request's body is collected (413 past
+/// at most `HTTPLimits.connections` connections and `HTTPLimits.connectionsPerClient` from one address,
+/// each request's head and body due within `HTTPLimits.requestSeconds` (`ConnectionWatch`). Each request's body is collected (413 past
 /// `HTTPLimits.maxBody`, answered before the body is read), then `handler` answers it; the connection's
 /// thread waits for that answer, so a slow answer holds one connection and nothing else. An event stream
 /// is written from its connection's thread as events come.
@@ -24,6 +25,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     private let lock = Mutex<DaemonHandle?>(nil)
     private let context: Unmanaged<ServerContext>
+    /// Ends the connections past their deadline, until `stop()`.
+    private let watchdog: Task<Void, Never>
     /// The port it listens on (the one the system chose when 0 was asked for).
     public let port: UInt16
 
@@ -41,9 +44,11 @@ public final class HTTPServer: @unchecked Sendable {
         let daemon = address.withPointer { pointer in
             withUnsafePointer(to: library.functions) { functions in
                 cmhd_start_daemon(
-                    functions, flags, pointer, UInt32(limits.connections), UInt32(limits.idleTimeoutSeconds),
+                    functions, flags, pointer, UInt32(limits.connections), UInt32(limits.connectionsPerClient),
+                    UInt32(limits.idleTimeoutSeconds),
                     // Headers and the connection's buffers; bodies are copied out as they arrive.
-                    32 * 1024, HTTPServer.access, context.toOpaque(), HTTPServer.completed, nil)
+                    32 * 1024, HTTPServer.access, context.toOpaque(), HTTPServer.completed, HTTPServer.notify,
+                    context.toOpaque())
             }
         }
         guard let daemon else {
@@ -52,6 +57,13 @@ public final class HTTPServer: @unchecked Sendable {
             throw .cannotListen(host: host, port: port, reason: reason)
         }
         self.context = context
+        let watch = context.takeUnretainedValue().watch
+        watchdog = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                watch.endLate()
+            }
+        }
         self.port = withUnsafePointer(to: library.functions) { cmhd_bound_port($0, daemon) }
         lock.withLock { $0 = DaemonHandle(daemon: daemon) }
     }
@@ -65,6 +77,7 @@ public final class HTTPServer: @unchecked Sendable {
                 return d
             })?.daemon
         else { return }
+        watchdog.cancel()
         let server = context.takeUnretainedValue()
         server.closeStreams()
         server.library.functions.stop_daemon(daemon)
@@ -81,12 +94,13 @@ public final class HTTPServer: @unchecked Sendable {
         let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let pending = slot.pointee else {
             // The first call: headers only. A body announced as too large is refused before it is read.
-            let request = PendingRequest()
+            let request = PendingRequest(connection: watched(connection, server: server))
             slot.pointee = Unmanaged.passRetained(request).toOpaque()
             if let length = header(connection, "Content-Length", server: server).flatMap(Int.init),
                 length > server.limits.maxBody
             {
                 request.tooLarge = true
+                request.connection?.disarm()
                 return queue(server.tooLarge, on: connection, server: server)
             }
             return .YES
@@ -107,6 +121,8 @@ public final class HTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
+        // The whole request is here: no deadline while it is answered (an event stream stays open).
+        request.connection?.disarm()
         if request.tooLarge { return queue(server.tooLarge, on: connection, server: server) }
         var headers: [String: String] = [:]
         for name in ["Host", "Authorization", "Cookie", "Content-Type", "Origin", "Accept"] {
@@ -114,15 +130,45 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let parsed = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-            headers: headers, body: request.body)
+            headers: headers, body: request.body, client: request.connection?.client ?? "")
         request.body = []
         return queue(server.answer(parsed), on: connection, server: server)
     }
 
-    private static let completed: MHD_RequestCompletedCallback = { _, _, slot, _ in
+    private static let completed: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
+        if let cls, let connection {
+            let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+            if let watched = watched(connection, server: server) { server.watch.answered(watched) }
+        }
         guard let slot, let pending = slot.pointee else { return }
         Unmanaged<PendingRequest>.fromOpaque(pending).release()
         slot.pointee = nil
+    }
+
+    /// A connection opened or closed: `ConnectionWatch` follows it, kept in the socket's context.
+    private static let notify: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+        guard let cls, let connection, let socketContext else { return }
+        let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+            let functions = server.library.functions
+            let watched = withUnsafePointer(to: functions) { table in
+                WatchedConnection(
+                    descriptor: cmhd_connection_fd(table, connection),
+                    client: WatchedConnection.numericAddress(cmhd_client_address(table, connection)))
+            }
+            socketContext.pointee = Unmanaged.passRetained(watched).toOpaque()
+            server.watch.opened(watched)
+        } else if let kept = socketContext.pointee {
+            let watched = Unmanaged<WatchedConnection>.fromOpaque(kept)
+            server.watch.closed(watched.takeUnretainedValue())
+            watched.release()
+            socketContext.pointee = nil
+        }
+    }
+
+    private static func watched(_ connection: OpaquePointer, server: ServerContext) -> WatchedConnection? {
+        let kept = withUnsafePointer(to: server.library.functions) { cmhd_socket_context($0, connection) }
+        return kept.map { Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue() }
     }
 
     private static func header(_ connection: OpaquePointer, _ name: String, server: ServerContext) -> String? {
@@ -183,6 +229,7 @@ final class ServerContext: Sendable {
     let limits: HTTPLimits
     let handler: HTTPServer.Handler
     let tooLarge: HTTPResponse
+    let watch: ConnectionWatch
     /// Sent with every answer: no framing by other sites, no guessing of content types, no referrer.
     let securityHeaders: [(String, String)] = [
         ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
@@ -194,6 +241,7 @@ final class ServerContext: Sendable {
         self.library = library
         self.limits = limits
         self.handler = handler
+        watch = ConnectionWatch(allowed: .seconds(limits.requestSeconds))
         tooLarge = .json(status: 413, error: "the request body is larger than \(limits.maxBody) bytes")
     }
 
@@ -237,6 +285,12 @@ private struct DaemonHandle: @unchecked Sendable {
 
 /// The body of a request being read, kept in libmicrohttpd's per-request slot.
 private final class PendingRequest {
+    /// The connection it came on (nil when libmicrohttpd kept no context for it).
+    let connection: WatchedConnection?
     var body: [UInt8] = []
     var tooLarge = false
+
+    init(connection: WatchedConnection?) {
+        self.connection = connection
+    }
 }

@@ -6,13 +6,14 @@ import JSON
 import SystemSupport
 
 extension WebPage {
-    /// `GET /api/accessories`: `bridge/accessories`' entries with each one's availability reason and last
-    /// event (ISO 8601, null when none came since the start).
+    /// `GET /api/accessories`: `bridge/accessories`' entries with each one's availability reason, last
+    /// event (ISO 8601, null when none came since the start) and values (as `accessoryPage` has them), so
+    /// that the dashboard shows every accessory's state from one request.
     func accessoryList() async -> HTTPResponse {
         let descriptions = await gateway.accessoryDescriptions()
         var entries: [String] = []
         for description in descriptions {
-            entries.append(await entry(description, values: nil))
+            entries.append(await entry(description, values: await values(of: description)))
         }
         return .json("[\(entries.joined(separator: ","))]")
     }
@@ -22,13 +23,18 @@ extension WebPage {
     /// state topic carries it, by iid.
     func accessoryPage(_ name: String) async -> HTTPResponse {
         guard let description = await description(named: name) else { return unknownAccessory(name) }
+        return .json(await entry(description, values: await values(of: description)))
+    }
+
+    /// Every characteristic's value as its state topic carries it, by iid (null before the first read).
+    private func values(of description: AccessoryDescription) async -> JSONObject {
         var values = JSONObject()
         if let id = AccessoryID(description.id), let accessory = await store.accessory(id) {
             for characteristic in accessory.allCharacteristics {
                 values.append(String(characteristic.iid), characteristic.value.map { .string($0.mqttPayload) } ?? .null)
             }
         }
-        return .json(await entry(description, values: values))
+        return values
     }
 
     /// `POST /api/accessories/<slug>/characteristics/<iid>` with `{"value":…}`: the write a `/set` with

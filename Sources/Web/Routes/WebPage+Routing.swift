@@ -3,15 +3,32 @@ import HomeModel
 import JSON
 
 extension WebPage {
-    /// Answers one request: the login form's post, then the token check, then the page's files and the
-    /// API. Anything else is 404; nothing is ever read from the disk, so no path reaches a file.
+    /// Answers one request: the login form's post and the log-out, then the token check, then the page's
+    /// files and the API. Anything else is 404; nothing is ever read from the disk, so no path reaches a
+    /// file.
     func answer(_ request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
         if path == "/login" {
             guard request.method == "POST" else { return LoginPage.response(status: 401, problem: nil) }
             return login(request)
         }
-        guard access.admits(request) else {
+        if path == "/logout" {
+            guard request.method == "POST" else { return .json(status: 405, error: "sign out with POST /logout") }
+            access.logout(request)
+            return HTTPResponse(
+                status: 303, contentType: "text/plain", body: [],
+                headers: [
+                    ("Location", "/"),
+                    ("Set-Cookie", "\(AccessGuard.cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict"),
+                ])
+        }
+        let verdict = access.admits(request)
+        if case .wait(let seconds) = verdict {
+            reportRefusals()
+            return .json(status: 429, error: Self.waitText(seconds)).retrying(after: seconds)
+        }
+        guard verdict == .admitted else {
+            if request.headers["authorization"]?.hasPrefix("Bearer ") == true { reportRefusals() }
             guard access.requiresToken else {
                 return .json(status: 403, error: "use the address the page listens on, not another name for it")
             }
@@ -41,9 +58,15 @@ extension WebPage {
         guard access.requiresToken else {
             return HTTPResponse(status: 303, contentType: "text/plain", body: [], headers: [("Location", "/")])
         }
-        guard let given = fields["token"], let session = access.login(with: given) else {
-            logger.warning("web page: a login with a wrong token was refused")
+        let session: String
+        switch access.login(with: fields["token"] ?? "", from: request.client) {
+        case .success(let opened): session = opened
+        case .failure(.refused):
+            reportRefusals()
             return LoginPage.response(status: 401, problem: "That token is not right.")
+        case .failure(.wait(let seconds)):
+            reportRefusals()
+            return LoginPage.response(status: 429, problem: Self.waitText(seconds)).retrying(after: seconds)
         }
         return HTTPResponse(
             status: 303, contentType: "text/plain", body: [],
@@ -51,6 +74,16 @@ extension WebPage {
                 ("Location", "/"),
                 ("Set-Cookie", "\(AccessGuard.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict"),
             ])
+    }
+
+    /// What a client that must wait is told.
+    static func waitText(_ seconds: Int) -> String {
+        "too many wrong tokens from this address; try again in \(seconds) s"
+    }
+
+    /// Logs the throttle's counts when a report is due (at most once a minute).
+    func reportRefusals() {
+        if let line = access.report() { logger.warning("\(line)") }
     }
 
     /// `/api/…`: `parts` are the path's segments after `api`.
@@ -65,6 +98,14 @@ extension WebPage {
         case ("GET", ["log"]): return .json("[\(feed.recent.map(\.json).joined(separator: ","))]")
         case ("GET", ["discovered"]): return await discoveredList()
         case ("GET", ["health"]): return await health()
+        case ("GET", ["catalog"]):
+            return HTTPResponse(
+                status: 200, contentType: "application/json; charset=utf-8", body: Array(Self.catalogJSON.utf8),
+                headers: [("Cache-Control", "no-cache")])
+        case ("GET", ["excluded"]): return await excludedList()
+        case ("GET", ["session"]):
+            // Whether the page shows "Sign out": only with a token is there a session to end.
+            return .json(#"{"token_required":\#(access.requiresToken)}"#)
         case ("POST", _):
             guard Self.isJSON(request.headers["content-type"]) else {
                 // A form on another site can post text or a form, never JSON without the page's permission.

@@ -109,7 +109,7 @@ enum RunCommandRunner {
         let reload = ConfigurationReload(
             running: configuration, options: context.options, environment: ProcessInfo.processInfo.environment,
             store: store,
-            gateway: gateway, logger: loggers.program)
+            gateway: gateway, webPage: webPage, logger: loggers.program)
         let failure = await withTaskGroup(of: Void.self) { tasks -> ServiceStartError? in
             tasks.addTask {
                 await SignalAction.follow(

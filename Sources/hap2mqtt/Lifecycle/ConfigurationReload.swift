@@ -2,6 +2,7 @@ import Gateway
 import HomeStore
 import JSON
 import Logging
+import Web
 
 /// SIGHUP in `hap2mqtt run`: reads the configuration file and the environment again and applies what can
 /// change while running (docs/command-line.md "Signals"):
@@ -9,7 +10,9 @@ import Logging
 /// - `log_level` (unless `--log-level` was given, which wins) and `mqtt_log_level`;
 /// - the `name`, `room` and `home` of `homekit.accessories` (the accessories are placed again, their
 ///   slugs and topics stay);
-/// - `homeassistant.discovery`, the birth delays and the exclusions (configs are published or cleared).
+/// - `homeassistant.discovery`, the birth delays and the exclusions (configs are published or cleared);
+/// - the web page's token (`frontend.auth_token`, or the file `frontend.auth_token_file` names, read
+///   again): a new one ends every session of the old one.
 ///
 /// Everything else (the broker, the base topic, the state directory, intervals, `exclude`, the `home`
 /// section, the discovery prefix and status topic) keeps its running value until a restart. One line
@@ -20,6 +23,7 @@ actor ConfigurationReload {
         "log_level", "mqtt_log_level", "homekit.accessories", "homeassistant.discovery",
         "homeassistant.birth_delay_min",
         "homeassistant.birth_delay_max", "homeassistant.exclude_accessories", "homeassistant.exclude_characteristics",
+        "frontend.auth_token",
     ]
 
     private var running: Configuration
@@ -27,15 +31,17 @@ actor ConfigurationReload {
     private let environment: [String: String]
     private let store: HomeStore
     private let gateway: Gateway
+    private let webPage: WebPage?
     private let logger: Logger
 
     /// A reload of `running` (the configuration `run` started with) as `options` (`--config`,
     /// `--log-level`) and `environment` name it.
     init(
         running: Configuration, options: GlobalOptions, environment: [String: String], store: HomeStore,
-        gateway: Gateway,
+        gateway: Gateway, webPage: WebPage? = nil,
         logger: Logger
     ) {
+        self.webPage = webPage
         self.running = running
         self.options = options
         self.environment = environment
@@ -70,6 +76,15 @@ actor ConfigurationReload {
         applied.homeassistant.birthDelayMax = new.homeassistant.birthDelayMax
         applied.homeassistant.excludeAccessories = new.homeassistant.excludeAccessories
         applied.homeassistant.excludeCharacteristics = new.homeassistant.excludeCharacteristics
+        if let webPage, new.frontend.authToken != running.frontend.authToken {
+            do throws(WebPageError) {
+                try webPage.replaceToken(new.frontend.authToken?.reveal)
+                applied.frontend.authToken = new.frontend.authToken
+                applied.frontend.authTokenFile = new.frontend.authTokenFile
+            } catch {
+                logger.error("received SIGHUP; the web page keeps its token: \(error)")
+            }
+        }
 
         let changed = Self.changedKeys(from: running, to: applied)
         let needRestart = Self.changedKeys(from: applied, to: new).map {
@@ -125,6 +140,9 @@ actor ConfigurationReload {
             keys.append(key)
         }
         if old.mqtt.password != new.mqtt.password, !keys.contains("mqtt.password") { keys.append("mqtt.password") }
+        if old.frontend.authToken != new.frontend.authToken, !keys.contains("frontend.auth_token") {
+            keys.append("frontend.auth_token")
+        }
         return keys
     }
 

@@ -27,7 +27,7 @@ import time
 os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must never fetch anything
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -71,16 +71,27 @@ def run(driver, command):
             return text is None or any(text in element.text for element in found)
 
         try:
-            WebDriverWait(driver, timeout).until(ready)
+            WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(ready)
         except TimeoutException:
             shown = [e.text for e in driver.find_elements(By.CSS_SELECTOR, css)]
             raise TimeoutError(f"{css} {'still there' if gone else 'not shown'}"
                                + (f" with {text!r}" if text and not gone else "") + f" within {timeout} s; shown: {shown}")
-        found = driver.find_elements(By.CSS_SELECTOR, css)
-        return {"text": found[0].text if found else ""}
+        # The page redraws a tile when a value changes: an element found may be replaced before it is read.
+        for _ in range(20):
+            try:
+                found = driver.find_elements(By.CSS_SELECTOR, css)
+                return {"text": found[0].text if found else ""}
+            except StaleElementReferenceException:
+                continue
+        return {"text": ""}
     if cmd == "click":
-        find(driver, command["css"], timeout).click()
-        return {}
+        for attempt in range(20):
+            try:
+                find(driver, command["css"], timeout).click()
+                return {}
+            except StaleElementReferenceException:
+                if attempt == 19:
+                    raise
     if cmd == "type":
         element = find(driver, command["css"], timeout)
         element.clear()
@@ -107,7 +118,7 @@ def run(driver, command):
             return bool(found) and found[0].get_property(name) == value
 
         try:
-            WebDriverWait(driver, timeout).until(equal)
+            WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(equal)
         except TimeoutException:
             found = driver.find_elements(By.CSS_SELECTOR, css)
             shown = found[0].get_property(name) if found else "(no element)"

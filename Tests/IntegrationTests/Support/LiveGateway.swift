@@ -150,6 +150,7 @@ struct BridgeAccessory: Decodable {
     var id: String
     var name: String
     var slug: String
+    var room: String?
     var reachable: Bool
     var topic: String
     var services: [Service]
