@@ -11,13 +11,12 @@ extension HAPAccessoryProvider {
     /// time-out cancels it), in which case nothing is sent.
     func session(after old: HAPClient? = nil) async -> HAPClient? {
         if let client, client.connection !== old?.connection { return client }
-        guard !stopped, client != nil || reconnecting else { return nil }
-        nextWaiterToken += 1
-        let token = nextWaiterToken
+        guard machine.waitersMayWait else { return nil }
+        let token = waiters.nextToken()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<HAPClient?, Never>) in
                 guard !Task.isCancelled else { return waiter.resume(returning: nil) }
-                sessionWaiters[token] = waiter
+                waiters.add(waiter, token: token)
             }
         } onCancel: {
             Task { await self.endWait(token) }
@@ -25,42 +24,11 @@ extension HAPAccessoryProvider {
     }
 
     private func endWait(_ token: UInt64) {
-        sessionWaiters.removeValue(forKey: token)?.resume(returning: nil)
+        waiters.remove(token)?.resume(returning: nil)
     }
 
     /// Ends the reconnect under way: the waiting reads and writes go on with `client`, or fail without it.
     func reconnectEnded(with client: HAPClient?) {
-        reconnecting = false
-        let waiters = sessionWaiters
-        sessionWaiters = [:]
-        for waiter in waiters.values { waiter.resume(returning: client) }
-    }
-
-    /// A session dropped: its accessories are reported offline only when no new session is there within
-    /// `settings.offlineGrace`, so that a quick reconnect (an accessory that closed an idle connection)
-    /// does not make them flap.
-    func holdOfflineReport(_ ids: [AccessoryID]) {
-        offlineReportGeneration += 1
-        let generation = offlineReportGeneration
-        let grace = settings.offlineGrace
-        pendingOfflineReport = ids
-        Task { [weak self] in
-            try? await Task.sleep(for: grace)
-            await self?.sendOfflineReport(generation)
-        }
-    }
-
-    /// Sends the held offline report now, if one is held (a reconnect attempt failed, or the grace ran out).
-    func sendOfflineReport(_ generation: UInt64? = nil) {
-        guard generation == nil || generation == offlineReportGeneration, let ids = pendingOfflineReport else { return }
-        pendingOfflineReport = nil
-        guard client == nil, !ids.isEmpty else { return }
-        emit(.reachability(ids, reachable: false, reason: disconnectReason))
-    }
-
-    /// Drops the held offline report: a new session is there.
-    func cancelOfflineReport() {
-        offlineReportGeneration += 1
-        pendingOfflineReport = nil
+        for waiter in waiters.removeAll() { waiter.resume(returning: client) }
     }
 }
