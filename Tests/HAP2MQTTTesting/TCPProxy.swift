@@ -58,6 +58,13 @@ public final class TCPProxy: Sendable {
         relay.blackHoleConnections()
     }
 
+    /// Takes the link down (`true`: every relayed connection is cut, and new ones are closed as soon as
+    /// they are accepted, as a host whose network is gone refuses them) or up again (`false`).
+    public func linkDown(_ down: Bool) {
+        relay.refuse(down)
+        if down { relay.cutConnections() }
+    }
+
     /// How many connections are being relayed.
     public var connectionCount: Int { relay.connectionCount }
 
@@ -91,6 +98,8 @@ private final class Relay: Sendable {
 
     private struct State {
         var stopped = false
+        /// New connections are closed at once (`linkDown`).
+        var refusing = false
         var connections: [Int: Connection] = [:]
         var nextID = 0
         var idleCloses = 0
@@ -143,6 +152,10 @@ private final class Relay: Sendable {
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
+            if state.withLock({ $0.refusing }) {
+                close(client)
+                continue
+            }
             guard let upstream = try? LoopbackSocket.makeConnection(port: targetPort) else {
                 close(client)
                 continue
@@ -211,6 +224,8 @@ private final class Relay: Sendable {
             }
         }
     }
+
+    func refuse(_ refusing: Bool) { state.withLock { $0.refusing = refusing } }
 
     func blackHoleConnections() {
         state.withLock { state in

@@ -64,6 +64,7 @@ extension HAPAccessoryProvider {
                     logger.info("still cannot connect to \(displayName) (attempt \(attempt)): \(reason)")
                 }
             case .logAnnouncedReturn: announcedReturn()
+            case .logCommandWake: logger.info("a command for \(displayName) ends the back-off; reconnecting now")
             case .logAnnouncedElsewhere:
                 logger.info("\(displayName) is announced as paired at another address; trying pair-verify there")
             case .learnIdleLimit(let quiet): learnIdleLimit(quiet)
@@ -83,7 +84,9 @@ extension HAPAccessoryProvider {
         if pause > .zero { try? await context.clock.sleep(for: pause) }
         guard !stopped else { return nil }
         context.wakeup.clear()
-        switch await connectAndSync() {
+        let outcome = await connectAndSync()
+        link.attemptReached = false
+        switch outcome {
         case .connected: return .attemptSucceeded(at: context.clock.now)
         case .failed(let reason): return .attemptFailed(reason, at: context.clock.now)
         case .rejected(let reason): return .rejected(reason)

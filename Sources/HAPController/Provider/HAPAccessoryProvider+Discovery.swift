@@ -52,7 +52,7 @@ extension HAPAccessoryProvider {
             target.host = endpoint.host
             target.port = endpoint.port
             do {
-                return .verified(try await controller.connect(to: target), endpoint)
+                return .verified(try await controller.connect(to: target) { await self.reachedAccessory() }, endpoint)
             } catch .storage(let error) {
                 return .identityUnusable(error)
             } catch .connection(.pairing(let error)) where endpoint != address {

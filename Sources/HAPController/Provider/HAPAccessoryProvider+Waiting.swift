@@ -9,10 +9,33 @@ extension HAPAccessoryProvider {
     /// the first attempt to replace it has not ended), the client it brings. nil when there is none: the
     /// attempt failed, the provider stopped, or the calling task was cancelled (the store's write
     /// time-out cancels it), in which case nothing is sent.
+    ///
+    /// Without a session and without a reconnect under way, a read or write asks for one: it ends the
+    /// back-off (`.commandArrived`) and waits for the attempt, `demandWait` at most, or until the attempt
+    /// ends once its TCP connection is open (the link is back): the first command after an outage
+    /// brings the accessory back instead of failing until the back-off runs out (docs/DESIGN.md "Writes").
     func session(after old: HAPClient? = nil) async -> HAPClient? {
         if let client, client.connection !== old?.connection { return client }
-        guard machine.waitersMayWait else { return nil }
+        if machine.waitersMayWait { return await waitForSession(limit: nil) }
+        guard machine.connectsOnDemand else { return nil }
+        await perform(machine.handle(.commandArrived))
+        return await waitForSession(limit: Self.demandWait)
+    }
+
+    /// How long a read or write that found no session waits for the attempt it asked for, unless that
+    /// attempt is syncing by then.
+    static let demandWait = Duration.seconds(1)
+
+    /// Waits for the reconnect's client (nil: none came); `limit` ends a wait asked for on demand.
+    private func waitForSession(limit: Duration?) async -> HAPClient? {
         let token = waiters.nextToken()
+        if let limit {
+            let clock = context.clock
+            Task { [weak self] in
+                try? await clock.sleep(for: limit)
+                await self?.endDemandWait(token)
+            }
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<HAPClient?, Never>) in
                 guard !Task.isCancelled else { return waiter.resume(returning: nil) }
@@ -22,6 +45,18 @@ extension HAPAccessoryProvider {
             Task { await self.endWait(token) }
         }
     }
+
+    /// The wait on demand `token` ran out: it goes on while the attempt under way reached the accessory's
+    /// host (the attempt's end resumes it), else it ends without a session.
+    private func endDemandWait(_ token: UInt64) async {
+        while link.attemptReached || link.syncing != nil, !stopped {
+            try? await context.clock.sleep(for: .milliseconds(100))
+        }
+        endWait(token)
+    }
+
+    /// The attempt under way opened its TCP connection.
+    func reachedAccessory() { link.attemptReached = true }
 
     private func endWait(_ token: UInt64) {
         waiters.remove(token)?.resume(returning: nil)

@@ -145,6 +145,10 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         events.finish()
     }
 
+    /// A write to one of its unreachable accessories is handed to it: the write ends the reconnection
+    /// back-off and waits for that attempt (`session(after:)`), about a second at most.
+    public nonisolated var connectsOnDemand: Bool { true }
+
     /// Whether the connection is up and synced (for diagnostics and tests).
     public var isConnected: Bool { client != nil }
 

@@ -15,8 +15,10 @@ import HomeModel
 ///   sooner counts as a failure, like a failed attempt, and the next attempt waits for `ReconnectBackoff`.
 /// - The accessories of a dropped session are reported unreachable only when no new session is synced
 ///   within `offlineGrace` (or at once when an attempt fails first).
-/// - Reads and writes may wait for the session while one runs and from a drop until the first attempt to
-///   replace it ends (`waitersMayWait`); every other end of an attempt resumes them.
+/// - Reads and writes may wait for the session while one runs and while the first attempt to replace a
+///   dropped one is under way (`waitersMayWait`); every end of an attempt resumes them. Otherwise, while
+///   an attempt or the back-off runs, they end the back-off and wait for that attempt briefly
+///   (`connectsOnDemand`).
 /// - An announcement or a command while offline ends the back-off (attempts it starts are at least
 ///   `minimumAttemptSpacing` apart); after a rejection, only an announcement of the accessory as paired at
 ///   another address starts one more attempt.
@@ -111,6 +113,8 @@ struct ProviderConnectionStateMachine: Sendable {
         case logFailure(attempt: Int, reason: String)
         /// Logs that an announcement ended the back-off.
         case logAnnouncedReturn
+        /// Logs that a read or write ended the back-off.
+        case logCommandWake
         /// Logs that an announcement elsewhere ends the wait after a rejection.
         case logAnnouncedElsewhere
         /// The accessory ended the last session after `quiet` and answered at once again: an idle limit.
@@ -148,10 +152,14 @@ struct ProviderConnectionStateMachine: Sendable {
     /// The accessories of a dropped session whose report waits for the grace timer, and its generation.
     private var heldReport: (accessories: [AccessoryID], generation: UInt64)?
     private var generation: UInt64 = 0
+    /// Since when no session has been live, once a session dropped or an attempt failed; nil while one is.
+    private(set) var offlineSince: Instant?
     /// The quiet time before the accessory ended the last session, until the attempt right after shows
     /// whether it was an idle limit (the accessory answers at once) or the accessory going down (it does
     /// not): a crash or restart after a second of quiet is no reason to keep connections alive more often.
     private var quietBeforeLoss: Duration?
+    /// What cut the back-off under way short, for the log: an announcement (false) or a command (true).
+    private var wokenByCommand = false
 
     /// A machine with `backoff`'s schedule and `offlineGrace`; `followsAnnouncements` when the provider
     /// browses DNS-SD (a rejection then waits for an announcement elsewhere instead of ending for good).
@@ -165,11 +173,23 @@ struct ProviderConnectionStateMachine: Sendable {
     var isLive: Bool { if case .live = state { true } else { false } }
     var isRejected: Bool { state == .rejected }
 
-    /// Whether a read or write may wait for a session: one runs, or a dropped one is being replaced.
+    /// Whether a read or write may wait for a session: one runs, or the attempt to replace a dropped one
+    /// is under way. While the back-off runs it asks for an attempt instead (`connectsOnDemand`), and
+    /// waits for that one only briefly: the back-off may be a minute, longer than any write may wait.
     var waitersMayWait: Bool {
         switch state {
         case .live: return true
-        case .connecting(_, let afterDrop), .backingOff(_, _, let afterDrop): return afterDrop
+        case .connecting(_, let afterDrop): return afterDrop
+        default: return false
+        }
+    }
+
+    /// Whether a read or write that finds no session may ask for one and wait for it briefly
+    /// (`HAPAccessoryProvider.session(after:)`): an attempt is under way or the back-off runs, which a
+    /// command ends (`.commandArrived`). Not after a rejection, nor while the identity cannot be loaded.
+    var connectsOnDemand: Bool {
+        switch state {
+        case .connecting, .backingOff: return true
         default: return false
         }
     }
@@ -200,7 +220,8 @@ struct ProviderConnectionStateMachine: Sendable {
             guard case .backingOff(_, let lastAttempt, let afterDrop) = state else { return [] }
             guard woken else { return connect(at: now, afterDrop: afterDrop) }
             let pause = max(.zero, Self.minimumAttemptSpacing - (now - lastAttempt))
-            return [.logAnnouncedReturn] + connect(at: now + pause, afterDrop: afterDrop, pause: pause)
+            let log: Action = wokenByCommand ? .logCommandWake : .logAnnouncedReturn
+            return [log] + connect(at: now + pause, afterDrop: afterDrop, pause: pause)
         case .announcedElsewhere(let now):
             guard state == .rejected else { return [] }
             return [.logAnnouncedElsewhere] + connect(at: now, afterDrop: false)
@@ -212,12 +233,15 @@ struct ProviderConnectionStateMachine: Sendable {
         case .announced(let pairedElsewhere):
             switch state {
             case .live: return [.followAnnouncement]
-            case .connecting, .backingOff: return [.wake]
+            case .connecting, .backingOff:
+                wokenByCommand = false
+                return [.wake]
             case .rejected: return pairedElsewhere && followsAnnouncements ? [.wake] : []
             default: return []
             }
         case .commandArrived:
             guard case .backingOff = state else { return [] }
+            wokenByCommand = true
             return [.wake]
         case .stop:
             state = .stopped
@@ -236,6 +260,7 @@ struct ProviderConnectionStateMachine: Sendable {
         guard case .connecting = state else { return [] }
         state = .live(since: now)
         sessionsInstalled += 1
+        offlineSince = nil
         firstSyncReported = true
         failuresInARow = 0
         dropHeldReport()
@@ -249,6 +274,7 @@ struct ProviderConnectionStateMachine: Sendable {
         guard case .connecting(let started, _) = state else { return [] }
         disconnectReason = reason
         quietBeforeLoss = nil
+        offlineSince = offlineSince ?? now
         var actions: [Action] = [.resumeWaiters(connected: false)]
         if let held = heldReport {
             heldReport = nil
@@ -270,6 +296,7 @@ struct ProviderConnectionStateMachine: Sendable {
     {
         guard case .live(let since) = state else { return [] }
         disconnectReason = reason
+        offlineSince = now
         var actions: [Action] = [.logLost(reason)]
         if !accessories.isEmpty {
             generation += 1

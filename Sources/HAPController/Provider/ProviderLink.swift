@@ -7,6 +7,9 @@ struct ProviderLink: Sendable {
     var syncing: HAPClient?
     /// Where the live session (or the sync in progress) is connected.
     var endpoint: HAPEndpoint?
+    /// The attempt under way has a TCP connection open: the accessory's host answers, so a command waiting
+    /// on demand waits for the rest of the attempt.
+    var attemptReached = false
 
     /// Every open client, to close at `stop()`.
     var clients: [HAPClient] { [client, syncing].compactMap { $0 } }

@@ -116,7 +116,8 @@ struct ProviderConnectionStateMachineTests {
                 actions: [
                     .logLost("reset"), .startGraceTimer(generation: 2, after: Self.grace), .backOff(.milliseconds(500)),
                 ],
-                mayWait: true),
+                // During the back-off a command asks for an attempt rather than waiting it out.
+                mayWait: false),
             Step(event: .backOffEnded(woken: false, at: Self.t(0.8)), actions: [.connect(after: .zero)], mayWait: true),
             Step(event: .attemptSucceeded(at: Self.t(0.9)), actions: [.resumeWaiters(connected: true), .watch]),
             Step(
@@ -196,6 +197,43 @@ struct ProviderConnectionStateMachineTests {
                 event: .backOffEnded(woken: true, at: Self.t(1.2)),
                 actions: [.logAnnouncedReturn, .connect(after: .zero)]),
         ])
+    }
+
+    @Test(
+        "a command ends the back-off as an announcement does; during an attempt, or after a rejection, it asks nothing")
+    func commands() {
+        var machine = Self.machine()
+        _ = machine.handle(.start(unusable: nil, at: Self.t(0)))
+        #expect(machine.connectsOnDemand, "an attempt under way")
+        Self.play(
+            [
+                Step(event: .commandArrived, actions: []),
+                Step(
+                    event: .attemptFailed("connection refused", at: Self.t(0.1)),
+                    actions: [
+                        .resumeWaiters(connected: false), .logFailure(attempt: 1, reason: "connection refused"),
+                        .reportFromCache(reason: "connection refused"), .backOff(.milliseconds(500)),
+                    ]),
+                Step(event: .commandArrived, actions: [.wake], mayWait: false),
+                // The failed attempt started at 0 s: the next one waits for the rest of 250 ms.
+                Step(
+                    event: .backOffEnded(woken: true, at: Self.t(0.2)),
+                    actions: [.logCommandWake, .connect(after: .milliseconds(50))]),
+                Step(event: .attemptSucceeded(at: Self.t(0.6)), actions: [.resumeWaiters(connected: true), .watch]),
+                Step(event: .commandArrived, actions: [], mayWait: true),
+            ], on: machine)
+        var rejected = Self.machine()
+        _ = rejected.handle(.start(unusable: nil, at: Self.t(0)))
+        _ = rejected.handle(.rejected("removed"))
+        #expect(!rejected.connectsOnDemand)
+        #expect(rejected.offlineSince == nil, "never live, never failed: no offline time to tell")
+        var dropped = Self.machine()
+        _ = dropped.handle(.start(unusable: nil, at: Self.t(0)))
+        _ = dropped.handle(.attemptSucceeded(at: Self.t(1)))
+        _ = dropped.handle(.sessionEnded("reset", accessories: [], quiet: nil, at: Self.t(9)))
+        _ = dropped.handle(.attemptFailed("connection refused", at: Self.t(10)))
+        #expect(dropped.offlineSince == Self.t(9), "offline since the drop, not the failure after it")
+        #expect(dropped.disconnectReason == "connection refused")
     }
 
     @Test("a rejection stops trying; with DNS-SD, only an announcement as paired elsewhere tries once more")
