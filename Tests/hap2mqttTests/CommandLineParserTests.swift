@@ -20,16 +20,16 @@ struct CommandLineParserTests {
 
     @Test("every command parses, with options before or after it, as --opt value or --opt=value")
     func commands() throws {
-        #expect(try parse("run") == Invocation(action: .command(.run(RunCommand()))))
-        #expect(try parse("accessories") == Invocation(action: .command(.accessories(AccessoriesCommand()))))
-        #expect(try parse("discover") == Invocation(action: .command(.discover(DiscoverCommand()))))
+        #expect(try parse("run") == Invocation(action: .command(Command(RunCommand()))))
+        #expect(try parse("accessories") == Invocation(action: .command(Command(AccessoriesCommand()))))
+        #expect(try parse("discover") == Invocation(action: .command(Command(DiscoverCommand()))))
         #expect(
             try parse("unpair AA:BB:CC:DD:EE:FF/1")
-                == Invocation(action: .command(.unpair(UnpairCommand(pairing: "AA:BB:CC:DD:EE:FF/1")))))
+                == Invocation(action: .command(Command(UnpairCommand(pairing: "AA:BB:CC:DD:EE:FF/1")))))
         let pair = Invocation(
             options: GlobalOptions(configPath: "c.yaml", logLevel: .debug),
             action: .command(
-                .pair(PairCommand(host: "127.0.0.1", port: 51826, code: Secret("031-45-154"), name: "Lamp"))))
+                Command(PairCommand(host: "127.0.0.1", port: 51826, code: Secret("031-45-154"), name: "Lamp"))))
         #expect(
             try parse(
                 "--config c.yaml pair --host 127.0.0.1 --port 51826 --code 031-45-154 --name Lamp --log-level debug")
@@ -44,11 +44,11 @@ struct CommandLineParserTests {
                 == pair)
         #expect(
             try CommandLineParser.parse(["unpair", "--", "--odd-name"])
-                == Invocation(action: .command(.unpair(UnpairCommand(pairing: "--odd-name")))))
+                == Invocation(action: .command(Command(UnpairCommand(pairing: "--odd-name")))))
         #expect(
             try CommandLineParser.parse(["pair", "--host", "h", "--port", "1", "--code", "1", "--name", "Living Room"])
                 == Invocation(
-                    action: .command(.pair(PairCommand(host: "h", port: 1, code: Secret("1"), name: "Living Room")))))
+                    action: .command(Command(PairCommand(host: "h", port: 1, code: Secret("1"), name: "Living Room")))))
     }
 
     @Test("--version and --help win over the command's own checks")
@@ -90,11 +90,11 @@ struct CommandLineParserTests {
 
     @Test("unpair takes --force as a flag without a value, before or after its argument")
     func unpairForce() throws {
-        let forced = Invocation(action: .command(.unpair(UnpairCommand(pairing: "Kitchen", force: true))))
+        let forced = Invocation(action: .command(Command(UnpairCommand(pairing: "Kitchen", force: true))))
         #expect(try parse("unpair --force Kitchen") == forced)
         #expect(try parse("unpair Kitchen --force") == forced)
         #expect(try parse("--force unpair Kitchen") == forced)
-        #expect(try parse("unpair Kitchen") == Invocation(action: .command(.unpair(UnpairCommand(pairing: "Kitchen")))))
+        #expect(try parse("unpair Kitchen") == Invocation(action: .command(Command(UnpairCommand(pairing: "Kitchen")))))
         #expect(failure("unpair --force=yes Kitchen") == "--force takes no value; see hap2mqtt unpair --help")
         #expect(failure("unpair --force --force Kitchen") == "--force given twice; see hap2mqtt unpair --help")
         #expect(failure("unpair --force") == "missing NAME|ID for unpair; see hap2mqtt unpair --help")
@@ -107,13 +107,13 @@ struct CommandLineParserTests {
         #expect(failure("pair --host h --code 1") == "missing --port for pair; see hap2mqtt pair --help")
         #expect(
             try parse("pair --host h --port 1")
-                == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .prompt)))))
+                == Invocation(action: .command(Command(PairCommand(host: "h", port: 1, code: .prompt)))))
         #expect(
             try parse("pair --host h --port 1 --code -")
-                == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .standardInput)))))
+                == Invocation(action: .command(Command(PairCommand(host: "h", port: 1, code: .standardInput)))))
         #expect(
             try parse("pair --host h --port 1 --code-file c")
-                == Invocation(action: .command(.pair(PairCommand(host: "h", port: 1, code: .file("c"))))))
+                == Invocation(action: .command(Command(PairCommand(host: "h", port: 1, code: .file("c"))))))
         #expect(
             failure("pair --host h --port 1 --code 1 --code-file c")
                 == "--code: conflicts with --code-file: give the setup code one way; see hap2mqtt pair --help")

@@ -45,7 +45,7 @@ struct DiscoverCommandTests {
 
     private func parse(_ line: String) throws -> DiscoverCommand {
         let invocation = try CommandLineParser.parse(line.split(separator: " ").map(String.init))
-        guard case .command(.discover(let command)) = invocation.action else {
+        guard case .command(let parsed) = invocation.action, let command = parsed.as(DiscoverCommand.self) else {
             throw CommandLineError.unknownCommand(line)
         }
         return command

@@ -52,7 +52,7 @@ struct HealthStatusTests {
         guard
             case .command(let context) = Startup.decide(
                 arguments: ["healthcheck", "--config", config], environment: [:]),
-            case .healthcheck(let command) = context.command
+            let command = context.command.as(HealthcheckCommand.self)
         else {
             Issue.record("healthcheck did not parse")
             return (-1, "")

@@ -54,7 +54,7 @@ struct StartupTests {
             Issue.record("accessories did not become a command")
             return
         }
-        #expect(context.command == .accessories(AccessoriesCommand()))
+        #expect(context.command == Command(AccessoriesCommand()))
         #expect(context.configurationFile == path && context.configuration.home.name == "Cottage")
         #expect(context.logLevel == .warning)
         #expect(context.warnings == ["environment variable HAP2MQTT_NOPE is not a hap2mqtt setting and is ignored"])

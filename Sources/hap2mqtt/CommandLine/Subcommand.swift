@@ -18,15 +18,24 @@ protocol Subcommand: Sendable, Hashable {
     ///   wrong type.
     init(_ arguments: ParsedArguments) throws(CommandLineError)
 
+    /// Whether the command depends on the configuration enough that running on the defaults is news
+    /// (`Startup`); true unless a command says otherwise.
+    static var usesConfiguration: Bool { get }
+
     /// Checks the values together and against their ranges.
     /// - Throws: `CommandLineError.invalidValue`.
     func validate() throws(CommandLineError)
+
+    /// Runs the command with the program's `loggers` and returns the exit status (`Dispatch.swift` has the
+    /// shared ways of printing a result). Logging is set up before it is called.
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32
 }
 
 extension Subcommand {
     static var discussion: String { "" }
     static var options: [OptionSpec] { [] }
     static var arguments: [ArgumentSpec] { [] }
+    static var usesConfiguration: Bool { true }
     func validate() throws(CommandLineError) {}
 
     /// The error for a value of `option` that is not allowed, for `validate()`.
@@ -48,16 +57,17 @@ extension Subcommand {
     }
 }
 
-/// A command with its values, ready to run.
-enum Command: Sendable, Hashable {
-    case run(RunCommand)
-    case pair(PairCommand)
-    case unpair(UnpairCommand)
-    case accessories(AccessoriesCommand)
-    case healthcheck(HealthcheckCommand)
-    case discover(DiscoverCommand)
+/// A command with its values, ready to run: one of `Command.all`, parsed and validated.
+struct Command: Sendable, Hashable {
+    /// The command's values.
+    let subcommand: any Subcommand
 
-    /// Every command, in the order help lists them.
+    /// `subcommand`, ready to run.
+    init(_ subcommand: some Subcommand) {
+        self.subcommand = subcommand
+    }
+
+    /// Every command, in the order help lists them: the one registry that parsing, help and dispatch read.
     static let all: [any Subcommand.Type] = [
         RunCommand.self, PairCommand.self, UnpairCommand.self, AccessoriesCommand.self, HealthcheckCommand.self,
         DiscoverCommand.self,
@@ -69,35 +79,20 @@ enum Command: Sendable, Hashable {
     /// Reads and validates the command `arguments.command`.
     /// - Throws: `CommandLineError.unknownCommand`, or what the command's `parse` throws.
     static func parse(_ arguments: ParsedArguments) throws(CommandLineError) -> Command {
-        switch arguments.command {
-        case RunCommand.name: return .run(try RunCommand.parse(arguments))
-        case PairCommand.name: return .pair(try PairCommand.parse(arguments))
-        case UnpairCommand.name: return .unpair(try UnpairCommand.parse(arguments))
-        case AccessoriesCommand.name: return .accessories(try AccessoriesCommand.parse(arguments))
-        case HealthcheckCommand.name: return .healthcheck(try HealthcheckCommand.parse(arguments))
-        case DiscoverCommand.name: return .discover(try DiscoverCommand.parse(arguments))
-        default: throw .unknownCommand(arguments.command)
-        }
+        guard let type = type(named: arguments.command) else { throw .unknownCommand(arguments.command) }
+        return Command(try type.parse(arguments))
     }
 
     /// The command's name.
-    var name: String {
-        switch self {
-        case .run: return RunCommand.name
-        case .pair: return PairCommand.name
-        case .unpair: return UnpairCommand.name
-        case .accessories: return AccessoriesCommand.name
-        case .healthcheck: return HealthcheckCommand.name
-        case .discover: return DiscoverCommand.name
-        }
-    }
-}
+    var name: String { Swift.type(of: subcommand).name }
 
-extension Command {
-    /// Whether the command depends on the configuration enough that running on the defaults is news:
-    /// `discover` reads only the state directory, to say which accessories are paired here.
-    var usesConfiguration: Bool {
-        if case .discover = self { return false }
-        return true
-    }
+    /// Whether the command depends on the configuration enough that running on the defaults is news.
+    var usesConfiguration: Bool { Swift.type(of: subcommand).usesConfiguration }
+
+    /// The command's values when it is a `type` command.
+    func `as`<T: Subcommand>(_ type: T.Type) -> T? { subcommand as? T }
+
+    static func == (lhs: Command, rhs: Command) -> Bool { AnyHashable(lhs.subcommand) == AnyHashable(rhs.subcommand) }
+
+    func hash(into hasher: inout Hasher) { AnyHashable(subcommand).hash(into: &hasher) }
 }

@@ -3,6 +3,12 @@ import HomeModel
 import HomeStore
 import SystemSupport
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension AccessoriesCommand {
     /// Connects to every paired accessory server in turn and renders its accessories with their live
     /// values (`AccessoryTree`). A server that cannot be reached is reported as a failure and the others
@@ -65,5 +71,15 @@ extension AccessoriesCommand {
             return accessory
         }
         return AccessoryTree.render(pairing: pairing, accessories: accessories, failures: failures)
+    }
+}
+
+extension AccessoriesCommand {
+    /// Prints the listing, and each accessory server that could not be read as one line on standard error.
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        let (output, failures) = await run(context, loggers: loggers)
+        StandardStream.write(output, to: STDOUT_FILENO)
+        for failure in failures { StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO) }
+        return failures.isEmpty ? 0 : CommandFailure.failureStatus
     }
 }

@@ -28,3 +28,10 @@ extension DiscoverCommand {
             ? "no HomeKit accessory announced itself within \(Duration.describe(timeout.inSeconds))\n" : listing.table
     }
 }
+
+extension DiscoverCommand {
+    /// Prints the result, or the failure as one line (`CommandOutput.finish`).
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        await CommandOutput.finish { () async throws(CommandFailure) in try await run(context, loggers: loggers) }
+    }
+}

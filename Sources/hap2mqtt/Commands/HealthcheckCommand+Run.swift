@@ -25,3 +25,12 @@ extension HealthcheckCommand {
         return (verdict.healthy ? 0 : 1, "\(verdict.healthy ? "healthy" : "unhealthy"): \(verdict.reason)\n")
     }
 }
+
+extension HealthcheckCommand {
+    /// Prints the verdict; the status is 0 when healthy.
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        let (status, line) = run(context)
+        StandardStream.write(line, to: STDOUT_FILENO)
+        return status
+    }
+}

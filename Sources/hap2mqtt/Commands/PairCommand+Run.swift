@@ -52,3 +52,10 @@ extension Management {
             logger: loggers.program)
     }
 }
+
+extension PairCommand {
+    /// Prints the result, or the failure as one line (`CommandOutput.finish`).
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        await CommandOutput.finish { () async throws(CommandFailure) in try await run(context, loggers: loggers) }
+    }
+}

@@ -199,3 +199,10 @@ enum RunCommandRunner {
         }
     }
 }
+
+extension RunCommand {
+    /// Runs the gateway until it is stopped (`RunCommandRunner`).
+    func execute(_ context: CommandContext, loggers: Loggers) async -> Int32 {
+        await RunCommandRunner.run(context, loggers: loggers)
+    }
+}

@@ -2,6 +2,8 @@
 /// network (DNS-SD `_hap._tcp`, HAP spec §6.4), found through the Avahi daemon within the time-out.
 struct DiscoverCommand: Subcommand {
     static let name = "discover"
+    /// It reads only the state directory, to say which accessories are paired here.
+    static let usesConfiguration = false
     static let abstract = "List the HomeKit accessories on the network (DNS-SD through the Avahi daemon)."
     static let discussion = """
         Shows each accessory's name, id, model, category, address, port, configuration and state number
