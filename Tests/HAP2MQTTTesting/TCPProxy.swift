@@ -58,11 +58,13 @@ public final class TCPProxy: Sendable {
         relay.blackHoleConnections()
     }
 
-    /// Takes the link down (`true`: every relayed connection is cut, and new ones are closed as soon as
-    /// they are accepted, as a host whose network is gone refuses them) or up again (`false`).
-    public func linkDown(_ down: Bool) {
+    /// Takes the link down (`true`: every relayed connection is cut, or with `silently` goes silent as
+    /// `blackHoleConnections()` makes it, and new ones are closed as soon as they are accepted, as a host
+    /// whose network is gone refuses them) or up again (`false`).
+    public func linkDown(_ down: Bool, silently: Bool = false) {
         relay.refuse(down)
-        if down { relay.cutConnections() }
+        guard down else { return }
+        if silently { relay.blackHoleConnections() } else { relay.cutConnections() }
     }
 
     /// How many connections are being relayed.

@@ -16,25 +16,29 @@ extension HAPAccessoryProvider {
     /// brings the accessory back instead of failing until the back-off runs out (docs/DESIGN.md "Writes").
     func session(after old: HAPClient? = nil) async -> HAPClient? {
         if let client, client.connection !== old?.connection { return client }
-        if machine.waitersMayWait { return await waitForSession(limit: nil) }
+        if machine.waitersMayWait { return await waitForSession(limit: Self.reconnectWait) }
         guard machine.connectsOnDemand else { return nil }
         await perform(machine.handle(.commandArrived))
         return await waitForSession(limit: Self.demandWait)
     }
 
     /// How long a read or write that found no session waits for the attempt it asked for, unless that
-    /// attempt is syncing by then.
+    /// attempt has reached the accessory's host by then.
     static let demandWait = Duration.seconds(1)
+    /// How long a read or write waits for the reconnect after a drop, unless the attempt has reached the
+    /// accessory's host by then: with the check of a quiet connection (`probeTimeout`) before it, well
+    /// within the store's write time-out, so that a write never sent fails saying so, not as a write the
+    /// accessory "did not answer" (docs/DESIGN.md "Writes").
+    static let reconnectWait = Duration.seconds(5)
 
-    /// Waits for the reconnect's client (nil: none came); `limit` ends a wait asked for on demand.
-    private func waitForSession(limit: Duration?) async -> HAPClient? {
+    /// Waits for the reconnect's client (nil: none came), `limit` at most unless the attempt under way
+    /// reached the accessory's host by then.
+    private func waitForSession(limit: Duration) async -> HAPClient? {
         let token = waiters.nextToken()
-        if let limit {
-            let clock = context.clock
-            Task { [weak self] in
-                try? await clock.sleep(for: limit)
-                await self?.endDemandWait(token)
-            }
+        let clock = context.clock
+        Task { [weak self] in
+            try? await clock.sleep(for: limit)
+            await self?.endLimitedWait(token)
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<HAPClient?, Never>) in
@@ -46,9 +50,9 @@ extension HAPAccessoryProvider {
         }
     }
 
-    /// The wait on demand `token` ran out: it goes on while the attempt under way reached the accessory's
-    /// host (the attempt's end resumes it), else it ends without a session.
-    private func endDemandWait(_ token: UInt64) async {
+    /// The wait `token` ran out: it goes on while the attempt under way reached the accessory's host (the
+    /// attempt's end resumes it), else it ends without a session.
+    private func endLimitedWait(_ token: UInt64) async {
         while link.attemptReached || link.syncing != nil, !stopped {
             try? await context.clock.sleep(for: .milliseconds(100))
         }

@@ -9,19 +9,41 @@ import Testing
 /// HAP-python accessory, no fixed sleeps.
 @Suite("HAP accessory provider through an outage of its link")
 struct HAPAccessoryProviderOutageTests {
+    /// A paired accessory behind a relay, and a started provider connected through it.
+    struct Rig {
+        let setup: HAPAccessoryProviderLiveTests.Setup
+        let proxy: TCPProxy
+        let provider: HAPAccessoryProvider
+        let events: ProviderEvents
+        let brightness: CharacteristicAddress
+
+        /// With a back-off far longer than the test: only a command can end it.
+        static func start() async throws -> Rig {
+            let setup = try await HAPAccessoryProviderLiveTests.Setup.start()
+            let proxy = try TCPProxy(to: Int(setup.accessory.port))
+            let settings = HAPProviderSettings(
+                pollInterval: .seconds(3600), keepaliveInterval: .seconds(3600),
+                backoff: ReconnectBackoff(initial: .seconds(120), maximum: .seconds(240)),
+                catchupInterval: .seconds(3600))
+            let (provider, events, accessories) = try await setup.provider(settings, port: UInt16(proxy.port))
+            let brightness = try HAPAccessoryProviderLiveTests.light(accessories, .Characteristic.brightness)
+            return Rig(setup: setup, proxy: proxy, provider: provider, events: events, brightness: brightness)
+        }
+
+        func stop() async {
+            proxy.stop()
+            await setup.stop(provider)
+        }
+    }
+
     @Test(
         "while the link is down a write fails at once, saying since when and the last error; the first write after it returns ends the back-off and succeeds"
     )
     func commandEndsBackoff() async throws {
-        let setup = try await HAPAccessoryProviderLiveTests.Setup.start()
-        let proxy = try TCPProxy(to: Int(setup.accessory.port))
-        defer { proxy.stop() }
-        // A back-off far longer than the test: only a command can end it.
-        let settings = HAPProviderSettings(
-            pollInterval: .seconds(3600), keepaliveInterval: .seconds(3600),
-            backoff: ReconnectBackoff(initial: .seconds(120), maximum: .seconds(240)), catchupInterval: .seconds(3600))
-        let (provider, events, accessories) = try await setup.provider(settings, port: UInt16(proxy.port))
-        let brightness = try HAPAccessoryProviderLiveTests.light(accessories, .Characteristic.brightness)
+        let rig = try await Rig.start()
+        let (setup, proxy, provider, events, brightness) = (
+            rig.setup, rig.proxy, rig.provider, rig.events, rig.brightness
+        )
 
         proxy.linkDown(true)
         _ = try await setup.log.waitFor(.debug, containing: "reconnecting in")
@@ -42,6 +64,42 @@ struct HAPAccessoryProviderOutageTests {
         #expect(!setup.log.records(.info, containing: "ends the back-off; reconnecting now").isEmpty)
         let summaries = await events.summaries
         #expect(summaries.last { $0.hasPrefix("reachability") }?.hasSuffix("true") == true, "\(summaries)")
-        await setup.stop(provider)
+        await rig.stop()
+    }
+
+    @Test(
+        "a write on a connection gone silent is not sent on it: it fails saying why, not as a write the accessory did not answer, and the accessory never carries it out"
+    )
+    func silentLink() async throws {
+        let rig = try await Rig.start()
+        let (setup, proxy, provider, brightness) = (rig.setup, rig.proxy, rig.provider, rig.brightness)
+        let before = try await setup.accessory.value(accessory: "Light", characteristic: "Brightness")
+        // Quiet long enough that a write checks the connection first.
+        try await eventually("the connection is quiet", timeout: .seconds(60)) {
+            proxy.longestQuiet >= HAPAccessoryProvider.quietBeforeCheck
+        }
+
+        proxy.linkDown(true, silently: true)
+        let sent = ContinuousClock.now
+        let result = await provider.write([
+            CharacteristicWrite(address: brightness, value: .int(before == .int(13) ? 14 : 13))
+        ])
+        let took = ContinuousClock.now - sent
+        guard case .failure(.unreachable(let why))? = result[brightness] else {
+            Issue.record("a write that was never sent fails as unreachable, not as timed out: \(result)")
+            return
+        }
+        #expect(why.contains("offline since ") && why.contains("last error: "), "\(why)")
+        #expect(took < .seconds(10), "within the store's write time-out: \(took)")
+
+        proxy.linkDown(false)
+        // A read asks for the reconnect as a write does; the value must be the one from before.
+        try await eventually("the provider is back", timeout: .seconds(60)) {
+            if case .success? = await provider.read([brightness])[brightness] { return true }
+            return false
+        }
+        #expect(await provider.read([brightness])[brightness] == .success(before))
+        #expect(try await setup.accessory.value(accessory: "Light", characteristic: "Brightness") == before)
+        await rig.stop()
     }
 }
