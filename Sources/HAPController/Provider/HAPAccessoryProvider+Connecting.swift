@@ -38,7 +38,9 @@ extension HAPAccessoryProvider {
             case .backOff(let delay):
                 logger.debug(
                     "reconnecting in \(CharacteristicValue.format((delay.inSeconds * 100).rounded() / 100)) s")
+                let probe = machine.probesLink ? probeLink() : nil
                 let woken = await context.wakeup.wait(upTo: delay)
+                probe?.cancel()
                 next = .backOffEnded(woken: woken, at: context.clock.now)
             case .awaitAnnouncementElsewhere: next = await waitForAnnouncementElsewhere()
             case .awaitIdentity: next = await waitForIdentity()
@@ -65,6 +67,7 @@ extension HAPAccessoryProvider {
                 }
             case .logAnnouncedReturn: announcedReturn()
             case .logCommandWake: logger.info("a command for \(displayName) ends the back-off; reconnecting now")
+            case .logLinkBack: logger.info("\(displayName) answers at \(address) again; reconnecting now")
             case .logAnnouncedElsewhere:
                 logger.info("\(displayName) is announced as paired at another address; trying pair-verify there")
             case .learnIdleLimit(let quiet): learnIdleLimit(quiet)
@@ -85,10 +88,11 @@ extension HAPAccessoryProvider {
         guard !stopped else { return nil }
         context.wakeup.clear()
         let outcome = await connectAndSync()
+        let reached = link.attemptReached
         link.attemptReached = false
         switch outcome {
         case .connected: return .attemptSucceeded(at: context.clock.now)
-        case .failed(let reason): return .attemptFailed(reason, at: context.clock.now)
+        case .failed(let reason): return .attemptFailed(reason, reached: reached, at: context.clock.now)
         case .rejected(let reason): return .rejected(reason)
         case .identityUnusable(let problem):
             guard !stopped else { return nil }
@@ -96,6 +100,29 @@ extension HAPAccessoryProvider {
             return .identityUnusable(problem.description)
         }
     }
+
+    /// During a back-off after an attempt that could not open a connection: a TCP connect to the stored
+    /// address every `probeInterval` (closed at once, nothing sent); the first that opens tells the machine
+    /// the link is back, which ends the back-off. Cancelled when the wait ends.
+    private func probeLink() -> Task<Void, Never> {
+        let (endpoint, clock) = (address, context.clock)
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: ProviderConnectionStateMachine.probeInterval)
+                guard !Task.isCancelled else { return }
+                if let probe = try? await TCPConnection.connect(
+                    host: endpoint.host, port: endpoint.port, timeout: ProviderConnectionStateMachine.probeInterval)
+                {
+                    probe.close()
+                    guard !Task.isCancelled else { return }
+                    await self?.linkAnswered()
+                    return
+                }
+            }
+        }
+    }
+
+    private func linkAnswered() async { await perform(machine.handle(.linkAnswered)) }
 
     /// Runs the live session until its connection closes, and says why it ended.
     private func runSession() async -> ProviderConnectionStateMachine.Event? {

@@ -19,8 +19,8 @@ import HomeModel
 ///   dropped one is under way (`waitersMayWait`); every end of an attempt resumes them. Otherwise, while
 ///   an attempt or the back-off runs, they end the back-off and wait for that attempt briefly
 ///   (`connectsOnDemand`).
-/// - An announcement or a command while offline ends the back-off (attempts it starts are at least
-///   `minimumAttemptSpacing` apart); after a rejection, only an announcement of the accessory as paired at
+/// - An announcement, a command, or the link answering a probe (`probesLink`) while offline ends the
+///   back-off (attempts they start are at least `minimumAttemptSpacing` apart); after a rejection, only an announcement of the accessory as paired at
 ///   another address starts one more attempt.
 struct ProviderConnectionStateMachine: Sendable {
     typealias Instant = ContinuousClock.Instant
@@ -53,8 +53,9 @@ struct ProviderConnectionStateMachine: Sendable {
         case start(unusable: String?, at: Instant)
         /// The attempt synced a session.
         case attemptSucceeded(at: Instant)
-        /// The attempt failed (`reason`: what the user reads).
-        case attemptFailed(String, at: Instant)
+        /// The attempt failed (`reason`: what the user reads); `reached`: its TCP connection had opened
+        /// (else the link or the host is down: the back-off probes for its return).
+        case attemptFailed(String, reached: Bool = true, at: Instant)
         /// Pair-verify at the stored address says the accessory no longer knows this controller.
         case rejected(String)
         /// This controller's identity cannot be loaded (`reason`).
@@ -75,6 +76,8 @@ struct ProviderConnectionStateMachine: Sendable {
         case announced(pairedElsewhere: Bool)
         /// A read or write arrived.
         case commandArrived
+        /// During the back-off, a TCP connection to the accessory's address opened: the link is back.
+        case linkAnswered
         /// `stop()`.
         case stop
     }
@@ -115,6 +118,8 @@ struct ProviderConnectionStateMachine: Sendable {
         case logAnnouncedReturn
         /// Logs that a read or write ended the back-off.
         case logCommandWake
+        /// Logs that the link answers again, which ended the back-off.
+        case logLinkBack
         /// Logs that an announcement elsewhere ends the wait after a rejection.
         case logAnnouncedElsewhere
         /// The accessory ended the last session after `quiet` and answered at once again: an idle limit.
@@ -158,8 +163,22 @@ struct ProviderConnectionStateMachine: Sendable {
     /// whether it was an idle limit (the accessory answers at once) or the accessory going down (it does
     /// not): a crash or restart after a second of quiet is no reason to keep connections alive more often.
     private var quietBeforeLoss: Duration?
-    /// What cut the back-off under way short, for the log: an announcement (false) or a command (true).
-    private var wokenByCommand = false
+    /// What cut the back-off under way short, for the log.
+    private var wokenBy = Action.logAnnouncedReturn
+    /// Whether the last attempt failed before its TCP connection opened.
+    private var lastAttemptUnreached = false
+    /// The delay of the back-off under way (or the last one).
+    private var backOffDelay = Duration.zero
+
+    /// How often a back-off after an attempt that could not open a connection tries one (a TCP connect,
+    /// closed at once), so that the link's return ends it within seconds however long it is.
+    static let probeInterval = Duration.seconds(2)
+    /// Whether the back-off under way probes the link (`probeInterval`): the last attempt could not open
+    /// its TCP connection, and the back-off is long enough for a probe.
+    var probesLink: Bool {
+        guard lastAttemptUnreached, case .backingOff = state else { return false }
+        return backOffDelay > Self.probeInterval
+    }
 
     /// A machine with `backoff`'s schedule and `offlineGrace`; `followsAnnouncements` when the provider
     /// browses DNS-SD (a rejection then waits for an announcement elsewhere instead of ending for good).
@@ -208,7 +227,10 @@ struct ProviderConnectionStateMachine: Sendable {
             }
             return connect(at: now, afterDrop: false)
         case .attemptSucceeded(let now): return synced(at: now)
-        case .attemptFailed(let reason, let now): return failed(reason, at: now)
+        case .attemptFailed(let reason, let reached, let now):
+            guard case .connecting = state else { return [] }
+            lastAttemptUnreached = !reached
+            return failed(reason, at: now)
         case .rejected(let reason): return rejected(reason)
         case .identityUnusable(let reason): return identityUnusable(reason)
         case .identityLoaded(let now):
@@ -220,8 +242,7 @@ struct ProviderConnectionStateMachine: Sendable {
             guard case .backingOff(_, let lastAttempt, let afterDrop) = state else { return [] }
             guard woken else { return connect(at: now, afterDrop: afterDrop) }
             let pause = max(.zero, Self.minimumAttemptSpacing - (now - lastAttempt))
-            let log: Action = wokenByCommand ? .logCommandWake : .logAnnouncedReturn
-            return [log] + connect(at: now + pause, afterDrop: afterDrop, pause: pause)
+            return [wokenBy] + connect(at: now + pause, afterDrop: afterDrop, pause: pause)
         case .announcedElsewhere(let now):
             guard state == .rejected else { return [] }
             return [.logAnnouncedElsewhere] + connect(at: now, afterDrop: false)
@@ -234,14 +255,18 @@ struct ProviderConnectionStateMachine: Sendable {
             switch state {
             case .live: return [.followAnnouncement]
             case .connecting, .backingOff:
-                wokenByCommand = false
+                wokenBy = .logAnnouncedReturn
                 return [.wake]
             case .rejected: return pairedElsewhere && followsAnnouncements ? [.wake] : []
             default: return []
             }
         case .commandArrived:
             guard case .backingOff = state else { return [] }
-            wokenByCommand = true
+            wokenBy = .logCommandWake
+            return [.wake]
+        case .linkAnswered:
+            guard case .backingOff = state else { return [] }
+            wokenBy = .logLinkBack
             return [.wake]
         case .stop:
             state = .stopped
@@ -259,6 +284,7 @@ struct ProviderConnectionStateMachine: Sendable {
     private mutating func synced(at now: Instant) -> [Action] {
         guard case .connecting = state else { return [] }
         state = .live(since: now)
+        lastAttemptUnreached = false
         sessionsInstalled += 1
         offlineSince = nil
         firstSyncReported = true
@@ -317,6 +343,7 @@ struct ProviderConnectionStateMachine: Sendable {
 
     private mutating func backOff(at now: Instant, lastAttempt: Instant, afterDrop: Bool) -> [Action] {
         let delay = backoff.nextDelay()
+        backOffDelay = delay
         state = .backingOff(until: now + delay, lastAttempt: lastAttempt, afterDrop: afterDrop)
         return [.backOff(delay)]
     }

@@ -102,4 +102,24 @@ struct HAPAccessoryProviderOutageTests {
         #expect(try await setup.accessory.value(accessory: "Light", characteristic: "Brightness") == before)
         await rig.stop()
     }
+
+    @Test(
+        "with the accessory's port closed, the back-off probes the link: it is back within seconds of the port, without a command"
+    )
+    func probeEndsBackoff() async throws {
+        let rig = try await Rig.start()
+        // A session that ends within a second of its sync backs off at once, with no attempt to learn from:
+        // the rule itself needs a session older than that.
+        let synced = ContinuousClock.now
+        try await eventually("the session is older than a second") {
+            ContinuousClock.now - synced > ProviderConnectionStateMachine.healthySession * 2
+        }
+        rig.proxy.linkDown(true, refusing: true)
+        _ = try await rig.setup.log.waitFor(.debug, containing: "reconnecting in")
+        #expect(!(await rig.provider.isConnected))
+        rig.proxy.linkDown(false)
+        _ = try await rig.setup.log.waitFor(.info, containing: "again; reconnecting now", timeout: .seconds(60))
+        try await eventually("connected again", timeout: .seconds(60)) { await rig.provider.isConnected }
+        await rig.stop()
+    }
 }

@@ -236,6 +236,39 @@ struct ProviderConnectionStateMachineTests {
         #expect(dropped.disconnectReason == "connection refused")
     }
 
+    @Test("after an attempt that could not open a connection, a long back-off probes the link, and its answer ends it")
+    func probes() {
+        var machine = Self.machine()
+        _ = machine.handle(.start(unusable: nil, at: Self.t(0)))
+        _ = machine.handle(.attemptFailed("connection refused", reached: true, at: Self.t(0.1)))
+        #expect(!machine.probesLink, "the host answered: a probe would only start attempts the back-off spaces out")
+        Self.play(
+            [
+                Step(event: .backOffEnded(woken: false, at: Self.t(0.6)), actions: [.connect(after: .zero)]),
+                Step(
+                    event: .attemptFailed("no route to host", reached: false, at: Self.t(3.6)),
+                    actions: [
+                        .resumeWaiters(connected: false), .logFailure(attempt: 2, reason: "no route to host"),
+                        .backOff(.seconds(1)),
+                    ]),
+            ], on: machine)
+        _ = machine.handle(.backOffEnded(woken: false, at: Self.t(0.6)))
+        _ = machine.handle(.attemptFailed("no route to host", reached: false, at: Self.t(3.6)))
+        #expect(!machine.probesLink, "a 1 s back-off is shorter than a probe's interval")
+        for second in [4.6, 9.6] {
+            _ = machine.handle(.backOffEnded(woken: false, at: Self.t(second)))
+            _ = machine.handle(.attemptFailed("no route to host", reached: false, at: Self.t(second + 3)))
+        }
+        #expect(machine.probesLink, "a 4 s back-off after an unreachable host probes")
+        Self.play(
+            [
+                Step(event: .linkAnswered, actions: [.wake]),
+                Step(
+                    event: .backOffEnded(woken: true, at: Self.t(14)), actions: [.logLinkBack, .connect(after: .zero)]),
+                Step(event: .linkAnswered, actions: []),
+            ], on: machine)
+    }
+
     @Test("a rejection stops trying; with DNS-SD, only an announcement as paired elsewhere tries once more")
     func rejection() {
         let reason = "the pairing was removed on the accessory"
