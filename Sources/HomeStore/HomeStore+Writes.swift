@@ -121,7 +121,7 @@ extension HomeStore {
     private func checkedWrite(_ command: WriteCommand) throws(HomeStoreError) -> CharacteristicWrite {
         let address = command.address
         guard !stopped else { throw .failed("the home store has stopped") }
-        guard ready else { throw .notReady }
+        guard firstSync.isComplete else { throw .notReady }
         guard let entry = entries[address.accessory] else { throw .unknownAccessory(address.accessory) }
         guard let characteristic = entry.characteristic(address.iid) else { throw .unknownCharacteristic(address) }
         let value: CharacteristicValue
@@ -153,7 +153,7 @@ extension HomeStore {
     /// provider tries to reach it when asked: `AccessoryProvider.connectsOnDemand`).
     func usableAccessory(_ id: AccessoryID, onDemand: Bool = false) throws(HomeStoreError) -> StoredAccessory {
         guard !stopped else { throw .failed("the home store has stopped") }
-        guard ready else { throw .notReady }
+        guard firstSync.isComplete else { throw .notReady }
         guard let entry = entries[id] else { throw .unknownAccessory(id) }
         guard entry.reachable || (onDemand && providers[entry.provider].provider.connectsOnDemand) else {
             throw .unreachable(id, entry.unreachableReason ?? "unreachable")

@@ -4,7 +4,7 @@ import HAP2MQTTTesting
 import HomeModel
 import Testing
 
-/// The discovery configs of the services and characteristics Home Assistant gets controls for (issue 14),
+/// The discovery configs of the services and characteristics Home Assistant gets controls for,
 /// as data: what each config says, built from accessories made like HAP-python's.
 @Suite("Home Assistant: the configs of controls, names and device triggers")
 struct HomeAssistantMappingTests {

@@ -111,7 +111,7 @@ extension HomeAssistant {
     }
 
     /// The devices of the MQTT integration, each with its entities and their states (and units), as a
-    /// Markdown table: what README "Entities from a real run" shows.
+    /// Markdown table: what docs/home-assistant.md "Entities from a real run" shows.
     public func entityTable() async throws -> String {
         let template =
             "{% for e in integration_entities('mqtt') %}{{ device_attr(device_id(e), 'name') }}\t{{ e }}\n{% endfor %}"

@@ -17,7 +17,9 @@ import Synchronization
 /// and removes the directory; tests call it, and dropping the instance kills the process as a last resort.
 ///
 /// The Python comes from `HAP2MQTT_TEST_HA_PYTHON`, else `<repo>/.venv-ha/bin/python`; when neither exists
-/// `start` throws ("Home Assistant venv not found: run scripts/test"), so tests fail rather than skip.
+/// `start` throws ("Home Assistant venv not found … HAP2MQTT_TEST_HA=1 scripts/test --filter <the test> makes the
+/// venv and runs it"), so tests fail rather than skip. `scripts/test` makes the venv without being asked when
+/// it runs every test, or a suite its HOMEASSISTANT_SUITES names.
 public final class HomeAssistant: Sendable {
     /// The HTTP port on 127.0.0.1.
     public let port: Int
@@ -58,7 +60,9 @@ public final class HomeAssistant: Sendable {
             ProcessInfo.processInfo.environment["HAP2MQTT_TEST_HA_PYTHON"]
             ?? root.appendingPathComponent(".venv-ha/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw TestSupportError.toolMissing("Home Assistant venv not found: run scripts/test (looked for \(python))")
+            throw TestSupportError.toolMissing(
+                "Home Assistant venv not found (looked for \(python)): this test starts Home Assistant; "
+                    + "HAP2MQTT_TEST_HA=1 scripts/test --filter <the test> makes the venv and runs it")
         }
         return python
     }

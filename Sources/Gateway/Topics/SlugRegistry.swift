@@ -106,19 +106,24 @@ public struct SlugRegistry: Sendable {
     /// Whether slugs were given since the map was last saved.
     public private(set) var hasUnsavedChanges = false
 
+    /// Whether `takeUnsaved()` has a map to write: slugs were given since the last save, and the map is
+    /// kept in a file that may be written.
+    public var needsSaving: Bool { hasUnsavedChanges && unsavable == nil && directory != nil }
+
     /// Saves the map if slugs were given since the last save. Call it before their topics are published,
     /// so that topics on the broker always belong to slugs on disk.
     public mutating func saveIfChanged() {
-        guard hasUnsavedChanges else { return }
+        takeUnsaved()?.write()
+    }
+
+    /// The map to save when slugs were given since the last save, for `SlugMapSave.write()` to write
+    /// away from the caller's executor (the write ends with `fsync`); nil when none were, when the map
+    /// is kept in memory only, or when the file may not be written this run (logged once at start).
+    public mutating func takeUnsaved() -> SlugMapSave? {
+        guard hasUnsavedChanges else { return nil }
         hasUnsavedChanges = false
-        do {
-            try save()
-        } catch {
-            // Logged once at start when the file may not be written at all.
-            if unsavable == nil, case .slugMapNotSaved(let why) = error {
-                logger.error("cannot save the slug map: \(why); the new slugs last until a restart")
-            }
-        }
+        guard unsavable == nil, let directory else { return nil }
+        return SlugMapSave(directory: directory, text: encodedMap(), logger: logger)
     }
 
     /// Every accessory that was ever given a slug here, present or gone.
@@ -184,10 +189,39 @@ public struct SlugRegistry: Sendable {
     private func save() throws(GatewayError) {
         if let unsavable { throw .slugMapNotSaved(unsavable) }
         guard let directory else { return }
+        try SlugMapSave(directory: directory, text: encodedMap(), logger: logger).writeOrThrow()
+    }
+
+    /// The file's text: one JSON object from accessory id to slug, keys sorted.
+    private func encodedMap() -> [UInt8] {
         var map = JSONObject()
         for (id, slug) in slugByID { map.append(id.description, .string(slug)) }
+        return JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
+    }
+}
+
+/// The slug map as it was when taken (`SlugRegistry.takeUnsaved()`), to be written to `slugs.json` by a
+/// thread that may block: the write is atomic and ends with `fsync`.
+public struct SlugMapSave: Sendable {
+    let directory: StateDirectory
+    let text: [UInt8]
+    let logger: Logger
+
+    /// Writes the file; a failure is logged (the new slugs then last until a restart).
+    public func write() {
         do {
-            let text = JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
+            try writeOrThrow()
+        } catch {
+            if case .slugMapNotSaved(let why) = error {
+                logger.error("cannot save the slug map: \(why); the new slugs last until a restart")
+            }
+        }
+    }
+
+    /// Writes the file.
+    /// - Throws: `GatewayError.slugMapNotSaved` naming the cause.
+    func writeOrThrow() throws(GatewayError) {
+        do {
             try directory.write(Data(text), to: SlugRegistry.fileName)
         } catch {
             throw .slugMapNotSaved("\(error)")

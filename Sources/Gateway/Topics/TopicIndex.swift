@@ -106,4 +106,11 @@ struct TopicIndex {
     mutating func saveSlugs() {
         slugs.saveIfChanged()
     }
+
+    /// Whether slugs were given since the last save that are to be written (`SlugRegistry.needsSaving`).
+    var hasUnsavedSlugs: Bool { slugs.needsSaving }
+
+    /// The slugs given since the last save, to be written away from the store's executor
+    /// (`SlugRegistry.takeUnsaved()`).
+    mutating func takeUnsavedSlugs() -> SlugMapSave? { slugs.takeUnsaved() }
 }

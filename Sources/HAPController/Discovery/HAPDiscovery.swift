@@ -8,7 +8,7 @@ public import Logging
 /// provider follows a new address, reconnects a returning accessory, re-fetches on a new `c#`). The
 /// accessories not paired with this gateway are the `AccessoryDiscovery` list (`HAPDiscovery+List.swift`).
 ///
-/// Everything from the network is bounded (issue "bad input from the network"): at most
+/// Everything from the network is bounded (docs/DESIGN.md "Hostile input"): at most
 /// `Limits.maximumServices` services are kept (later ones are ignored until others go, except those of
 /// ids someone listens for, the paired accessories, which take the place of the least recent other),
 /// an announcement that repeats what is known changes nothing, and each accessory (or ignored service)
