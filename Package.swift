@@ -114,7 +114,10 @@ let package = Package(
             dependencies: ["HAPController", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting", "HomeAssistantTesting"]),
+            dependencies: [
+                "Gateway", "HAPController", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting",
+                "HomeAssistantTesting",
+            ]),
         .testTarget(
             name: "WebTests",
             dependencies: [

@@ -143,8 +143,8 @@ extension Gateway {
         let old = oldLayout.slug
         // Nothing to move, and no rename event for subscribers to act on.
         guard to != old else { return .success(old) }
-        do {
-            try index.rename(id, to: to)
+        do throws(GatewayError) {
+            try await renameSlug(id, to: to)
         } catch {
             if let owner = index.registeredAccessory(slug: to), owner != id, isExcluded(owner) {
                 return .failure(.invalidSlug(to, reason: "accessory \(owner) keeps it while its options exclude it"))

@@ -6,6 +6,8 @@ struct FlushState {
     var slugWrite: Task<Void, Never>?
     /// A flush waits for the slug map to be written.
     var isFlushAfterSlugs = false
+    /// The rename of a slug under way (`renameSlug(_:to:)`), which a later one waits for.
+    var renaming: Task<Void, Never>?
 }
 
 extension Gateway {
@@ -25,5 +27,11 @@ extension Gateway {
     var isFlushAfterSlugs: Bool {
         get { flushing.isFlushAfterSlugs }
         set { flushing.isFlushAfterSlugs = newValue }
+    }
+
+    /// The rename of a slug under way.
+    var renaming: Task<Void, Never>? {
+        get { flushing.renaming }
+        set { flushing.renaming = newValue }
     }
 }

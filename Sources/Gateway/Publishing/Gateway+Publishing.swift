@@ -124,6 +124,44 @@ extension Gateway {
         if slugWrite == write { slugWrite = nil }
     }
 
+    /// Gives accessory `id` the slug `newSlug` once the slug map that has it is written, on a thread of the
+    /// global pool (the write ends with `fsync`, which must not hold the store's executor): a rename not on
+    /// disk would be undone by the next start. Renames run one at a time, each after the slug writes
+    /// before it; until the write is done nothing sees the new slug, so the accessory's topics stay where
+    /// they are when it fails.
+    /// - Throws: `GatewayError.invalidSlug` when `newSlug` cannot be used, `.slugMapNotSaved` when the
+    ///   map cannot be written (nothing changed then).
+    func renameSlug(_ id: AccessoryID, to newSlug: String) async throws(GatewayError) {
+        while let earlier = renaming { await earlier.value }
+        let (done, finished) = AsyncStream<Void>.makeStream()
+        let mine = Task { for await _ in done {} }
+        renaming = mine
+        defer {
+            finished.finish()
+            if renaming == mine { renaming = nil }
+        }
+        guard let save = try index.mapRenaming(id, to: newSlug) else {
+            try index.applyRename(id, to: newSlug)
+            return
+        }
+        let previous = slugWrite
+        let write = Task.detached { () -> GatewayError? in
+            await previous?.value
+            do throws(GatewayError) {
+                try save.writeOrThrow()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let chained = Task { _ = await write.value }
+        slugWrite = chained
+        let failure = await write.value
+        if slugWrite == chained { slugWrite = nil }
+        if let failure { throw failure }
+        try index.applyRename(id, to: newSlug)
+    }
+
     /// A failed publish: while the broker is away only transient messages are lost (retained state goes
     /// out again after the reconnect), which is normal; a message the client refused is a fault worth a
     /// warning (the others of its batch went out).

@@ -58,7 +58,13 @@ extension HAPAccessoryProvider {
                 if let ids = index?.ids, !ids.isEmpty { emit(.reachability(ids, reachable: false, reason: reason)) }
             case .reportFromCache(let reason): reportFirstSyncFromCache(reason)
             case .reportRejected(let reason): reportRejected(reason)
-            case .logLost(let reason): logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
+            case .logLost(let reason):
+                // An unpair makes the accessory close this session: expected, and the provider is stopped next.
+                if controller.isRemoved(pairing.accessoryPairingID) {
+                    logger.info("the connection to \(displayName) closed: its pairing was removed")
+                } else {
+                    logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
+                }
             case .logFailure(let attempt, let reason):
                 if attempt == 1 {
                     logger.warning("cannot connect to \(displayName): \(reason); retrying with back-off")
