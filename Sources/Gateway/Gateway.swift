@@ -156,7 +156,9 @@ public actor Gateway {
         for await _ in subscription.changes {}
     }
 
-    /// Handles the broker's waiting messages, in order, until none waits. Started by the MQTT client on
+    /// Takes the broker's waiting messages, in order, until none waits: each is handled at once, or joins
+    /// its accessory server's lane when it waits for an accessory (`handle(_:)`, `CommandLanes`), so no
+    /// message waits here for an accessory's answer. Started by the MQTT client on
     /// libmosquitto's thread when a message finds the gateway idle: `Task.immediate` enters this actor,
     /// whose executor is the store's (`StoreExecutor`), on that thread at once when the store is idle, so
     /// a command is handled without waiting for a pool thread to wake up (hap2mqtt-bench command).

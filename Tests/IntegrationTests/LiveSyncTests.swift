@@ -8,7 +8,7 @@ import Testing
 /// change on the accessory's side.
 @Suite("hap2mqtt run with a real accessory: sync, writes, events", .serialized)
 struct LiveSyncTests {
-    // How fast the first sync is belongs to the benchmarks (start-up in README "Performance"): a busy
+    // How fast the first sync is belongs to the benchmarks (start-up in docs/performance.md): a busy
     // machine makes any bound here flaky.
     @Test("after the first sync every readable characteristic has its retained topic with the accessory's real value")
     func firstSync() async throws {

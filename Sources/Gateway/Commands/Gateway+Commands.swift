@@ -3,10 +3,14 @@ import HomeStore
 public import MQTT
 
 /// Commands from the broker (docs/DESIGN.md "Topics"): each message is routed by its topic, checked and
-/// queued by the store in one call, and answered by the `Responder`. The state a command changes is
+/// queued by the store in one call, and answered by the `Responder`. A command that waits for an accessory
+/// (a read, a snapshot, an identify) runs in its accessory server's lane (`CommandLanes`), so that it holds
+/// up only the commands to that server. The state a command changes is
 /// published from the store's change stream (`Gateway+Following.swift`), never from its answer.
 extension Gateway {
-    /// Handles one incoming message on a command topic.
+    /// Handles one incoming message on a command topic: checks it, then carries it out at once
+    /// (`perform(_:)`), or in its accessory server's lane when it waits for the accessory or the lane is
+    /// open.
     func handle(_ incoming: MQTTMessage) async {
         guard isReady, !isStopped else { return }
         if incoming.topic == configuration.homeAssistant.statusTopic {
