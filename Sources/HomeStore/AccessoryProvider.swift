@@ -58,6 +58,12 @@ public protocol AccessoryProvider: Sendable {
     /// What it knows about its connection (`bridge/health`); a provider that says nothing keeps the
     /// default of `ProviderStatistics.swift`.
     func diagnostics() async -> ProviderDiagnostics
+
+    /// Whether a write to one of its unreachable accessories is still handed to it (docs/DESIGN.md
+    /// "Writes"): true for a provider that then tries to reach the accessory at once and answers within
+    /// about a second either way (the HAP provider: a command ends its reconnection back-off); false, the
+    /// default, to have the store refuse such a write at once.
+    var connectsOnDemand: Bool { get }
 }
 
 /// One write of a characteristic value. `timed` asks for a HAP timed write (`/prepare` first), which
@@ -165,4 +171,5 @@ public enum AccessoryError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension AccessoryProvider {
     public var serverID: String? { nil }
+    public var connectsOnDemand: Bool { false }
 }

@@ -54,7 +54,7 @@ extension HomeStore {
     /// One provider request, or the store's reason for not sending it (stopped, unreachable).
     private func send(_ writes: [CharacteristicWrite], to id: AccessoryID, timeout: Duration) async -> Answers {
         let entry: StoredAccessory
-        do { entry = try usableAccessory(id) } catch {
+        do { entry = try usableAccessory(id, onDemand: true) } catch {
             if case .unreachable = error, let stored = entries[id] { countUnsentWrites(writes.count, of: stored) }
             return Answers(writes: writes, id: id, timeout: timeout, failure: error)
         }

@@ -131,7 +131,7 @@ extension HomeStore {
         } catch {
             throw .invalidValue(error)
         }
-        guard entry.reachable else {
+        guard entry.reachable || providers[entry.provider].provider.connectsOnDemand else {
             countUnsentWrites(1, of: entry)
             throw .unreachable(address.accessory, entry.unreachableReason ?? "unreachable")
         }
@@ -149,12 +149,15 @@ extension HomeStore {
         return (entry, characteristic)
     }
 
-    /// The accessory `id`, when the store is ready and the accessory reachable.
-    func usableAccessory(_ id: AccessoryID) throws(HomeStoreError) -> StoredAccessory {
+    /// The accessory `id`, when the store is ready and the accessory reachable (or, `onDemand`, its
+    /// provider tries to reach it when asked: `AccessoryProvider.connectsOnDemand`).
+    func usableAccessory(_ id: AccessoryID, onDemand: Bool = false) throws(HomeStoreError) -> StoredAccessory {
         guard !stopped else { throw .failed("the home store has stopped") }
         guard firstSync.isComplete else { throw .notReady }
         guard let entry = entries[id] else { throw .unknownAccessory(id) }
-        guard entry.reachable else { throw .unreachable(id, entry.unreachableReason ?? "unreachable") }
+        guard entry.reachable || (onDemand && providers[entry.provider].provider.connectsOnDemand) else {
+            throw .unreachable(id, entry.unreachableReason ?? "unreachable")
+        }
         return entry
     }
 

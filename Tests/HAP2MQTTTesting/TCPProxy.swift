@@ -38,7 +38,7 @@ public final class TCPProxy: Sendable {
             close(listener)
             throw error
         }
-        relay = Relay(listener: listener, targetPort: targetPort, idleLimit: idleLimit)
+        relay = Relay(listener: listener, port: port, targetPort: targetPort, idleLimit: idleLimit)
         let relay = self.relay
         Thread { relay.acceptLoop() }.start()
     }
@@ -56,6 +56,19 @@ public final class TCPProxy: Sendable {
     /// and dropped, so both see a connection that is open and never answers. New connections are relayed.
     public func blackHoleConnections() {
         relay.blackHoleConnections()
+    }
+
+    /// Takes the link down (`true`: every relayed connection is cut, or with `silently` goes silent as
+    /// `blackHoleConnections()` makes it, and new ones are closed as soon as they are accepted, as a host
+    /// whose network is gone refuses them) or up again (`false`). With `refusing`, the port itself is
+    /// closed while the link is down, so that a connect fails (`ECONNREFUSED`) instead of opening.
+    public func linkDown(_ down: Bool, silently: Bool = false, refusing: Bool = false) {
+        relay.refuse(down, closingPort: down && refusing)
+        // The accept loop closes or opens the port within its next turn (100 ms): wait for it, so that no
+        // connect slips through in between.
+        while relay.listening != !(down && refusing) { usleep(10_000) }
+        guard down else { return }
+        if silently { relay.blackHoleConnections() } else { relay.cutConnections() }
     }
 
     /// How many connections are being relayed.
@@ -91,23 +104,32 @@ private final class Relay: Sendable {
 
     private struct State {
         var stopped = false
+        /// New connections are closed at once (`linkDown`).
+        var refusing = false
+        /// The listening socket; -1 while the port is closed (`linkDown(refusing:)`).
+        var listener: Int32 = -1
+        /// The port is to be closed (the accept loop closes it, and opens it again when this ends).
+        var portClosed = false
         var connections: [Int: Connection] = [:]
         var nextID = 0
         var idleCloses = 0
     }
 
-    private let listener: Int32
     private let targetPort: Int
+    /// The port it listens on.
+    private let port: Int
     private let idleLimit: Duration?
     private let state = Mutex(State())
 
-    init(listener: Int32, targetPort: Int, idleLimit: Duration?) {
-        self.listener = listener
+    init(listener: Int32, port: Int, targetPort: Int, idleLimit: Duration?) {
+        state.withLock { $0.listener = listener }
+        self.port = port
         self.targetPort = targetPort
         self.idleLimit = idleLimit
     }
 
     var connectionCount: Int { state.withLock { $0.connections.count } }
+    var listening: Bool { state.withLock { $0.listener >= 0 } }
     var idleCloses: Int { state.withLock { $0.idleCloses } }
     var oldestConnectionAge: Duration {
         state.withLock { state in
@@ -139,10 +161,18 @@ private final class Relay: Sendable {
     func acceptLoop() {
         while !state.withLock({ $0.stopped }) {
             closeIdleConnections()
+            guard let listener = openOrCloseListener() else {
+                usleep(100_000)
+                continue
+            }
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
+            if state.withLock({ $0.refusing }) {
+                close(client)
+                continue
+            }
             guard let upstream = try? LoopbackSocket.makeConnection(port: targetPort) else {
                 close(client)
                 continue
@@ -155,7 +185,8 @@ private final class Relay: Sendable {
             Thread { self.pump(id: id, from: client, to: upstream) }.start()
             Thread { self.pump(id: id, from: upstream, to: client) }.start()
         }
-        close(listener)
+        let listener = state.withLock { $0.listener }
+        if listener >= 0 { close(listener) }
     }
 
     private func pump(id: Int, from source: Int32, to destination: Int32) {
@@ -210,6 +241,32 @@ private final class Relay: Sendable {
                 shutdown(connection.sockets.1, Self.shutdownBoth)
             }
         }
+    }
+
+    /// Closes new connections at once while `refusing`; with `closingPort`, the listening socket is
+    /// closed instead (connects are refused) until `refuse(false, …)`.
+    func refuse(_ refusing: Bool, closingPort: Bool) {
+        state.withLock { s in
+            s.refusing = refusing
+            s.portClosed = closingPort
+        }
+    }
+
+    /// The listening socket, closed or opened again on the accept loop's thread as `portClosed` says
+    /// (so that no other thread closes a number the loop polls); nil while the port is closed.
+    private func openOrCloseListener() -> Int32? {
+        let (listener, closed) = state.withLock { ($0.listener, $0.portClosed) }
+        if closed {
+            if listener >= 0 {
+                close(listener)
+                state.withLock { $0.listener = -1 }
+            }
+            return nil
+        }
+        if listener >= 0 { return listener }
+        guard let reopened = try? LoopbackSocket.makeListener(port: port) else { return nil }
+        state.withLock { $0.listener = reopened }
+        return reopened
     }
 
     func blackHoleConnections() {

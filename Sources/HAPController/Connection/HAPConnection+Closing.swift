@@ -40,7 +40,9 @@ extension HAPConnection {
         // The reader first: closing the socket wakes the read loop, which would otherwise fail the request in
         // flight with a plain `.closed` before it learns the real reason (a time-out, say).
         reader.end(why)
-        tcp.close()
+        // A request without an answer may still sit unsent in the kernel (a link that is down): a reset
+        // drops it, so that the accessory cannot carry out, once the link is back, what was reported failed.
+        if case .requestTimedOut = why { tcp.abort() } else { tcp.close() }
         let queued = turnQueue
         turnQueue = []
         for waiter in queued { waiter.resume(returning: .failure(why)) }

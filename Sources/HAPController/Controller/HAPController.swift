@@ -117,7 +117,11 @@ public actor HAPController {
     /// Opens a connection to the accessory server of `pairing` and pair-verifies it (HAP spec §5.7).
     /// - Throws: `.connection` (`.connection(.pairing(.authenticationFailed))` when the accessory no longer
     ///   knows this controller), `.storage` when the identity cannot be loaded.
-    public func connect(to pairing: Pairing) async throws(HAPControllerError) -> HAPClient {
+    /// - Parameter opened: called once the TCP connection is open, before pair-verify (the accessory's
+    ///   host answers: a waiting command may wait for the rest).
+    public func connect(to pairing: Pairing, opened: @Sendable () async -> Void = {}) async throws(HAPControllerError)
+        -> HAPClient
+    {
         let identity = try identity(for: pairing)
         if pairing.controllerPairingID != identity.pairingID {
             logger.warning(
@@ -125,6 +129,7 @@ public actor HAPController {
                 ["hap.accessory": pairing.accessoryPairingID])
         }
         let connection = try await open(host: pairing.host, port: pairing.port)
+        await opened()
         do {
             try await connection.verify(controller: identity, pairing: pairing)
         } catch {

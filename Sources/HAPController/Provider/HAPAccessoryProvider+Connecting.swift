@@ -17,73 +17,131 @@ extension HAPAccessoryProvider {
     }
 
     /// Connects, syncs and watches the connection; after a drop or a failed attempt waits the back-off
-    /// delay and tries again, until `stop()` or a rejection. An announcement of the accessory ends the
-    /// wait early (`announced(_:)`), at most once every `minimumAttemptSpacing`. After a rejection, with
-    /// DNS-SD, an announcement of the paired accessory as paired at another address starts one more
-    /// attempt (`waitForAnnouncementElsewhere()`).
+    /// delay and tries again, until `stop()` or a rejection. `ProviderConnectionStateMachine` decides each
+    /// step; this loop runs it and hands the machine what the step ended in.
     func run() async {
-        if let unreadableReason {
-            disconnectReason = unreadableReason
-            reportFirstSyncFromCache(unreadableReason)
-            return
-        }
-        var backoff = settings.backoff
-        // The quiet time before the accessory ended the last session, until the attempt right after shows
-        // whether it was an idle limit (the accessory answers at once) or the accessory going down (it does
-        // not): a crash or restart after a second of quiet is no reason to keep connections alive more
-        // often.
-        var quietBeforeLoss: Duration?
-        while !stopped {
-            let attemptStarted = ContinuousClock.now
-            wakeup.clear()
-            let outcome = await connectAndSync()
-            if case .connected = outcome, let quiet = quietBeforeLoss { learnIdleLimit(quiet) }
-            quietBeforeLoss = nil
-            switch outcome {
-            case .connected(let client):
-                failuresInARow = 0
-                let began = ContinuousClock.now
-                wakeup.clear()
-                let reason = await watch(client)
-                self.client = nil
-                connectedEndpoint = nil
-                guard !stopped else { return }
-                connectionLost(reason.description)
-                // A session that ran for a while and ended is no failure to back off from: the accessory
-                // most likely closed it for being idle, and reads and writes wait for the new one.
-                // One that ended sooner leaves the back-off growing: an accessory that drops every session
-                // right after its sync would otherwise be synced again twice a second.
-                if ContinuousClock.now - began >= Self.healthySession {
-                    backoff.reset()
-                    quietBeforeLoss = await client.connection.quietBeforeClose
-                    continue
+        var next = await perform(
+            machine.handle(.start(unusable: context.unreadableReason, at: context.clock.now)))
+        while let event = next { next = await perform(machine.handle(event)) }
+    }
+
+    /// Runs `actions` in order. The step among them (the last, `Action.isStep`) is awaited, and what it
+    /// ended in is returned: the run loop's next event. nil when there is no step (or it found the
+    /// provider stopped).
+    @discardableResult
+    func perform(_ actions: [ProviderConnectionStateMachine.Action]) async -> ProviderConnectionStateMachine.Event? {
+        var next: ProviderConnectionStateMachine.Event?
+        for action in actions {
+            switch action {
+            case .connect(let pause): next = await attempt(after: pause)
+            case .watch: next = await runSession()
+            case .backOff(let delay):
+                logger.debug(
+                    "reconnecting in \(CharacteristicValue.format((delay.inSeconds * 100).rounded() / 100)) s")
+                let probe = machine.probesLink ? probeLink() : nil
+                let woken = await context.wakeup.wait(upTo: delay)
+                probe?.cancel()
+                next = .backOffEnded(woken: woken, at: context.clock.now)
+            case .awaitAnnouncementElsewhere: next = await waitForAnnouncementElsewhere()
+            case .awaitIdentity: next = await waitForIdentity()
+            case .wake: context.wakeup.signal()
+            case .followAnnouncement: announcementsChanged()
+            case .resumeWaiters(let connected): reconnectEnded(with: connected ? client : nil)
+            case .startGraceTimer(let generation, let delay):
+                let clock = context.clock
+                Task { [weak self] in
+                    try? await clock.sleep(for: delay)
+                    await self?.graceExpired(generation)
                 }
-            case .failed(let reason):
-                guard !stopped else { return }
-                attemptFailed(reason)
-            case .rejected(let reason):
-                guard !stopped else { return }
-                rejected(reason)
-                guard await waitForAnnouncementElsewhere() else { return }
-                continue
-            case .identityUnusable(let problem):
-                guard !stopped else { return }
-                await identityUnusable(problem)
-                guard await waitForIdentity() else { return }
-                continue
+            case .reportUnreachable(let ids, let reason): emit(.reachability(ids, reachable: false, reason: reason))
+            case .reportAllUnreachable(let reason):
+                if let ids = index?.ids, !ids.isEmpty { emit(.reachability(ids, reachable: false, reason: reason)) }
+            case .reportFromCache(let reason): reportFirstSyncFromCache(reason)
+            case .reportRejected(let reason): reportRejected(reason)
+            case .logLost(let reason):
+                // An unpair makes the accessory close this session: expected, and the provider is stopped next.
+                if controller.isRemoved(pairing.accessoryPairingID) {
+                    logger.info("the connection to \(displayName) closed: its pairing was removed")
+                } else {
+                    logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
+                }
+            case .logFailure(let attempt, let reason):
+                if attempt == 1 {
+                    logger.warning("cannot connect to \(displayName): \(reason); retrying with back-off")
+                } else {
+                    logger.info("still cannot connect to \(displayName) (attempt \(attempt)): \(reason)")
+                }
+            case .logAnnouncedReturn: announcedReturn()
+            case .logCommandWake: logger.info("a command for \(displayName) ends the back-off; reconnecting now")
+            case .logLinkBack: logger.info("\(displayName) answers at \(address) again; reconnecting now")
+            case .logAnnouncedElsewhere:
+                logger.info("\(displayName) is announced as paired at another address; trying pair-verify there")
+            case .learnIdleLimit(let quiet): learnIdleLimit(quiet)
+            case .shutDown: await shutDown()
             }
-            let delay = backoff.nextDelay()
-            logger.debug("reconnecting in \(CharacteristicValue.format((delay.inSeconds * 100).rounded() / 100)) s")
-            if await wakeup.wait(upTo: delay) {
-                announcedReturn()
-                let spacing = Self.minimumAttemptSpacing - (ContinuousClock.now - attemptStarted)
-                if spacing > .zero { try? await Task.sleep(for: spacing) }
+        }
+        return next
+    }
+
+    /// The grace timer `generation` ran out: the held offline report goes out, unless a session came.
+    private func graceExpired(_ generation: UInt64) async {
+        await perform(machine.handle(.graceExpired(generation: generation)))
+    }
+
+    /// One attempt, after `pause`, and how it ended.
+    private func attempt(after pause: Duration) async -> ProviderConnectionStateMachine.Event? {
+        if pause > .zero { try? await context.clock.sleep(for: pause) }
+        guard !stopped else { return nil }
+        context.wakeup.clear()
+        let outcome = await connectAndSync()
+        let reached = link.attemptReached
+        link.attemptReached = false
+        switch outcome {
+        case .connected: return .attemptSucceeded(at: context.clock.now)
+        case .failed(let reason): return .attemptFailed(reason, reached: reached, at: context.clock.now)
+        case .rejected(let reason): return .rejected(reason)
+        case .identityUnusable(let problem):
+            guard !stopped else { return nil }
+            await controller.reportIdentityProblem(problem)
+            return .identityUnusable(problem.description)
+        }
+    }
+
+    /// During a back-off after an attempt that could not open a connection: a TCP connect to the stored
+    /// address every `probeInterval` (closed at once, nothing sent); the first that opens tells the machine
+    /// the link is back, which ends the back-off. Cancelled when the wait ends.
+    private func probeLink() -> Task<Void, Never> {
+        let (endpoint, clock) = (address, context.clock)
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: ProviderConnectionStateMachine.probeInterval)
+                guard !Task.isCancelled else { return }
+                if let probe = try? await TCPConnection.connect(
+                    host: endpoint.host, port: endpoint.port, timeout: ProviderConnectionStateMachine.probeInterval)
+                {
+                    probe.close()
+                    guard !Task.isCancelled else { return }
+                    await self?.linkAnswered()
+                    return
+                }
             }
         }
     }
 
-    /// How long a session must have run for its end to be followed by an immediate reconnect.
-    static let healthySession = Duration.seconds(1)
+    private func linkAnswered() async { await perform(machine.handle(.linkAnswered)) }
+
+    /// Runs the live session until its connection closes, and says why it ended.
+    private func runSession() async -> ProviderConnectionStateMachine.Event? {
+        guard let client else { return nil }
+        context.wakeup.clear()
+        let reason = await watch(client)
+        let quiet = await client.connection.quietBeforeClose
+        link.client = nil
+        link.endpoint = nil
+        guard !stopped else { return nil }
+        bridged.forgetAll()
+        return .sessionEnded(reason.description, accessories: index?.ids ?? [], quiet: quiet, at: context.clock.now)
+    }
 
     /// One attempt: pair-verify (at the announced addresses, then the stored one), `/accessories`, read
     /// every value, subscribe, then report `.synced` and reachability. Nothing is reported unless all of it
@@ -104,24 +162,24 @@ extension HAPAccessoryProvider {
             return .failed("stopped")
         }
         if endpoint != address { follow(to: endpoint) }
-        connectedEndpoint = endpoint
+        link.endpoint = endpoint
         let numbers = (announcement?.configurationNumber, announcement?.stateNumber)
-        syncing = client
-        defer { syncing = nil }
+        link.syncing = client
+        defer { link.syncing = nil }
         do {
             let (accessories, synced, values) = try await syncAccessories(client)
             guard !stopped else {
                 await client.connection.close()
                 return .failed("stopped")
             }
-            syncedNumbers = numbers
+            following.syncedNumbers = numbers
             install(client, synced, accessories, readResults: values)
             // An announcement during the sync may have brought a newer c# or s#.
             announcementsChanged()
             return .connected(client)
         } catch {
             await client.connection.close()
-            connectedEndpoint = nil
+            link.endpoint = nil
             return .failed(error.description)
         }
     }
@@ -160,7 +218,7 @@ extension HAPAccessoryProvider {
         }
         reportListProblems(list.problems)
         do {
-            try cache.save(body)
+            try context.cache.save(body)
         } catch {
             logger.warning("cannot cache the accessory list: \(error)")
         }
@@ -172,12 +230,12 @@ extension HAPAccessoryProvider {
     /// since it is missing from MQTT; an adjusted one (an unknown format read from the value, a bound
     /// ignored) at info.
     private func reportListProblems(_ problems: [HAPModelProblem]) {
-        var logged = reportedListProblems
+        var logged = logLimits.reportedListProblems
         for problem in problems where logged.insert(problem.description).inserted {
             let line = "the accessory list of \(displayName): \(problem)"
             if problem.action == .skipped { logger.warning("\(line)") } else { logger.info("\(line)") }
         }
-        reportedListProblems = Set(problems.map(\.description))
+        logLimits.reportedListProblems = Set(problems.map(\.description))
     }
 
     /// Makes `client` the live session and reports the sync: accessories whose every read answered
@@ -187,41 +245,23 @@ extension HAPAccessoryProvider {
         _ client: HAPClient, _ synced: AccessoryIndex, _ accessories: [Accessory],
         readResults: [HAPCharacteristicID: HAPCharacteristicResult]
     ) {
-        self.client = client
+        link.client = client
         self.index = synced
-        sessionsInstalled += 1
-        firstSyncReported = true
-        cancelOfflineReport()
-        offlineAIDs = [:]
+        bridged.forgetAll()
         let unreachable = synced.unreachableAIDs(in: readResults)
-        for aid in unreachable { offlineAIDs[aid] = Self.bridgedUnreachableReason }
+        bridged.markUnreachable(unreachable)
         let offline = synced.ids.filter { unreachable.contains($0.aid) }
         if !offline.isEmpty { emit(.reachability(offline, reachable: false, reason: Self.bridgedUnreachableReason)) }
         emit(.synced(accessories))
         let online = synced.ids.filter { !unreachable.contains($0.aid) }
         if !online.isEmpty { emit(.reachability(online, reachable: true, reason: nil)) }
         logger.info(
-            "connected to \(displayName) at \(connectedEndpoint ?? address): \(accessories.count) accessories, "
+            "connected to \(displayName) at \(link.endpoint ?? address): \(accessories.count) accessories, "
                 + "\(synced.evented.count) characteristics with events, \(synced.polled.count) polled")
         for id in offline {
             logger.warning(
                 "accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description])
         }
-        reconnectEnded(with: client)
-    }
-
-    /// The connection of a synced session closed.
-    private func connectionLost(_ reason: String) {
-        disconnectReason = reason
-        offlineAIDs = [:]
-        reconnecting = true
-        // An unpair makes the accessory close this session: expected, and the provider is stopped next.
-        if controller.isRemoved(pairing.accessoryPairingID) {
-            logger.info("the connection to \(displayName) closed: its pairing was removed")
-        } else {
-            logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
-        }
-        if let ids = index?.ids, !ids.isEmpty { holdOfflineReport(ids) }
     }
 
     /// Takes the quiet time before the accessory ended a session; a shorter idle limit shortens the
@@ -236,75 +276,40 @@ extension HAPAccessoryProvider {
         )
     }
 
-    /// A connection attempt failed. The first time, the first sync is reported from the cache (or as
-    /// failed); the accessories are unreachable already otherwise.
-    private func attemptFailed(_ reason: String) {
-        disconnectReason = reason
-        reconnectEnded(with: nil)
-        sendOfflineReport()
-        failuresInARow += 1
-        if failuresInARow == 1 {
-            logger.warning("cannot connect to \(displayName): \(reason); retrying with back-off")
-        } else {
-            logger.info("still cannot connect to \(displayName) (attempt \(failuresInARow)): \(reason)")
-        }
-        if !firstSyncReported { reportFirstSyncFromCache(reason) }
-    }
-
     /// After a rejection: waits for an announcement of the paired accessory, as paired, at an address
-    /// other than the stored one (`announced(_:)` signals it), and returns true to try once more; false
-    /// at `stop()`, and at once without DNS-SD. The stored address refused this controller, but that
+    /// other than the stored one (`announced(_:)` signals it), and says so, to try once more; nil at
+    /// `stop()`; and never without DNS-SD. The stored address refused this controller, but that
     /// proves little when the answer came before the accessory proved who it is: an accessory with no
     /// pairing at all answers pair-verify M1 with Authentication, and that may be another accessory that
     /// took the address (docs/hap-notes.md §7.10).
-    private func waitForAnnouncementElsewhere() async -> Bool {
-        guard discovery != nil else { return false }
+    private func waitForAnnouncementElsewhere() async -> ProviderConnectionStateMachine.Event? {
         while !stopped, !Task.isCancelled {
-            if await wakeup.wait(upTo: .seconds(3600)) {
-                guard !stopped else { return false }
-                isRejected = false
-                logger.info("\(displayName) is announced as paired at another address; trying pair-verify there")
-                return true
+            if await context.wakeup.wait(upTo: .seconds(3600)) {
+                guard !stopped else { return nil }
+                return .announcedElsewhere(at: context.clock.now)
             }
         }
-        return false
+        return nil
     }
 
     /// How often the identity is tried again while it cannot be loaded: as often as the running gateway
     /// reads the pairing files, so that a restored `controller.json` is taken up as fast as a new pairing.
     static let identityPollInterval = Duration.seconds(2)
 
-    /// This controller's identity cannot be loaded, so no accessory can be reached: the controller logs
-    /// it once for all of them; the accessories are unreachable with that reason.
-    private func identityUnusable(_ problem: PairingStoreError) async {
-        await controller.reportIdentityProblem(problem)
-        disconnectReason = problem.description
-        reconnectEnded(with: nil)
-        cancelOfflineReport()
-        if !firstSyncReported {
-            reportFirstSyncFromCache(disconnectReason)
-        } else if let ids = index?.ids, !ids.isEmpty {
-            emit(.reachability(ids, reachable: false, reason: disconnectReason))
-        }
-    }
-
-    /// Tries to load the identity every `identityPollInterval` until it loads (true: connect now); false at
-    /// `stop()`.
-    private func waitForIdentity() async -> Bool {
+    /// Tries to load the identity every `identityPollInterval` until it loads (then: connect now); nil at
+    /// `stop()`. The controller logged the problem once for all its providers.
+    private func waitForIdentity() async -> ProviderConnectionStateMachine.Event? {
         while !stopped, !Task.isCancelled {
-            try? await Task.sleep(for: Self.identityPollInterval)
-            guard !stopped, !Task.isCancelled else { return false }
-            if await controller.identityLoads() { return true }
+            try? await context.clock.sleep(for: Self.identityPollInterval)
+            guard !stopped, !Task.isCancelled else { return nil }
+            if await controller.identityLoads() { return .identityLoaded(at: context.clock.now) }
         }
-        return false
+        return nil
     }
 
-    /// The accessory refused this controller: say what to do, mark everything unreachable, stop trying.
-    private func rejected(_ reason: String) {
-        isRejected = true
-        disconnectReason = "\(reason); pair again with hap2mqtt pair"
-        reconnectEnded(with: nil)
-        cancelOfflineReport()
+    /// The accessory refused this controller: say what to do (the machine marks everything unreachable
+    /// and stops trying).
+    private func reportRejected(_ reason: String) {
         let file = PairingStore.fileName(forAccessory: pairing.accessoryPairingID)
         if (try? controller.store.directory.read(file)) == .some(nil) {
             // hap2mqtt unpair removed it on the accessory and then here; the running gateway's pairing
@@ -312,11 +317,6 @@ extension HAPAccessoryProvider {
             logger.notice("\(displayName) (\(pairing.accessoryPairingID)) was unpaired; its accessories go away")
         } else {
             logError(reason)
-        }
-        if !firstSyncReported {
-            reportFirstSyncFromCache(disconnectReason)
-        } else if let ids = index?.ids, !ids.isEmpty {
-            emit(.reachability(ids, reachable: false, reason: disconnectReason))
         }
     }
 
@@ -333,10 +333,9 @@ extension HAPAccessoryProvider {
     /// The first sync when the accessory cannot be reached: the cached accessories, unreachable, or
     /// `.syncFailed` without a cache.
     func reportFirstSyncFromCache(_ reason: String) {
-        firstSyncReported = true
         let cached: [Accessory]?
         do {
-            cached = try cache.load()
+            cached = try context.cache.load()
         } catch {
             logger.warning("ignored the cached accessory list: \(error)")
             cached = nil
@@ -353,5 +352,5 @@ extension HAPAccessoryProvider {
     }
 
     /// Why a bridged accessory is unreachable when it answers `-70402`.
-    static let bridgedUnreachableReason = "the bridge cannot reach it (HAP status -70402)"
+    static var bridgedUnreachableReason: String { BridgedReachability.reason }
 }

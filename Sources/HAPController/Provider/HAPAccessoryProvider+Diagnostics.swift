@@ -6,7 +6,7 @@ extension HAPAccessoryProvider {
     /// (`bridge/health`).
     public func diagnostics() -> ProviderDiagnostics {
         ProviderDiagnostics(
-            connected: client != nil, address: (connectedEndpoint ?? address).description,
-            reconnects: max(0, sessionsInstalled - 1))
+            connected: client != nil, address: (link.endpoint ?? address).description,
+            reconnects: max(0, machine.sessionsInstalled - 1))
     }
 }

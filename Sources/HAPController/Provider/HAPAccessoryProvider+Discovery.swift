@@ -15,9 +15,6 @@ import HomeStore
 ///   the accessory is, or that it was reset); a new `c#` re-fetches `/accessories` on the open connection
 ///   and reconciles, without marking anything offline; a new `s#` re-reads every value.
 extension HAPAccessoryProvider {
-    /// The shortest time between two connection attempts that an announcement started (a flood of
-    /// announcements must not become a flood of connections).
-    static let minimumAttemptSpacing: Duration = .milliseconds(250)
     /// How long an address where pair-verify failed is not tried again.
     static let unverifiableLifetime: Duration = .seconds(300)
     /// The limit for the read that checks the connection after an announcement, or before a read or write
@@ -55,7 +52,7 @@ extension HAPAccessoryProvider {
             target.host = endpoint.host
             target.port = endpoint.port
             do {
-                return .verified(try await controller.connect(to: target), endpoint)
+                return .verified(try await controller.connect(to: target) { await self.reachedAccessory() }, endpoint)
             } catch .storage(let error) {
                 return .identityUnusable(error)
             } catch .connection(.pairing(let error)) where endpoint != address {
@@ -77,10 +74,10 @@ extension HAPAccessoryProvider {
         var candidates: [HAPEndpoint] = []
         if let discovery {
             let now = ContinuousClock.now
-            unverifiable = unverifiable.filter { now - $0.value < Self.unverifiableLifetime }
+            following.unverifiable = following.unverifiable.filter { now - $0.value < Self.unverifiableLifetime }
             for advertisement in await discovery.advertisements(for: pairing.accessoryPairingID) {
                 for endpoint in advertisement.endpoints
-                where unverifiable[endpoint] == nil && !candidates.contains(endpoint) {
+                where following.unverifiable[endpoint] == nil && !candidates.contains(endpoint) {
                     candidates.append(endpoint)
                 }
             }
@@ -91,9 +88,10 @@ extension HAPAccessoryProvider {
 
     /// Pair-verify at the announced `endpoint` did not prove the paired accessory.
     private func notProven(_ endpoint: HAPEndpoint, _ error: PairingError) {
-        unverifiable[endpoint] = .now
+        following.unverifiable[endpoint] = .now
         // Logged once per address; the set is bounded like the addresses an announcement may carry.
-        guard reportedUnverifiable.count < 64, reportedUnverifiable.insert(endpoint).inserted else { return }
+        guard following.reportedUnverifiable.count < 64, following.reportedUnverifiable.insert(endpoint).inserted
+        else { return }
         logger.warning(
             "\(displayName) (\(pairing.accessoryPairingID)) is announced at \(endpoint), but pair-verify there failed "
                 + "(\(error)): it is not the paired accessory, or it was reset; that address is ignored")
@@ -103,7 +101,7 @@ extension HAPAccessoryProvider {
     /// address is kept, in the pairing file too.
     func follow(to endpoint: HAPEndpoint) {
         let old = address
-        address = endpoint
+        following.address = endpoint
         do {
             try controller.saveAddress(endpoint, of: pairing)
         } catch {
@@ -118,22 +116,13 @@ extension HAPAccessoryProvider {
 
     /// The accessory server announced itself (new, or changed).
     func announced(_ advertisement: HAPAdvertisement) async {
-        announcement = advertisement
-        guard !stopped else { return }
-        guard !isRejected else {
-            // The stored address refused this controller; the accessory announcing itself as paired
-            // elsewhere (restarted on another port, its old one taken by an unpaired accessory) is worth
-            // one more pair-verify there. An address that failed it already is not (`unverifiable`).
-            let elsewhere = advertisement.endpoints.contains { $0 != address && unverifiable[$0] == nil }
-            if advertisement.isPaired, elsewhere { wakeup.signal() }
-            return
-        }
-        guard client != nil else {
-            // Offline or connecting: the next attempt starts now, at the announced address.
-            wakeup.signal()
-            return
-        }
-        announcementsChanged()
+        following.announcement = advertisement
+        // After a rejection at the stored address, the accessory announcing itself as paired elsewhere
+        // (restarted on another port, its old one taken by an unpaired accessory) is worth one more
+        // pair-verify there. An address that failed it already is not (`unverifiable`). Offline or
+        // connecting, the next attempt starts now, at the announced address.
+        let elsewhere = advertisement.endpoints.contains { $0 != address && following.unverifiable[$0] == nil }
+        await perform(machine.handle(.announced(pairedElsewhere: advertisement.isPaired && elsewhere)))
     }
 
     /// The back-off wait ended because the accessory announced itself.
@@ -142,7 +131,7 @@ extension HAPAccessoryProvider {
             announcement.map {
                 $0.endpoints.isEmpty ? "" : " at " + $0.endpoints.map(\.description).joined(separator: ", ")
             } ?? ""
-        if announcementLog.allows(pairing.accessoryPairingID) {
+        if logLimits.announcements.allows(pairing.accessoryPairingID) {
             logger.info("\(displayName) announced itself\(at); reconnecting now")
         }
     }
@@ -150,26 +139,26 @@ extension HAPAccessoryProvider {
     /// Starts the announcement work of the live session, or asks for another round when it runs.
     func announcementsChanged() {
         guard client != nil else { return }
-        guard !announcedWork.running else {
-            announcedWork.again = true
+        guard !following.work.running else {
+            following.work.again = true
             return
         }
-        announcedWork = (true, false)
+        following.work = (true, false)
         Task { await self.announcementWork() }
     }
 
     /// Rounds of checks, re-fetches and re-reads while announcements keep changing, at most one every
     /// `announcementWorkSpacing`.
     private func announcementWork() async {
-        defer { announcedWork = (false, false) }
+        defer { following.work = (false, false) }
         while !stopped {
-            announcedWork.again = false
+            following.work.again = false
             guard let client, let advertisement = announcement else { return }
-            if let connectedEndpoint, !advertisement.isPaired || !advertisement.endpoints.contains(connectedEndpoint) {
+            if let connected = link.endpoint, !advertisement.isPaired || !advertisement.endpoints.contains(connected) {
                 guard await connectionAnswers(client, advertisement) else { return }
             }
             await followNumbers(of: advertisement, on: client)
-            guard announcedWork.again else { return }
+            guard following.work.again else { return }
             try? await Task.sleep(for: Self.announcementWorkSpacing)
         }
     }
@@ -185,7 +174,7 @@ extension HAPAccessoryProvider {
         } catch {
             logger.info(
                 "\(displayName) was announced at \(advertisement.endpoints.map(\.description).joined(separator: ", ")) "
-                    + "and the connection to \(connectedEndpoint.map(\.description) ?? "it") does not answer (\(error)); reconnecting"
+                    + "and the connection to \(link.endpoint.map(\.description) ?? "it") does not answer (\(error)); reconnecting"
             )
             await client.connection.close()
             return false
@@ -196,8 +185,8 @@ extension HAPAccessoryProvider {
     /// re-reads the values when `s#` does. A number not known at the sync is taken as it is announced.
     private func followNumbers(of advertisement: HAPAdvertisement, on client: HAPClient) async {
         if let announced = advertisement.configurationNumber {
-            guard let synced = syncedNumbers.configuration else {
-                syncedNumbers.configuration = announced
+            guard let synced = following.syncedNumbers.configuration else {
+                following.syncedNumbers.configuration = announced
                 return
             }
             if synced != announced {
@@ -206,12 +195,12 @@ extension HAPAccessoryProvider {
             }
         }
         if let announced = advertisement.stateNumber {
-            guard let synced = syncedNumbers.state else {
-                syncedNumbers.state = announced
+            guard let synced = following.syncedNumbers.state else {
+                following.syncedNumbers.state = announced
                 return
             }
             if synced != announced {
-                syncedNumbers.state = announced
+                following.syncedNumbers.state = announced
                 await reread(on: client)
             }
         }
@@ -223,7 +212,7 @@ extension HAPAccessoryProvider {
     private func refetch(on client: HAPClient, from old: Int, to advertisement: HAPAdvertisement) async {
         do {
             guard let counts = try await resync(on: client) else { return }
-            syncedNumbers = (advertisement.configurationNumber, advertisement.stateNumber)
+            following.syncedNumbers = (advertisement.configurationNumber, advertisement.stateNumber)
             logger.info(
                 "\(displayName) changed its configuration (c# \(old) → \(advertisement.configurationNumber ?? old)); re-fetched "
                     + "\(counts.accessories) accessories on the open connection: \(counts.added) added, \(counts.removed) removed"
@@ -250,9 +239,9 @@ extension HAPAccessoryProvider {
         let after = Set(synced.ids)
         emit(.synced(accessories))
         let unreachable = synced.unreachableAIDs(in: values)
-        let newlyUnreachable = synced.ids.filter { unreachable.contains($0.aid) && offlineAIDs[$0.aid] == nil }
-        offlineAIDs = offlineAIDs.filter { unreachable.contains($0.key) }
-        for id in newlyUnreachable { offlineAIDs[id.aid] = Self.bridgedUnreachableReason }
+        let newlyUnreachable = synced.ids.filter { unreachable.contains($0.aid) && !bridged.isUnreachable($0.aid) }
+        bridged.keep(only: unreachable)
+        bridged.markUnreachable(newlyUnreachable.map(\.aid))
         if !newlyUnreachable.isEmpty {
             emit(.reachability(newlyUnreachable, reachable: false, reason: Self.bridgedUnreachableReason))
         }

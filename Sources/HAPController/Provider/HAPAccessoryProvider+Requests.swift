@@ -1,6 +1,8 @@
+import Foundation
 public import HomeModel
 public import HomeStore
 import JSON
+import SystemSupport
 
 /// Reads, writes and identify from the store, over the live connection (docs/DESIGN.md "Writes").
 extension HAPAccessoryProvider {
@@ -154,7 +156,7 @@ extension HAPAccessoryProvider {
         into results: inout [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
     ) -> (HAPClient?, AccessoryIndex?, [(address: CharacteristicAddress, id: HAPCharacteristicID)]) {
         guard let client, let index else {
-            for address in addresses { results[address] = .failure(.unreachable(disconnectReason)) }
+            for address in addresses { results[address] = .failure(.unreachable(offlineDescription)) }
             return (nil, nil, [])
         }
         let serverID = AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID
@@ -168,9 +170,25 @@ extension HAPAccessoryProvider {
                 continue
             }
             guard !known.contains(where: { $0.address == address }) else { continue }
+            // The store hands this provider writes for its unreachable accessories (it connects on
+            // demand); one its bridge cannot reach fails here, at once, as the store would.
+            guard !bridged.isUnreachable(id.aid) else {
+                results[address] = .failure(.unreachable(BridgedReachability.reason))
+                continue
+            }
             known.append((address, id))
         }
         return (client, index, known)
+    }
+
+    /// Why a read or write finds no session, for the user: since when, for how long, and the last error
+    /// ("offline since 2026-05-01T12:00:00Z (42 s), last error: connection refused"); before any drop or
+    /// failure, why there is none.
+    var offlineDescription: String {
+        guard let since = machine.offlineSince else { return disconnectReason }
+        let offline = context.clock.now - since
+        let wall = UTCTimestamp.string(Date(timeIntervalSinceNow: -offline.inSeconds), milliseconds: false)
+        return "offline since \(wall) (\(Int(offline.inSeconds.rounded())) s), last error: \(disconnectReason)"
     }
 
     /// The store's error for a failed request: a time-out, the accessory's refusal, or the connection gone.

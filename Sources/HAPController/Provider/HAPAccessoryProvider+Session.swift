@@ -119,7 +119,7 @@ extension HAPAccessoryProvider {
     func keepAlive(_ client: HAPClient) async {
         guard let index else { return }
         var ids = index.keepalive.map { [$0] } ?? []
-        for aid in offlineAIDs.keys.sorted() {
+        for aid in bridged.aids {
             if let probe = index.probe[aid], !ids.contains(probe) { ids.append(probe) }
         }
         guard !ids.isEmpty else { return }
@@ -134,7 +134,7 @@ extension HAPAccessoryProvider {
     /// and nothing else (information aside) is unreachable; one that answered is reachable.
     func note(_ results: [HAPCharacteristicID: HAPCharacteristicResult]) async {
         guard let index, client != nil else { return }
-        markUnreachable(index.unreachableAIDs(in: results).filter { offlineAIDs[$0] == nil })
+        markUnreachable(index.unreachableAIDs(in: results).filter { !bridged.isUnreachable($0) })
         await markReachable(index.answeringAIDs(in: results))
     }
 
@@ -142,8 +142,8 @@ extension HAPAccessoryProvider {
         guard let index else { return }
         let ids = aids.sorted().compactMap(index.accessoryID)
         guard !ids.isEmpty else { return }
+        bridged.markUnreachable(ids.map(\.aid))
         for id in ids {
-            offlineAIDs[id.aid] = Self.bridgedUnreachableReason
             logger.warning(
                 "accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description])
         }
@@ -154,24 +154,24 @@ extension HAPAccessoryProvider {
     /// value of theirs was read again (docs/DESIGN.md "Availability and recovery"): while one was offline
     /// its values may have changed unseen, or a refused write may have been carried out after all.
     func markReachable(_ aids: Set<Int>) async {
-        let back = Set(aids.filter { offlineAIDs[$0] != nil })
+        let back = Set(aids.filter { bridged.isUnreachable($0) })
         guard !back.isEmpty, let index, let client else { return }
         // Claimed now, so that an answer arriving during the read does not read them again.
-        for aid in back { offlineAIDs[aid] = nil }
+        bridged.markReachable(back)
         let ids = index.stateful(of: back)
         let results: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
             results = try await client.read(ids)
         } catch {
             // A broken connection ends the session, which takes every accessory offline.
-            for aid in back where offlineAIDs[aid] == nil { offlineAIDs[aid] = Self.bridgedUnreachableReason }
+            bridged.markUnreachable(back)
             logger.debug("reading the values of returning accessories failed: \(error)")
             return
         }
         guard self.client != nil else { return }
         emitPolled(ids, results)
         let stillDown = index.unreachableAIDs(in: results)
-        for aid in stillDown { offlineAIDs[aid] = Self.bridgedUnreachableReason }
+        bridged.markUnreachable(stillDown)
         let returned = back.subtracting(stillDown).sorted().compactMap(index.accessoryID)
         for id in returned { logger.info("accessory \(id) answers again", ["accessory": id.description]) }
         if !returned.isEmpty { emit(.reachability(returned, reachable: true, reason: nil)) }
@@ -180,7 +180,7 @@ extension HAPAccessoryProvider {
     /// Logs a value the accessory sent that its characteristic's format cannot carry (`"banana"` for a
     /// bool), which is dropped: at most one line a minute per accessory server, with how many were not.
     func noteUnreadableValue(_ id: HAPCharacteristicID, _ mismatch: HAPModelError) {
-        if let line = unreadableValueLog.line(
+        if let line = logLimits.unreadableValues.line(
             "ignored a value of \(displayName) for \(id): \(mismatch)", about: "value")
         {
             logger.warning("\(line)")

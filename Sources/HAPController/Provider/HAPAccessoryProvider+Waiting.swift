@@ -9,58 +9,65 @@ extension HAPAccessoryProvider {
     /// the first attempt to replace it has not ended), the client it brings. nil when there is none: the
     /// attempt failed, the provider stopped, or the calling task was cancelled (the store's write
     /// time-out cancels it), in which case nothing is sent.
+    ///
+    /// Without a session and without a reconnect under way, a read or write asks for one: it ends the
+    /// back-off (`.commandArrived`) and waits for the attempt, `demandWait` at most, or until the attempt
+    /// ends once its TCP connection is open (the link is back): the first command after an outage
+    /// brings the accessory back instead of failing until the back-off runs out (docs/DESIGN.md "Writes").
     func session(after old: HAPClient? = nil) async -> HAPClient? {
         if let client, client.connection !== old?.connection { return client }
-        guard !stopped, client != nil || reconnecting else { return nil }
-        nextWaiterToken += 1
-        let token = nextWaiterToken
+        if machine.waitersMayWait { return await waitForSession(limit: Self.reconnectWait) }
+        guard machine.connectsOnDemand else { return nil }
+        await perform(machine.handle(.commandArrived))
+        return await waitForSession(limit: Self.demandWait)
+    }
+
+    /// How long a read or write that found no session waits for the attempt it asked for, unless that
+    /// attempt has reached the accessory's host by then.
+    static let demandWait = Duration.seconds(1)
+    /// How long a read or write waits for the reconnect after a drop, unless the attempt has reached the
+    /// accessory's host by then: with the check of a quiet connection (`probeTimeout`) before it, well
+    /// within the store's write time-out, so that a write never sent fails saying so, not as a write the
+    /// accessory "did not answer" (docs/DESIGN.md "Writes").
+    static let reconnectWait = Duration.seconds(5)
+
+    /// Waits for the reconnect's client (nil: none came), `limit` at most unless the attempt under way
+    /// reached the accessory's host by then.
+    private func waitForSession(limit: Duration) async -> HAPClient? {
+        let token = waiters.nextToken()
+        let clock = context.clock
+        Task { [weak self] in
+            try? await clock.sleep(for: limit)
+            await self?.endLimitedWait(token)
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<HAPClient?, Never>) in
                 guard !Task.isCancelled else { return waiter.resume(returning: nil) }
-                sessionWaiters[token] = waiter
+                waiters.add(waiter, token: token)
             }
         } onCancel: {
             Task { await self.endWait(token) }
         }
     }
 
+    /// The wait `token` ran out: it goes on while the attempt under way reached the accessory's host (the
+    /// attempt's end resumes it), else it ends without a session.
+    private func endLimitedWait(_ token: UInt64) async {
+        while link.attemptReached || link.syncing != nil, !stopped {
+            try? await context.clock.sleep(for: .milliseconds(100))
+        }
+        endWait(token)
+    }
+
+    /// The attempt under way opened its TCP connection.
+    func reachedAccessory() { link.attemptReached = true }
+
     private func endWait(_ token: UInt64) {
-        sessionWaiters.removeValue(forKey: token)?.resume(returning: nil)
+        waiters.remove(token)?.resume(returning: nil)
     }
 
     /// Ends the reconnect under way: the waiting reads and writes go on with `client`, or fail without it.
     func reconnectEnded(with client: HAPClient?) {
-        reconnecting = false
-        let waiters = sessionWaiters
-        sessionWaiters = [:]
-        for waiter in waiters.values { waiter.resume(returning: client) }
-    }
-
-    /// A session dropped: its accessories are reported offline only when no new session is there within
-    /// `settings.offlineGrace`, so that a quick reconnect (an accessory that closed an idle connection)
-    /// does not make them flap.
-    func holdOfflineReport(_ ids: [AccessoryID]) {
-        offlineReportGeneration += 1
-        let generation = offlineReportGeneration
-        let grace = settings.offlineGrace
-        pendingOfflineReport = ids
-        Task { [weak self] in
-            try? await Task.sleep(for: grace)
-            await self?.sendOfflineReport(generation)
-        }
-    }
-
-    /// Sends the held offline report now, if one is held (a reconnect attempt failed, or the grace ran out).
-    func sendOfflineReport(_ generation: UInt64? = nil) {
-        guard generation == nil || generation == offlineReportGeneration, let ids = pendingOfflineReport else { return }
-        pendingOfflineReport = nil
-        guard client == nil, !ids.isEmpty else { return }
-        emit(.reachability(ids, reachable: false, reason: disconnectReason))
-    }
-
-    /// Drops the held offline report: a new session is there.
-    func cancelOfflineReport() {
-        offlineReportGeneration += 1
-        pendingOfflineReport = nil
+        for waiter in waiters.removeAll() { waiter.resume(returning: client) }
     }
 }

@@ -38,9 +38,9 @@ import SystemSupport
 /// ```
 public actor HAPAccessoryProvider: AccessoryProvider {
     /// `hap:<accessory pairing id>`.
-    public nonisolated let id: String
+    public nonisolated var id: String { Self.providerID(for: pairing) }
     /// The accessory server's pairing id, as its accessories' ids carry it (upper-case).
-    public nonisolated let serverID: String?
+    public nonisolated var serverID: String? { AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID }
     /// What the provider reports to the store; values that wait unread are merged per characteristic
     /// (`ProviderEventBuffer`), so that an accessory flooding events cannot grow memory.
     public nonisolated let events = ProviderEventQueue()
@@ -49,72 +49,25 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// The settings in use.
     public nonisolated let settings: HAPProviderSettings
 
-    let controller: HAPController
-    let cache: AccessoryCache
+    let context: ProviderContext
     let logger: Logger
-
-    /// The live session's client; nil while disconnected.
-    var client: HAPClient?
-    /// The client of a sync in progress, closed by `stop()`.
-    var syncing: HAPClient?
+    /// The connection's life: connecting, live, backing off, rejected, stopped.
+    var machine: ProviderConnectionStateMachine
+    /// The live session's client, the one being synced, and where they are connected.
+    var link = ProviderLink()
     /// The accessories of the last sync (or of the cache before the first one).
     var index: AccessoryIndex?
-    /// Bridged accessories that answered `-70402`, by aid, with the reason.
-    var offlineAIDs: [Int: String] = [:]
-    /// Why there is no live connection.
-    var disconnectReason = "not connected yet"
-    /// Whether the first sync (or its failure) has been reported.
-    var firstSyncReported = false
-    /// Failed connection attempts since the last good sync, for the log.
-    var failuresInARow = 0
-    var stopped = false
-    /// From a dropped session until the first attempt to replace it ends: reads and writes wait for it.
-    var reconnecting = false
-    /// Reads and writes waiting for the reconnect under way, by token.
-    var sessionWaiters: [UInt64: CheckedContinuation<HAPClient?, Never>] = [:]
-    var nextWaiterToken: UInt64 = 0
-    /// The accessories of a dropped session, whose offline report waits for `settings.offlineGrace`.
-    var pendingOfflineReport: [AccessoryID]?
-    /// Counts held offline reports, so that an old one's timer cannot send a newer one.
-    var offlineReportGeneration: UInt64 = 0
+    /// Reads and writes waiting for the reconnect under way.
+    var waiters = SessionWaiters()
+    /// Bridged accessories that answered `-70402`.
+    var bridged = BridgedReachability()
+    /// Where the accessory server is, from its pairing and its announcements.
+    var following: AnnouncementFollowing
     /// How quiet connections may get before the accessory ends them, learned from its drops.
     var idleLimit = IdleLimit()
-    /// The accessory list's problems already logged (`HAPModelProblem.description`).
-    var reportedListProblems: Set<String> = []
-    /// One line a minute about values their format cannot carry.
-    var unreadableValueLog = LogLimiter()
-    /// How many sessions were installed (synced); every one after the first is a reconnect.
-    var sessionsInstalled = 0
-    /// The accessory refused this controller for good: the provider stopped trying.
-    var isRejected = false
-    /// Why the pairing cannot be used (its file is damaged); such a provider never connects.
-    let unreadableReason: String?
-    private var runner: Task<Void, Never>?
-
-    /// The announcements of this accessory server, when the gateway browses DNS-SD.
-    let discovery: HAPDiscovery?
-    /// Where the accessory server was last reached: the pairing's address at first, then wherever it was
-    /// followed to. The fallback when nothing is announced.
-    var address: HAPEndpoint
-    /// Where the live session (or the sync in progress) is connected.
-    var connectedEndpoint: HAPEndpoint?
-    /// Ends the back-off early when the accessory announces itself.
-    let wakeup = Wakeup()
-    /// Its last announcement.
-    var announcement: HAPAdvertisement?
-    /// Announced addresses where pair-verify did not prove the paired accessory, and when: not tried
-    /// again for `HAPAccessoryProvider.unverifiableLifetime`.
-    var unverifiable: [HAPEndpoint: ContinuousClock.Instant] = [:]
-    /// Addresses already logged as not proving the accessory (each is logged once).
-    var reportedUnverifiable: Set<HAPEndpoint> = []
-    /// The `c#` and `s#` the accessories and values of the live session were read at, when known.
-    var syncedNumbers: (configuration: Int?, state: Int?) = (nil, nil)
-    /// A re-fetch or re-read asked for by an announcement: running, and whether another is wanted.
-    var announcedWork: (running: Bool, again: Bool) = (false, false)
-    /// At most one "announced itself" line a minute.
-    var announcementLog = LogLimiter()
-    /// Reads the announcements.
-    private var listener: Task<Void, Never>?
+    var logLimits = ProviderLogLimits()
+    /// The run loop and the announcements' reader.
+    private var tasks: (runner: Task<Void, Never>?, listener: Task<Void, Never>?) = (nil, nil)
 
     /// A provider for `pairing`, connecting through `controller` (whose state directory also keeps the
     /// cache). Nothing happens until `start()`.
@@ -129,21 +82,21 @@ public actor HAPAccessoryProvider: AccessoryProvider {
             unreadableReason: nil)
     }
 
-    private init(
+    /// The provider with the time from `clock` (tests move it by hand).
+    init(
         controller: HAPController, pairing: Pairing, settings: HAPProviderSettings, discovery: HAPDiscovery?,
-        logger: Logger,
-        unreadableReason: String?
+        logger: Logger, unreadableReason: String?, clock: any ProviderClock = SystemProviderClock()
     ) {
-        self.unreadableReason = unreadableReason
-        self.discovery = discovery
-        self.address = HAPEndpoint(host: pairing.host, port: pairing.port)
-        self.id = Self.providerID(for: pairing)
-        self.serverID = AccessoryID(serverID: pairing.accessoryPairingID, aid: 0).serverID
-        self.controller = controller
+        self.context = ProviderContext(
+            controller: controller,
+            cache: AccessoryCache(
+                directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID),
+            discovery: discovery, clock: clock, unreadableReason: unreadableReason)
+        self.following = AnnouncementFollowing(address: HAPEndpoint(host: pairing.host, port: pairing.port))
+        self.machine = ProviderConnectionStateMachine(
+            backoff: settings.backoff, offlineGrace: settings.offlineGrace, followsAnnouncements: discovery != nil)
         self.pairing = pairing
         self.settings = settings
-        self.cache = AccessoryCache(
-            directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID)
         self.logger = logger.with(["pairing": pairing.accessoryPairingID])
     }
 
@@ -165,33 +118,54 @@ public actor HAPAccessoryProvider: AccessoryProvider {
 
     /// Starts connecting; the first sync is reported through `events`.
     public func start() async {
-        guard runner == nil, !stopped else { return }
-        if let discovery, unreadableReason == nil {
+        guard tasks.runner == nil, !stopped else { return }
+        if let discovery, context.unreadableReason == nil {
             let announcements = await discovery.announcements(for: pairing.accessoryPairingID)
-            announcement = await discovery.advertisements(for: pairing.accessoryPairingID).first
-            listener = Task {
+            following.announcement = await discovery.advertisements(for: pairing.accessoryPairingID).first
+            tasks.listener = Task {
                 for await advertisement in announcements { await self.announced(advertisement) }
             }
         }
-        runner = Task { await self.run() }
+        tasks.runner = Task { await self.run() }
     }
 
     /// Closes the connection, stops reconnecting and finishes `events`.
     public func stop() async {
-        guard !stopped else { return }
-        stopped = true
-        runner?.cancel()
-        reconnectEnded(with: nil)
-        cancelOfflineReport()
-        listener?.cancel()
-        for session in [client, syncing].compactMap({ $0 }) { await session.connection.close() }
-        client = nil
-        syncing = nil
+        await perform(machine.handle(.stop))
+    }
+
+    /// Ends the run loop and the announcements' reader, closes every connection and finishes `events`.
+    func shutDown() async {
+        tasks.runner?.cancel()
+        tasks.listener?.cancel()
+        let open = link.clients
+        link.client = nil
+        link.syncing = nil
+        for session in open { await session.connection.close() }
         events.finish()
     }
 
+    /// A write to one of its unreachable accessories is handed to it: the write ends the reconnection
+    /// back-off and waits for that attempt (`session(after:)`), about a second at most.
+    public nonisolated var connectsOnDemand: Bool { true }
+
     /// Whether the connection is up and synced (for diagnostics and tests).
     public var isConnected: Bool { client != nil }
+
+    /// The live session's client; nil while disconnected.
+    var client: HAPClient? { link.client }
+    /// Whether `stop()` was called.
+    var stopped: Bool { machine.isStopped }
+    /// Why there is no live connection.
+    var disconnectReason: String { machine.disconnectReason }
+    var controller: HAPController { context.controller }
+    var discovery: HAPDiscovery? { context.discovery }
+    /// Where the accessory server was last reached (`AnnouncementFollowing.address`).
+    var address: HAPEndpoint { following.address }
+    /// Its last announcement.
+    var announcement: HAPAdvertisement? { following.announcement }
+    /// The announcement work: running, and whether another round is wanted.
+    var announcedWork: (running: Bool, again: Bool) { following.work }
 
     /// Reports `event` to the store, unless stopped.
     func emit(_ event: ProviderEvent) {

@@ -60,6 +60,14 @@ enum POSIX {
         recv(fd, buffer, count, Int32(MSG_DONTWAIT))
     }
     static func systemShutdown(_ fd: Int32) { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    /// Readies an abortive close: `SO_LINGER` on with no time, so that `close` sends a reset and drops
+    /// what the kernel still holds to send instead of delivering it later; then only the receiving side
+    /// is shut down (it wakes a reader, and sends nothing: a FIN would go out after the unsent bytes).
+    static func systemShutdownAbortively(_ fd: Int32) {
+        var abort = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
+        _ = shutdown(fd, Int32(SHUT_RD))
+    }
     static func systemClose(_ fd: Int32) { _ = close(fd) }
 
     /// The numeric address of a socket address (`192.168.1.20`, `fe80::1%eth0`).

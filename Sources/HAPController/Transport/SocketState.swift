@@ -247,7 +247,9 @@ final class SocketState: Sendable {
     /// `.closed` for any failure after `close()`: the cause was this side.
     func translate(_ error: TCPError) -> TCPError { state.withLock { $0.closing } ? .closed : error }
 
-    func close() {
+    /// Closes the socket; `abortively`, with a reset that drops what the kernel has not sent yet
+    /// (`POSIX.systemShutdownAbortively`).
+    func close(abortively: Bool = false) {
         let (waiters, wakeReader, shutDown): ([Waiter], Bool, Int32?) = state.withLock { s in
             guard !s.closing else { return ([], false, nil) }
             s.closing = true
@@ -266,7 +268,7 @@ final class SocketState: Sendable {
         }
         if let shutDown {
             // This wakes a reader's blocking recv, and the read loop sees the socket hung up.
-            POSIX.systemShutdown(shutDown)
+            if abortively { POSIX.systemShutdownAbortively(shutDown) } else { POSIX.systemShutdown(shutDown) }
             let unused = state.withLock { s in
                 s.shuttingDown = false
                 return s.releaseDescriptorIfUnused()

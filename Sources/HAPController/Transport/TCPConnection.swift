@@ -157,6 +157,11 @@ public final class TCPConnection: Sendable {
     /// sends throw `.closed`. Calling it again does nothing.
     public func close() { shared.close() }
 
+    /// Closes the connection with a reset (`SO_LINGER` 0): what the kernel has not delivered yet is dropped
+    /// and never reaches the peer, as a request that timed out must not be carried out after its failure
+    /// was reported (docs/DESIGN.md "Writes"). Otherwise as `close()`.
+    public func abort() { shared.close(abortively: true) }
+
     /// Writes what the kernel takes now without waiting; how many bytes that was.
     private static func sendWithoutBlocking(_ bytes: [UInt8], on fd: Int32) -> Result<Int, TCPError> {
         write(bytes[...], on: fd, blocking: false)

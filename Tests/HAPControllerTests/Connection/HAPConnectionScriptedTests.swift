@@ -125,6 +125,28 @@ struct HAPConnectionScriptedTests {
         await session.close()
     }
 
+    @Test(
+        "a request that times out resets its connection, so that nothing the kernel still holds reaches the accessory")
+    func timeoutResets() async throws {
+        let session = try await ScriptedSession.start()
+        let unanswered = Task {
+            try await session.connection.send(HAPRequests.accessories(), timeout: .milliseconds(300))
+        }
+        #expect(try await session.accessory.readRequest().line == "GET /accessories HTTP/1.1")
+        _ = try? await unanswered.value
+        #expect(await session.accessory.sawReset(), "a reset, which drops unsent bytes, not an orderly close")
+        await session.close()
+    }
+
+    @Test("a connection closed on purpose ends in order, with no reset")
+    func closeIsOrderly() async throws {
+        let session = try await ScriptedSession.start()
+        await session.connection.close()
+        #expect(!(await session.accessory.sawReset()))
+        #expect(await session.accessory.sawClose())
+        await session.close()
+    }
+
     @Test("a frame that fails authentication closes the connection")
     func brokenFrame() async throws {
         let session = try await ScriptedSession.start()

@@ -138,6 +138,19 @@ actor ScriptedAccessory {
     /// Whether the controller has closed the connection (the next read gives the end of the stream).
     func sawClose() async -> Bool { await Self.receiveSome(descriptor).isEmpty }
 
+    /// Whether the controller reset the connection (the next read fails with `ECONNRESET`) rather than
+    /// closing it in order (end of stream) or sending more.
+    func sawReset() async -> Bool {
+        let descriptor = self.descriptor
+        return await Self.onThread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { raw in
+                raw.baseAddress.map { Glibc.recv(descriptor, $0, raw.count, 0) } ?? 0
+            }
+            return n < 0 && errno == ECONNRESET
+        }
+    }
+
     /// Closes the connection and goes on listening, as an accessory that ends a session.
     func dropConnection() {
         if descriptor >= 0 { LoopbackSocket.close(descriptor) }
