@@ -14,6 +14,19 @@ public protocol AccessoryPairing: Sendable {
     /// here. Without `force`, a pairing the accessory cannot be told about is kept.
     /// - Throws: `ManagementError`: `.unknownAccessory`, `.unreachable` (the pairing kept), `.failed`.
     func unpair(_ nameOrID: String, force: Bool) async throws(ManagementError) -> UnpairResult
+
+    /// The pairings and what goes with them, as one archive sealed with `passphrase` (docs/backup.md), the
+    /// form `hap2mqtt restore` reads. The passphrase is never logged or kept.
+    /// - Throws: `ManagementError`: `.invalidRequest` for a passphrase too short, `.failed` when there is
+    ///   nothing to back up or the state cannot be read.
+    func backup(passphrase: [UInt8]) async throws(ManagementError) -> [UInt8]
+}
+
+extension AccessoryPairing {
+    /// A backend that keeps no pairings of its own has nothing to back up.
+    public func backup(passphrase: [UInt8]) async throws(ManagementError) -> [UInt8] {
+        throw .failed("this gateway keeps no pairings to back up")
+    }
 }
 
 /// What a pair did: the pairing saved (docs/DESIGN.md "Identity and names").

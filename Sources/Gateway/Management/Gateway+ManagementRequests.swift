@@ -1,3 +1,4 @@
+import Foundation
 public import HomeStore
 public import JSON
 import MQTT
@@ -9,7 +10,7 @@ import MQTT
 /// `pair` while one runs is told it is busy.
 extension Gateway {
     /// The management requests, by command name.
-    public static let managementRequests: Set<String> = ["options", "pair", "refresh", "unpair"]
+    public static let managementRequests: Set<String> = ["backup", "options", "pair", "refresh", "unpair"]
 
     /// Starts the management request `command`; its answer is published when the operation ends.
     func startManagementRequest(
@@ -59,6 +60,13 @@ extension Gateway {
             case .failure(let error): return .failure(error)
             case .success(let parsed): return .success({ await pair(parsed, with: management) })
             }
+        case "backup":
+            guard let passphrase = request["passphrase"]?.stringValue else {
+                return .failure(
+                    .invalidRequest(
+                        #"give the passphrase that seals the archive: {"passphrase":"at least 8 characters"}"#))
+            }
+            return .success({ await backup(passphrase: Array(passphrase.utf8), with: management) })
         case "options":
             switch optionsRequest(request) {
             case .failure(let error): return .failure(error)
@@ -93,12 +101,30 @@ extension Gateway {
     ) {
         guard !isStopped else { return }
         switch outcome {
+        // The archive is no line for the log; Management logged its size.
+        case .success where command == "backup": logger.notice("bridge/request/backup: done")
         case .success(let data): logger.notice("bridge/request/\(command): done, \(data)")
         case .failure(let error): logger.warning("bridge/request/\(command) failed: \(error)")
         }
         let result = outcome.mapError { GatewayError.invalidPayload($0.description) }
         outbox.send(contentsOf: Responder.answer(result, transaction: transaction, to: answer))
         flush()
+    }
+
+    /// Runs `backup` and gives the answer's `data`: `{"archive":"<base64>","bytes":N}`, the archive that
+    /// `hap2mqtt restore --from FILE` reads once decoded into FILE; never the passphrase.
+    private static func backup(passphrase: [UInt8], with management: Management) async -> Result<
+        String, ManagementError
+    > {
+        do {
+            let archive = try await management.backup(passphrase: passphrase)
+            let data: JSONObject = [
+                "archive": .string(Data(archive).base64EncodedString()), "bytes": .int(Int64(archive.count)),
+            ]
+            return .success(JSONValue.object(data).description)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// `pair`: `{"host":"…","port":51826,"code":"XXX-XX-XXX","name":"…"}` or `{"id":"AA:…","code":…}`.

@@ -211,6 +211,18 @@ public actor Management {
         await discovery?.discoveredAccessories() ?? []
     }
 
+    /// The encrypted backup of the pairings and what goes with them (`AccessoryPairing.backup`), taken
+    /// between pairs and unpairs so that it never holds half of one. The passphrase is never logged.
+    /// - Throws: `ManagementError.invalidRequest` for a passphrase too short, `.failed` when there is
+    ///   nothing to back up or the state directory cannot be read.
+    public func backup(passphrase: [UInt8]) async throws(ManagementError) -> [UInt8] {
+        await takePairingsTurn()
+        defer { endPairingsTurn() }
+        let archive = try await pairing.backup(passphrase: passphrase)
+        logger.notice("made a backup of the pairings (\(archive.count) bytes)")
+        return archive
+    }
+
     /// Waits until no other pair or unpair changes the pairings; the caller then does, until
     /// `endPairingsTurn()`.
     private func takePairingsTurn() async {

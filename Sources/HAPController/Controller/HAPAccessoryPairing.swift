@@ -14,15 +14,22 @@ public struct HAPAccessoryPairing: AccessoryPairing {
     let discovery: HAPDiscovery?
     /// The logger of a discovery made for one pair.
     let discoveryLogger: Logger
+    /// The program and version that a backup names as its maker (`hap2mqtt 0.1.0`).
+    let backupMaker: String
 
     /// - Parameters:
     ///   - discovery: the running DNS-SD discovery (`hap2mqtt run`); nil for the command line, which
     ///     browses for the announcement only while a pair by id waits for it.
     ///   - discoveryLogger: for that short browse.
-    public init(controller: HAPController, discovery: HAPDiscovery? = nil, discoveryLogger: Logger) {
+    ///   - backupMaker: the program and version a backup names as its maker.
+    public init(
+        controller: HAPController, discovery: HAPDiscovery? = nil, discoveryLogger: Logger,
+        backupMaker: String = "hap2mqtt"
+    ) {
         self.controller = controller
         self.discovery = discovery
         self.discoveryLogger = discoveryLogger
+        self.backupMaker = backupMaker
     }
 
     /// Pair-setup with the accessory (HAP spec §5.6), the pairing saved first (`HAPController.pairSetup`).

@@ -70,7 +70,8 @@ enum RunCommandRunner {
         // The operations the bridge API (and the command line) share; a pair or unpair is taken up at once.
         let management = Management(
             pairing: HAPAccessoryPairing(
-                controller: controller, discovery: discovery, discoveryLogger: loggers.discovery),
+                controller: controller, discovery: discovery, discoveryLogger: loggers.discovery,
+                backupMaker: "hap2mqtt \(Hap2mqtt.version)"),
             discovery: discovery, options: AccessoryOptionsFile(directory: stateDirectory), logger: loggers.program,
             pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
