@@ -6,7 +6,8 @@ import HomeStore
 import MQTT
 import Testing
 
-/// The gateway with a real Home Assistant 2024.3.3 on loopback: what a Home Assistant user sees and does.
+/// The gateway with a real Home Assistant (2024.3.3 or 2026.11.0: `HomeAssistantVersion.current`) on loopback:
+/// what a Home Assistant user sees and does.
 @Suite("Home Assistant: discovery with a real Home Assistant", .serialized)
 struct HomeAssistantIntegrationTests {
     /// Main entity of each demo accessory, as Home Assistant names it (device name alone).
@@ -37,7 +38,15 @@ struct HomeAssistantIntegrationTests {
                 lamp.attributes["hs_color"]?.numbers == [120, 80] || lamp.attributes["color_temp"]?.number == 300,
                 "\(lamp)")
             #expect(lamp.attributes["supported_color_modes"]?.strings.map(Set.init) == ["hs", "color_temp"])
-            #expect(lamp.attributes["min_mireds"]?.number == 140 && lamp.attributes["max_mireds"]?.number == 500)
+            switch ha.version {
+            case .v2024:
+                #expect(lamp.attributes["min_mireds"]?.number == 140 && lamp.attributes["max_mireds"]?.number == 500)
+            case .v2026:
+                // Mireds are gone from Home Assistant's light attributes since 2025: 1,000,000 / mireds, rounded down.
+                #expect(
+                    lamp.attributes["min_color_temp_kelvin"]?.number == 2000
+                        && lamp.attributes["max_color_temp_kelvin"]?.number == 7142, "\(lamp)")
+            }
             #expect(try await ha.state("switch.desk_switch")?.state == "on")
             #expect(try await ha.state("switch.coffee_outlet")?.state == "off")
             #expect(try await ha.state("switch.coffee_outlet")?.attributes["device_class"]?.string == "outlet")
@@ -203,6 +212,41 @@ struct HomeAssistantIntegrationTests {
 
             await home.gateway.gateway.stop()
             try await ha.waitForState("switch.desk_switch") { $0.state == "unavailable" }
+        }
+    }
+
+    @Test(
+        "after a Home Assistant restart every entity is back, none twice, with the values the accessories took meanwhile"
+    )
+    func homeAssistantRestart() async throws {
+        try await HomeAssistantDemoHome.with { home in
+            let ha = home.homeAssistant
+            for entity in Self.mainEntities {
+                try await ha.waitForState(entity) { $0.state != "unavailable" || entity.hasPrefix("event.") }
+            }
+            let count = "{{ integration_entities('mqtt') | count }}"
+            let entitiesBefore = try await ha.renderTemplate(count)
+            let lampBefore = try await ha.deviceEntities(named: "Kitchen Lamp")
+            try await ha.restart {
+                home.gateway.provider.changeValue(home.address(2, "25"), to: .bool(false))
+                home.gateway.provider.changeValue(home.address(7, "6A"), to: .int(0))
+                _ = try await home.gateway.observer.waitFor(topic: "hap2mqtt/kitchen_lamp/lightbulb/on") {
+                    $0.payloadString == "false"
+                }
+            }
+            try await ha.waitForState("light.kitchen_lamp") { $0.state == "off" }
+            try await ha.waitForState("binary_sensor.window_contact") { $0.state == "off" }
+            for entity in Self.mainEntities {
+                try await ha.waitForState(entity) { $0.state != "unavailable" || entity.hasPrefix("event.") }
+            }
+            #expect(try await ha.renderTemplate(count) == entitiesBefore)
+            #expect(try await ha.deviceEntities(named: "Kitchen Lamp") == lampBefore)
+            try await ha.callService("light", "turn_on", ["entity_id": "light.kitchen_lamp"])
+            _ = try await home.waitForWrite {
+                $0.contains { $0.address == home.address(2, "25") && $0.value == .bool(true) }
+            }
+            let problems = try await home.problems()
+            #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
         }
     }
 

@@ -4,8 +4,9 @@ import HomeAssistantTesting
 import HomeModel
 import Testing
 
-/// What a Home Assistant user sees and does, with every part real: Home Assistant 2024.3.3, mosquitto,
-/// the real `hap2mqtt` binary and the demo HAP-python bridge of `scripts/demo`, all on loopback. One
+/// What a Home Assistant user sees and does, with every part real: Home Assistant
+/// (`HomeAssistantVersion.current`), mosquitto, the real `hap2mqtt` binary and the demo HAP-python bridge
+/// of `scripts/demo`, all on loopback. One
 /// Home Assistant start serves every check (it takes about ten seconds), so the checks run in order
 /// inside one test.
 @Suite("Home Assistant end to end: the real binary, the demo bridge and a real Home Assistant")
