@@ -38,15 +38,7 @@ struct HomeAssistantIntegrationTests {
                 lamp.attributes["hs_color"]?.numbers == [120, 80] || lamp.attributes["color_temp"]?.number == 300,
                 "\(lamp)")
             #expect(lamp.attributes["supported_color_modes"]?.strings.map(Set.init) == ["hs", "color_temp"])
-            switch ha.version {
-            case .v2024:
-                #expect(lamp.attributes["min_mireds"]?.number == 140 && lamp.attributes["max_mireds"]?.number == 500)
-            case .v2026:
-                // Mireds are gone from Home Assistant's light attributes since 2025: 1,000,000 / mireds, rounded down.
-                #expect(
-                    lamp.attributes["min_color_temp_kelvin"]?.number == 2000
-                        && lamp.attributes["max_color_temp_kelvin"]?.number == 7142, "\(lamp)")
-            }
+            #expect(lamp.miredRange == 140...500, "\(lamp)")
             #expect(try await ha.state("switch.desk_switch")?.state == "on")
             #expect(try await ha.state("switch.coffee_outlet")?.state == "off")
             #expect(try await ha.state("switch.coffee_outlet")?.attributes["device_class"]?.string == "outlet")
@@ -74,8 +66,7 @@ struct HomeAssistantIntegrationTests {
             let button = try #require(try await ha.state("event.porch_button"))
             #expect(button.state == "unknown", "a retained or replayed value never fires the event")
             #expect(button.attributes["event_types"]?.strings == ["single_press", "double_press", "long_press"])
-            let problems = try await home.problems()
-            #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
+            try await home.homeAssistant.expectNoProblems()
             let log = try await ha.errorLog()
             #expect(log.contains("Skipping pip installation"), "the log read is Home Assistant's own")
             if ha.isIsolated {
@@ -245,8 +236,7 @@ struct HomeAssistantIntegrationTests {
             _ = try await home.waitForWrite {
                 $0.contains { $0.address == home.address(2, "25") && $0.value == .bool(true) }
             }
-            let problems = try await home.problems()
-            #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
+            try await home.homeAssistant.expectNoProblems()
         }
     }
 
@@ -315,8 +305,7 @@ struct HomeAssistantIntegrationTests {
             }
             try await ha.waitForState("switch.type_26") { $0.state == "on" }
 
-            let problems = try await home.problems()
-            #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
+            try await home.homeAssistant.expectNoProblems()
         }
     }
 }

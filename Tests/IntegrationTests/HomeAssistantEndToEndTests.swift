@@ -37,8 +37,7 @@ struct HomeAssistantEndToEndTests {
             try await expectServiceCallsRunTheSetters(setup)
             try await expectAccessoryChangesReachHomeAssistant(setup)
             try await expectAvailabilityFollowsTheBridgeProcess(setup)
-            let problems = try await setup.homeAssistant.problems()
-            #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
+            try await setup.homeAssistant.expectNoProblems()
             #expect(
                 try await setup.homeAssistant.errorLog().contains("Skipping pip installation"),
                 "the log read is Home Assistant's own")
@@ -66,7 +65,7 @@ struct HomeAssistantEndToEndTests {
         let lamp = try #require(try await ha.state("light.desk_lamp"))
         #expect(lamp.state == onOff(try await bridge.value(accessory: "Desk Lamp", characteristic: "On")))
         #expect(lamp.attributes["supported_color_modes"]?.strings.map(Set.init) == ["hs", "color_temp"], "\(lamp)")
-        #expect(lamp.attributes["min_mireds"]?.number == 140 && lamp.attributes["max_mireds"]?.number == 500, "\(lamp)")
+        #expect(lamp.miredRange == 140...500, "\(lamp)")
         for (entity, accessory) in [("switch.fan", "Fan"), ("switch.kettle", "Kettle")] {
             #expect(
                 try await ha.state(entity)?.state

@@ -60,8 +60,7 @@ struct HomeAssistantServicesSetup: Sendable {
         {
             try await HomeAssistantServicesSetup.with { setup in
                 try await Scope.$current.withValue(setup) { try await function() }
-                let problems = try await setup.homeAssistant.problems()
-                #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
+                try await setup.homeAssistant.expectNoProblems()
             }
         }
     }
