@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // hap2mqtt: a HomeKit (HAP over IP) controller that maps accessories to MQTT.
 // The module graph follows docs/DESIGN.md "Parts"; arrows point down that table only.
 // Licensed under the Apache License 2.0 (LICENSE); data taken from other projects is credited in NOTICE.
@@ -114,7 +114,10 @@ let package = Package(
             dependencies: ["HAPController", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting"]),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting", "HomeAssistantTesting"]),
+            dependencies: [
+                "Gateway", "HAPController", "JSON", "Logging", "SystemSupport", "HAP2MQTTTesting",
+                "HomeAssistantTesting",
+            ]),
         .testTarget(
             name: "WebTests",
             dependencies: [

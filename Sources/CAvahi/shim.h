@@ -2,8 +2,8 @@
 #define CAVAHI_SHIM_H
 // Avahi's client library (libavahi-client-dev): browsing and resolving DNS-SD services through the
 // avahi-daemon over D-Bus, with its threaded event loop. Opened with dlopen when discovery starts rather
-// than linked: linked, it and what it loads (libdbus, libsystemd, gcrypt, ...) were mapped and relocated in
-// every process, also with discovery off (Benchmarks/README.md "Session 7: memory"). The headers give the
+// than linked: linked, it and what it loads (libdbus, libsystemd, gcrypt, ...) would be mapped and relocated
+// in every process, also with discovery off (hap2mqtt-bench memory). The headers give the
 // types; the functions are called through `struct cavahi_functions`, which `cavahi_open` fills. Nothing
 // links the libraries, so a direct call of an avahi_ function fails to link.
 #include <dlfcn.h>

@@ -3,8 +3,7 @@
 // glibc's malloc tuning (mallopt, malloc_trim, mallinfo2), which Swift's Glibc module does not export.
 #include <stddef.h>
 // glibc's <features.h>, through <stdlib.h>, defines __GLIBC__: without a libc header before the test below,
-// it was never defined, and every function here was the no-op of other systems (Benchmarks/README.md
-// "Session 7: memory").
+// it is never defined, and every function here would be the no-op of other systems.
 #include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>

@@ -1,10 +1,10 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
 // libmicrohttpd, the web page's HTTP server, opened with dlopen when the page starts rather than linked:
-// linked, the library and what it loads (GnuTLS, p11-kit, nettle, gmp, ...) were mapped, relocated and
-// their constructors run in every process, also with the page off (Benchmarks/README.md "Session 7:
-// memory"). Its header gives the types; its functions are called through `struct cmhd_functions`, which
-// `cmhd_open` fills. Nothing links the library, so a direct call of an MHD_ function fails to link.
+// linked, the library and what it loads (GnuTLS, p11-kit, nettle, gmp, ...) would be mapped, relocated
+// and their constructors run in every process, also with the page off (hap2mqtt-bench memory). Its
+// header gives the types; its functions are called through `struct cmhd_functions`, which `cmhd_open` fills.
+// Nothing links the library, so a direct call of an MHD_ function fails to link.
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
 // sd_notify(3) and sd_watchdog_enabled(3): how a Type=notify service tells systemd it is ready, alive
 // and stopping. Only these; the rest of libsystemd is not used. The library is opened with dlopen only
 // when systemd asked to be told (NOTIFY_SOCKET set), not linked: linked, it and what it loads (gcrypt,
-// gpg-error, lz4, lzma, zstd, cap; about 1 MB resident) were mapped in every process, in a container or
-// a shell too (Benchmarks/README.md "Session 7: memory"). Nothing links it, so a direct call of an sd_
+// gpg-error, lz4, lzma, zstd, cap; about 1 MB resident) would be mapped in every process, in a container
+// or a shell too (hap2mqtt-bench memory). Nothing links it, so a direct call of an sd_
 // function fails to link.
 #include <dlfcn.h>
 #include <stddef.h>

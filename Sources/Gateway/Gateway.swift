@@ -17,60 +17,29 @@ import SystemSupport
 /// hand-off: the store hands it batches and write outcomes synchronously, and calls between the two
 /// never suspend.
 ///
-/// Its parts, each in a file of its own: the `TopicIndex` (where each topic leads), the `Outbox` (what a
-/// step publishes, in one call, and what is held retained), `HSValues` (the `hs` topics), the
-/// `Responder` (every answer to a request) and `FollowUpWork` (what a batch leaves for later). The store's
-/// changes are followed in `Gateway+Following.swift`, commands handled in `Commands/`.
+/// It is a small core and feature parts (`GatewayParts`): the core holds what every part shares (the
+/// store, the MQTT client, the `TopicIndex` of where each topic leads, what is published per accessory,
+/// and the `Outbox` through which each step publishes, in one call); each part holds its own state, and
+/// its code lives in its folder: `Commands/`, `Following/`, `HomeAssistant/`, `Management/`, `Health/`,
+/// `Convergence/`. The actor routes messages and change batches to them.
 public actor Gateway {
     var configuration: GatewayConfiguration
     let store: HomeStore
     let mqtt: any MQTTClientProtocol
     let topics: TopicScheme
-    var discovery: HomeAssistantDiscovery
-    /// Which MQTT 5 response topics are answered.
-    let responseTopics: ResponseTopicPolicy
     let logger: Logger
-    /// The operations behind the management requests (`Gateway+ManagementRequests.swift`).
-    let management: Management?
-    /// The log lines to publish on `bridge/logging` (`Gateway+Logging.swift`).
-    let logging: BridgeLogging?
-
+    /// Where each topic leads, and each accessory's slug.
     var index: TopicIndex
-    /// The options saved through `bridge/request/options`, by accessory (`Management/Gateway+Options.swift`).
-    var accessoryOptions: [AccessoryID: AccessoryOptions] = [:]
-    /// The streams of `exclusions()` (`Management/Gateway+Exclusions.swift`).
-    var exclusionFollowers = ExclusionFollowers()
     /// What is published for each accessory besides its topics.
     var published: [AccessoryID: PublishedAccessory] = [:]
+    /// What this step publishes, and what is held retained.
     var outbox = Outbox()
-    var hs = HSValues()
-    var followUp = FollowUpWork()
-    /// Discovery config topics cleared this run because discovery is off or an exclusion applies.
-    var clearedDiscoveryTopics: Set<String> = []
-    /// Whether an answer to Home Assistant's birth message is waiting for its delay.
-    var births = BirthAnswers()
-    /// Which refused commands are logged (at most one line a minute per topic).
-    var refusals = RefusalLog()
-    /// The MQTT client's inbound counts last logged.
-    var inboundReport = InboundReport()
-    /// When the gateway was made, for `bridge/health`.
-    let startedAt = ContinuousClock.now
-    /// The accessory servers the retained `bridge/health` lists; a pair or unpair republishes it.
-    var healthServerIDs: [String] = []
-    var isReady = false
-    /// Whether this run leaves alone what an earlier run published: the state directory had no slug map
-    /// while the broker held an earlier run's accessories (`Gateway+Convergence.swift`).
-    var leavesEarlierRun = false
-    /// A `flushAfterThisJob()` is pending.
-    var isFlushScheduled = false
-    /// Whether the first full publish after the store's sync has gone out, `bridge/state` online last:
-    /// what systemd's `READY=1` and the health check wait for.
-    public private(set) var hasPublishedHome = false
-    var isStopped = false
-    var tasks: [Task<Void, Never>] = []
-    /// Batches the store delivered before the snapshot was registered (none while subscribing does not
-    /// suspend, which it does not on a shared executor; kept so that order never depends on it).
-    var earlyBatches: [[HomeChange]] = []
+    /// What holds a flush back or schedules one.
+    var flushing = FlushState()
+    /// Ready, stopped, and the tasks started.
+    var life = GatewayLife()
+    /// The feature parts, each with its own state.
+    var parts: GatewayParts
 
     /// The store's executor.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { store.unownedExecutor }
@@ -88,19 +57,22 @@ public actor Gateway {
         logger: Logger
     ) {
         self.logger = logger
-        self.management = management
-        self.logging = logging
         self.configuration = configuration
         self.store = store
         self.mqtt = mqtt
-        self.topics = TopicScheme(base: configuration.baseTopic)
-        self.discovery = HomeAssistantDiscovery(
-            configuration: configuration.homeAssistant, topics: topics, version: configuration.version)
-        self.responseTopics = ResponseTopicPolicy(
-            topics: topics, discoveryPrefix: configuration.homeAssistant.prefix,
-            statusTopic: configuration.homeAssistant.statusTopic)
+        let topics = TopicScheme(base: configuration.baseTopic)
+        self.topics = topics
         self.index = TopicIndex(
             slugs: SlugRegistry(directory: configuration.stateDirectory, logger: logger), scheme: topics)
+        self.parts = GatewayParts(
+            commands: CommandsPart(
+                responseTopics: ResponseTopicPolicy(
+                    topics: topics, discoveryPrefix: configuration.homeAssistant.prefix,
+                    statusTopic: configuration.homeAssistant.statusTopic)),
+            homeAssistant: HomeAssistantPart(
+                discovery: HomeAssistantDiscovery(
+                    configuration: configuration.homeAssistant, topics: topics, version: configuration.version)),
+            management: ManagementPart(management: management), health: HealthPart(logging: logging))
     }
 
     /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
@@ -157,6 +129,8 @@ public actor Gateway {
         await publishDiscovered()
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
         outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
+        // The slugs of the accessories just registered, on disk before their topics go out.
+        while index.hasUnsavedSlugs || slugWrite != nil { await saveSlugs() }
         flush()
         hasPublishedHome = true
         logger.info("published \(published.count) accessories under \(topics.base)/")
@@ -185,8 +159,7 @@ public actor Gateway {
     /// Handles the broker's waiting messages, in order, until none waits. Started by the MQTT client on
     /// libmosquitto's thread when a message finds the gateway idle: `Task.immediate` enters this actor,
     /// whose executor is the store's (`StoreExecutor`), on that thread at once when the store is idle, so
-    /// a command is handled without waiting for a pool thread to wake up (hap2mqtt-bench command,
-    /// Benchmarks/README.md "Session 8: the store's executor").
+    /// a command is handled without waiting for a pool thread to wake up (hap2mqtt-bench command).
     private func readMessages() async {
         while !isStopped, let message = mqtt.takeMessage() {
             await handle(message)
@@ -212,6 +185,7 @@ public actor Gateway {
         isStopped = true
         mqtt.detachReader()
         for task in tasks { task.cancel() }
+        lanes.removeAll()
         exclusionFollowers.finishAll()
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1

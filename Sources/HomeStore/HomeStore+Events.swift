@@ -8,11 +8,11 @@ extension HomeStore {
         switch event {
         case .synced(let accessories):
             reconcile(accessories, from: provider)
-            if let server = providers[provider].provider.serverID { unlistedServers.remove(server) }
+            if let server = providers[provider].provider.serverID { firstSync.unlistedServers.remove(server) }
             finishFirstSync(provider)
         case .syncFailed(let reason):
             logger.warning("first sync failed", ["provider": providers[provider].provider.id, "reason": reason])
-            if let server = providers[provider].provider.serverID { unlistedServers.insert(server) }
+            if let server = providers[provider].provider.serverID { firstSync.unlistedServers.insert(server) }
             finishFirstSync(provider)
         case .values(let updates):
             for update in updates { apply(update, from: provider) }

@@ -8,7 +8,7 @@ extension HomeStore {
     /// - Throws: `.notReady` before the first sync, `.unknownAccessory`, `.failed` naming each provider
     ///   that could not (the others are refreshed all the same).
     public func refresh(_ id: AccessoryID?) async throws(HomeStoreError) -> [String] {
-        guard ready else { throw .notReady }
+        guard firstSync.isComplete else { throw .notReady }
         var slots: [Int]
         if let id {
             guard let entry = entries[id] else { throw .unknownAccessory(id) }

@@ -121,7 +121,7 @@ extension HomeStore {
     private func checkedWrite(_ command: WriteCommand) throws(HomeStoreError) -> CharacteristicWrite {
         let address = command.address
         guard !stopped else { throw .failed("the home store has stopped") }
-        guard ready else { throw .notReady }
+        guard firstSync.isComplete else { throw .notReady }
         guard let entry = entries[address.accessory] else { throw .unknownAccessory(address.accessory) }
         guard let characteristic = entry.characteristic(address.iid) else { throw .unknownCharacteristic(address) }
         let value: CharacteristicValue
@@ -152,7 +152,7 @@ extension HomeStore {
     /// The accessory `id`, when the store is ready and the accessory reachable.
     func usableAccessory(_ id: AccessoryID) throws(HomeStoreError) -> StoredAccessory {
         guard !stopped else { throw .failed("the home store has stopped") }
-        guard ready else { throw .notReady }
+        guard firstSync.isComplete else { throw .notReady }
         guard let entry = entries[id] else { throw .unknownAccessory(id) }
         guard entry.reachable else { throw .unreachable(id, entry.unreachableReason ?? "unreachable") }
         return entry

@@ -28,14 +28,10 @@ public actor HomeStore {
     /// The configuration in use (`configure(_:)` replaces it).
     public private(set) var configuration: HomeStoreConfiguration
     var providers: [ProviderSlot] = []
-    var started = false
-    var stopped = false
-    var ready = true
-    var awaitingFirstSync: Set<Int> = []
-    /// The servers of providers whose first sync failed and that have not synced since
-    /// (`serversWithoutAccessoryList`).
-    var unlistedServers: Set<String> = []
-    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Where the store is in its life: not started, running, or stopped for good.
+    var phase = Phase.notStarted
+    /// Whether the first sync is complete, and what it waits for (`FirstSync.swift`).
+    var firstSync = FirstSync()
     var entries: [AccessoryID: StoredAccessory] = [:]
     var subscribers = SubscriberList()
     /// When the changes go out (`ChangeBatcher.swift`).
@@ -51,6 +47,11 @@ public actor HomeStore {
     var counts: [Int: ProviderCounts] = [:]
     /// Names and rooms saved through the bridge API, over the configuration's (`HomeStore+Options.swift`).
     var optionOverrides: [AccessoryID: AccessoryOverride] = [:]
+
+    /// `start()` was called (the store may have stopped since).
+    var started: Bool { phase != .notStarted }
+    /// `stop()` was called.
+    var stopped: Bool { phase == .stopped }
 
     /// The store's own executor: a job that finds the store idle runs on the thread that enqueued it.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -98,9 +99,9 @@ public actor HomeStore {
             launch(index)
             await provider.start()
         } else {
-            awaitingFirstSync.insert(index)
-            if ready {
-                ready = false
+            firstSync.awaiting.insert(index)
+            if firstSync.isComplete {
+                firstSync.isComplete = false
                 subscribers.awaitInitial()
             }
         }
@@ -110,7 +111,7 @@ public actor HomeStore {
     /// could not be reached and no usable cached list was left) and none has worked since. Their
     /// accessories are missing from the store, not gone, so what an earlier run published of them must
     /// stay (docs/DESIGN.md "Availability and recovery").
-    public var serversWithoutAccessoryList: Set<String> { unlistedServers }
+    public var serversWithoutAccessoryList: Set<String> { firstSync.unlistedServers }
 
     /// The ids of the providers in use (not removed), in the order they were added.
     public var providerIDs: [String] { providers.filter { !$0.removed }.map(\.provider.id) }
@@ -122,7 +123,7 @@ public actor HomeStore {
     public func removeProvider(id: String) async -> Bool {
         guard let index = providers.firstIndex(where: { !$0.removed && $0.provider.id == id }) else { return false }
         providers[index].removed = true
-        if let server = providers[index].provider.serverID { unlistedServers.remove(server) }
+        if let server = providers[index].provider.serverID { firstSync.unlistedServers.remove(server) }
         providers[index].generation += 1
         providers[index].events.detach()
         let provider = providers[index].provider
@@ -160,8 +161,8 @@ public actor HomeStore {
     /// Starts every provider and consumes its events. Returns once every provider has started; the first
     /// syncs finish later (`waitUntilReady()`).
     public func start() async {
-        guard !started, !stopped else { return }
-        started = true
+        guard phase == .notStarted else { return }
+        phase = .running
         let count = providers.count
         for index in 0..<count where !providers[index].removed { launch(index) }
         for index in 0..<count where !providers[index].removed { await providers[index].provider.start() }
@@ -171,24 +172,24 @@ public actor HomeStore {
     /// Stops every provider, fails the writes still waiting, and finishes every subscriber's stream.
     public func stop() async {
         guard !stopped else { return }
-        stopped = true
+        phase = .stopped
         for slot in providers { await slot.provider.stop() }
         for slot in providers { slot.events.detach() }
         flush()
         subscribers.finishAll()
         failWaitingWrites(.failed("the home store has stopped"))
-        let waiters = readyWaiters
-        readyWaiters = []
+        let waiters = firstSync.waiters
+        firstSync.waiters = []
         for waiter in waiters { waiter.resume() }
     }
 
     /// Whether every provider added before `start()` has finished its first sync.
-    public var isReady: Bool { ready }
+    public var isReady: Bool { firstSync.isComplete }
 
     /// Returns when the store is ready (at once when it is, or has no providers), or when it stops.
     public func waitUntilReady() async {
-        guard !ready, !stopped else { return }
-        await withCheckedContinuation { readyWaiters.append($0) }
+        guard !firstSync.isComplete, !stopped else { return }
+        await withCheckedContinuation { firstSync.waiters.append($0) }
     }
 
     /// Every accessory, sorted by id.
@@ -222,7 +223,7 @@ public actor HomeStore {
     private func subscribe(deliver: (@Sendable ([HomeChange]) -> Void)?) -> HomeSubscription {
         flush()
         let (stream, continuation) = AsyncStream<[HomeChange]>.makeStream(bufferingPolicy: .unbounded)
-        let snapshot = ready ? accessories() : []
+        let snapshot = firstSync.isComplete ? accessories() : []
         var unreachable: [AccessoryID: String] = [:]
         for accessory in snapshot where !(entries[accessory.id]?.reachable ?? true) {
             unreachable[accessory.id] = entries[accessory.id]?.unreachableReason ?? "unreachable"
@@ -231,7 +232,7 @@ public actor HomeStore {
             continuation.finish()
             return HomeSubscription(snapshot: snapshot, unreachable: unreachable, changes: stream)
         }
-        let id = subscribers.add(continuation, delivering: deliver, needsInitial: !ready)
+        let id = subscribers.add(continuation, delivering: deliver, needsInitial: !firstSync.isComplete)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
@@ -244,7 +245,7 @@ public actor HomeStore {
     /// which takes every event waiting by the time it runs. `Task.immediate` (SE-0472) runs the task's
     /// first step on the pushing thread, and the store's executor (`StoreExecutor`) runs the store's
     /// part there too when the store is idle: no pool thread is woken between a provider and the
-    /// subscribers (Benchmarks/README.md "Session 8: the store's executor").
+    /// subscribers (hap2mqtt-bench latency).
     private func launch(_ index: Int) {
         let events = providers[index].events
         let generation = providers[index].generation
@@ -273,7 +274,7 @@ public actor HomeStore {
             case .idle:
                 return
             case .finished:
-                if awaitingFirstSync.contains(index) {
+                if firstSync.awaiting.contains(index) {
                     logger.warning("provider ended before its first sync", ["provider": providers[index].provider.id])
                     finishFirstSync(index)
                 }
@@ -284,13 +285,13 @@ public actor HomeStore {
 
     /// Marks a provider's first sync as finished and becomes ready when it was the last.
     func finishFirstSync(_ index: Int) {
-        guard awaitingFirstSync.remove(index) != nil else { return }
+        guard firstSync.awaiting.remove(index) != nil else { return }
         updateReadiness()
     }
 
     private func updateReadiness() {
-        guard !ready, started, awaitingFirstSync.isEmpty else { return }
-        ready = true
+        guard !firstSync.isComplete, started, firstSync.awaiting.isEmpty else { return }
+        firstSync.isComplete = true
         logger.info("home store ready", ["accessories": String(entries.count)])
         let all = accessories()
         var initial = all.map(HomeChange.accessoryAdded)
@@ -299,15 +300,15 @@ public actor HomeStore {
                 .reachabilityChanged(accessory.id, reachable: false, reason: entries[accessory.id]?.unreachableReason))
         }
         subscribers.sendInitial(initial)
-        let waiters = readyWaiters
-        readyWaiters = []
+        let waiters = firstSync.waiters
+        firstSync.waiters = []
         for waiter in waiters { waiter.resume() }
     }
 
     /// Queues a change for the subscribers; the batcher says when it goes out. Nothing is streamed
     /// before the store is ready.
     func emit(_ change: HomeChange) {
-        guard ready, !subscribers.isEmpty else { return }
+        guard firstSync.isComplete, !subscribers.isEmpty else { return }
         switch batcher.add(change, now: .now) {
         case .gather: break
         case .deliverNow: flush()

@@ -1,6 +1,6 @@
 /// A setup code as a user entered it, not yet checked. It never prints: `description` and the debugger
 /// show `***-**-***`, so a code that reaches a log line or an error message by mistake is not disclosed
-/// (README "Security").
+/// (docs/security.md "Setup codes, pairing, names and the state directory").
 public struct EnteredSetupCode: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The text as entered; only the backend that runs pair-setup reads it.
     public let reveal: String

@@ -8,7 +8,7 @@ import SystemSupport
 /// The reader is woken only when it is idle: the first push after it found the queue empty calls its
 /// wake-up, later pushes only add to the buffer until it takes them, so a burst costs one wake-up (one
 /// task of the store, `HomeStore.swift` `launch`) per batch taken, not a continuation and an executor
-/// hop per event as the `AsyncStream` before it did (Benchmarks/README.md, "Session 7: latency").
+/// hop per event as an `AsyncStream` would (hap2mqtt-bench latency).
 public final class ProviderEventQueue: Sendable {
     /// What `take()` found.
     enum Taken {

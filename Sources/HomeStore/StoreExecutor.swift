@@ -1,4 +1,5 @@
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -11,9 +12,9 @@ import Synchronization
 /// run after it, in order, on the same thread.
 ///
 /// Swift's default actors run on a pool thread: a job enqueued from a thread outside the pool
-/// (libmosquitto's loop thread with a `/set`, a provider reporting a change) woke a pool thread and
-/// waited for it, a median of 35 µs under load and more on an idle machine, on every command and every
-/// event (hap2mqtt-bench latency and command; Benchmarks/README.md "Session 8: the store's executor").
+/// (libmosquitto's loop thread with a `/set`, a provider reporting a change) wakes a pool thread and
+/// waits for it, a median of 35 µs under load and more on an idle machine, on every command and every
+/// event (hap2mqtt-bench latency and command).
 /// Here the enqueuing thread does the store's work itself, as an event loop would.
 ///
 /// A thread that runs jobs here runs at most `inlineBudget` of them in one go: the jobs its own job
@@ -85,6 +86,13 @@ public final class StoreExecutor: SerialExecutor {
     /// Runs `first`, then waiting jobs until none waits or `budget` jobs ran; with jobs still waiting the
     /// rest is left to a pool thread. The caller has set `running`, and `owner` to this thread.
     private func run(first: UnownedJob, budget: Int) {
+        // A job here holds up the whole home: the thread is marked so that a blocking call stops a debug
+        // build (`NonBlockingThread`).
+        NonBlockingThread.run { runJobs(first: first, budget: budget) }
+    }
+
+    /// The body of `run(first:budget:)`.
+    private func runJobs(first: UnownedJob, budget: Int) {
         var job = first
         var ran = 0
         let current = pthread_self()

@@ -196,8 +196,8 @@ private struct JSONReader {
                     text = String(validating: d, as: UTF8.self)
                 } else if tail.allSatisfy({ $0 < 0x80 }) {
                     // ASCII is valid UTF-8: decoded without `String(validating:)`, which is generic and not
-                    // specialized here, and looked up type metadata for every string (12 % of parsing a
-                    // `/accessories`, issue 18).
+                    // specialized here, and looks up type metadata for every string (12 % of parsing a
+                    // `/accessories`).
                     text = String(decoding: tail, as: UTF8.self)
                 } else {
                     text = String(validating: tail, as: UTF8.self)

@@ -94,7 +94,7 @@ public final class MQTTClient: Sendable {
     /// writes it. This is the hot path (thousands of messages per second).
     ///
     /// While the client is reconnecting, QoS 0 messages are dropped (state is republished after every
-    /// reconnect) and QoS 1/2 messages are kept, up to `maxQueuedMessages`, and sent after the next
+    /// reconnect) and QoS 1/2 messages are kept, up to `MQTTOutboundLimits.maxQueuedMessages`, and sent after the next
     /// CONNACK in order.
     /// - Throws: `MQTTError.invalidTopic` (empty, `+`, `#`, NUL), `.payloadTooLarge`, `.invalidMessage`
     ///   (a property out of range), `.notConnected` before `connect()`, `.closed` after `disconnect()`.
@@ -121,7 +121,7 @@ public final class MQTTClient: Sendable {
         try await connection.publishAndWait(message)
     }
 
-    /// Messages waiting for room in the send window (`MQTTConfiguration.sendWindowBytes`) and messages
+    /// Messages waiting for room in the send window (`MQTTOutboundLimits.sendWindowBytes`) and messages
     /// kept while disconnected; for tests.
     var waitingCounts: (backlog: Int, offline: Int) { connection.waitingCounts }
 

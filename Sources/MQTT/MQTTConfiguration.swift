@@ -17,15 +17,8 @@ public struct MQTTConfiguration: Sendable {
     public var username: String?
     /// Sent in CONNECT; never logged.
     public var password: String?
-    /// PEM file of the certificate authorities that sign the broker's certificate. Without it an
-    /// `mqtts://` client trusts the system's CA store: OpenSSL's default file and directory, or those
-    /// that `SSL_CERT_FILE` and `SSL_CERT_DIR` name; `MQTTClient.init` throws when there is none. There is deliberately no "insecure" mode: the
-    /// broker's certificate and host name are always verified.
-    public var caFile: String?
-    /// PEM client certificate, for brokers that require one; needs `keyFile`.
-    public var certFile: String?
-    /// PEM private key of `certFile`, unencrypted.
-    public var keyFile: String?
+    /// The certificate files of an `mqtts://` connection; none by default.
+    public var tls = MQTTTLSFiles()
     /// Keeps the client's session on the broker between connections, so QoS 1 and 2 messages published
     /// to its subscriptions while it is away (a broker restart, a network outage) are delivered after the
     /// reconnect instead of lost. MQTT 5: Clean Start off and this Session Expiry Interval (§3.1.2.4,
@@ -47,17 +40,9 @@ public struct MQTTConfiguration: Sendable {
     public var reconnectDelay: (min: Duration, max: Duration) = (.milliseconds(500), .seconds(30))
     /// How long a connection attempt may take from the TCP connect to the broker's CONNACK.
     public var connectTimeout: Duration = .seconds(10)
-    /// How many QoS 1 and 2 messages `publish` keeps while the client is reconnecting; they are sent in
-    /// order after the next CONNACK. Beyond this the oldest are dropped (with a warning in the log).
-    /// QoS 0 messages published while disconnected are dropped at once.
-    public var maxQueuedMessages: Int = 10_000
-    /// How many bytes (payloads and topics, plus 256 a message for libmosquitto's own records) of
-    /// published messages libmosquitto may hold at once: QoS 0
-    /// messages not yet written to the socket, QoS 1/2 messages not yet acknowledged. Later messages wait
-    /// in this client, in order, and go out as earlier ones complete. libmosquitto copies every payload
-    /// it takes; a gateway publishing its whole home at once would otherwise hold a second copy of it
-    /// (8 MB at 10,000 characteristics). A message larger than the window goes alone. 0: no limit.
-    public var sendWindowBytes: Int = 512 * 1024
+    /// What is kept of published messages until the broker has them: the queue while reconnecting and
+    /// the send window.
+    public var outbound = MQTTOutboundLimits()
     /// Forwards libmosquitto's own debug lines (one per packet) to the log at `.debug`. Off by default
     /// because it costs a formatted string per message on busy clients: then, on an established plain-TCP
     /// connection, libmosquitto's log is not listened to at all (its only line above debug level there is
@@ -89,10 +74,10 @@ extension MQTTConfiguration {
         if connectTimeout <= .zero {
             throw .invalidConfiguration("connectTimeout must be positive")
         }
-        if maxQueuedMessages < 0 {
+        if outbound.maxQueuedMessages < 0 {
             throw .invalidConfiguration("maxQueuedMessages must not be negative")
         }
-        if sendWindowBytes < 0 {
+        if outbound.sendWindowBytes < 0 {
             throw .invalidConfiguration("sendWindowBytes must not be negative")
         }
         if let sessionExpiry {

@@ -91,7 +91,7 @@ public final class HandOffQueue<Buffer: HandOffBuffer>: Sendable {
     /// reader then calls `take()` until it answers nil. A wake-up can start the reader's task with
     /// `Task.immediate`, which enters an actor whose executor runs jobs on the enqueuing thread (the home
     /// store's, `StoreExecutor`) there and then; a continuation resumed from a foreign thread always
-    /// went through a pool thread first (Benchmarks/README.md, "Session 8: the store's executor").
+    /// goes through a pool thread first.
     @inlinable
     public func attach(_ wake: @escaping @Sendable () -> Void) {
         let now = state.withLock { s -> (@Sendable () -> Void)? in

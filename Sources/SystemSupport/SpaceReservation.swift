@@ -18,6 +18,7 @@ public struct SpaceReservation: Sendable {
     /// - Throws: `SystemCallError` (`open`, `write` or `fsync`; `ENOSPC` when the disk is full), after
     ///   removing what was written.
     init(bytes: Int, for name: String, in directory: StateDirectory) throws(SystemCallError) {
+        NonBlockingThread.checkMayBlock("reserving space for \(name)")
         self.directory = directory
         fileName = name + StateDirectory.temporaryMarker + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let path = directory.url(fileName).path

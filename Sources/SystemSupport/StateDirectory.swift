@@ -59,6 +59,7 @@ public struct StateDirectory: Sendable, Hashable {
     ///   rename still keeps a reader from ever seeing half a file.
     /// - Throws: `StateDirectoryError.io` naming the file and the system error.
     public func write(_ data: Data, to name: String, durable: Bool = true) throws(StateDirectoryError) {
+        if durable { NonBlockingThread.checkMayBlock("fsync of \(name)") }
         try create()
         let final = url(name).path
         let temp = final + StateDirectory.temporaryMarker + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

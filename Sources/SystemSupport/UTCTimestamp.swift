@@ -11,7 +11,7 @@ public import Foundation
 ///
 /// Not Foundation's `ISO8601DateFormatter` or `Date.ISO8601FormatStyle`: both look up the local time
 /// zone through ICU on first use, which leaves `hap2mqtt run` about 3 MB more resident for the rest of its life
-/// (Benchmarks/README.md, "Session 6: scale's peak memory").
+/// (hap2mqtt-bench scale's peak memory).
 public enum UTCTimestamp {
     /// `2025-06-01T12:00:00Z`, or `2025-06-01T12:00:00.123Z` with `milliseconds`; the time is rounded
     /// down to the unit shown, also before 1970.

@@ -41,6 +41,17 @@ of the six; a camera's snapshots are reported as
                                                     accessory might; answers at once. The last value set is
                                                     the maximum. seconds 0 stops a flood under way.
   flood_status                                      {"events":N,"running":bool}: changes made by the last flood
+  storm seconds [exclude] [slices]                  for `seconds` rounds of one second, change On, Brightness, Hue and
+                                                    Saturation of every colour light (--lights) but those named
+                                                    in exclude, each an event to subscribers; a round is cut
+                                                    in `slices` (20) slices, a light in slice aid % slices,
+                                                    each slice at its own moment of the second. Round k sets On
+                                                    k % 2 == 1, Brightness and Saturation k % 101, Hue k % 361.
+                                                    Answers at once with the iids of those four
+                                                    ({"iids":{"On":9,…}}, the same in every light);
+                                                    seconds 0 answers that alone and starts nothing.
+  storm_status                                      {"running":bool,"changes":N,"stamps":[[round,slice,ns],…]}:
+                                                    CLOCK_MONOTONIC just before each slice was changed
 
 The loopback-only, mDNS-free driver with event coalescing 0, the control channel itself and its set_value
 and get_value come from scripts/lib/hap_loopback.py, which the demo bridge shares. Facts about HAP-python
@@ -486,6 +497,9 @@ class Fixture:
         self.flood_seconds = 0.0
         self.flood_count = 0
         self.flood_running = False
+        self.storm_running = False
+        self.storm_changes = 0
+        self.storm_stamps = []
 
     def accessory(self, name):
         if name == self.bridge.display_name:
@@ -541,6 +555,37 @@ class Fixture:
             char.set_value(high)
         finally:
             self.flood_running = False
+
+    STORM_CHARACTERISTICS = ("On", "Brightness", "Hue", "Saturation")
+
+    @staticmethod
+    def storm_value(name, k):
+        """The value of round `k` (from 1): always another than the round before's, and than a new light's."""
+        if name == "On":
+            return k % 2 == 1
+        return k % (361 if name == "Hue" else 101)
+
+    async def storm(self, seconds, exclude, slices):
+        """Changes every storm characteristic of every light not in `exclude` once a round (storm)."""
+        lights = [acc for _, acc in sorted(self.bridge.accessories.items()) if acc.display_name not in exclude
+                  and find_char(acc, "Hue") is not None]
+        by_slice = [[(acc.aid, [find_char(acc, n) for n in self.STORM_CHARACTERISTICS]) for acc in lights
+                     if acc.aid % slices == s] for s in range(slices)]
+        start = time.monotonic()
+        try:
+            for k in range(1, max(1, round(seconds)) + 1):
+                for s in range(slices):
+                    delay = start + (k - 1) + s / slices - time.monotonic()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    self.storm_stamps.append([k, s, time.monotonic_ns()])
+                    for _, chars in by_slice[s]:
+                        for name, char in zip(self.STORM_CHARACTERISTICS, chars):
+                            char.set_value(self.storm_value(name, k))
+                            self.storm_changes += 1
+                    await asyncio.sleep(0)  # lets the driver write the events out
+        finally:
+            self.storm_running = False
 
     def drop_connections(self):
         for protocol in list(self.driver.http_server.connections.values()):
@@ -605,6 +650,21 @@ class Fixture:
                 self.flood_count = 0
                 asyncio.get_running_loop().create_task(self.flood(char))
             return {}
+        if cmd == "storm":
+            if self.storm_running:
+                raise KeyError("a storm is under way")
+            light = next(acc for _, acc in sorted(self.bridge.accessories.items()) if find_char(acc, "Hue") is not None)
+            iids = {n: light.iid_manager.get_iid(find_char(light, n)) for n in self.STORM_CHARACTERISTICS}
+            if float(command["seconds"]) <= 0:
+                return {"iids": iids}
+            self.storm_running = True
+            self.storm_changes = 0
+            self.storm_stamps = []
+            asyncio.get_running_loop().create_task(
+                self.storm(float(command["seconds"]), set(command.get("exclude", [])), int(command.get("slices", 20))))
+            return {"iids": iids}
+        if cmd == "storm_status":
+            return {"running": self.storm_running, "changes": self.storm_changes, "stamps": self.storm_stamps}
         if cmd == "flood_status":
             return {"events": self.flood_count, "running": self.flood_running}
         raise KeyError(f"unknown command {cmd!r}")

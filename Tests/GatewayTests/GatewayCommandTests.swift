@@ -171,7 +171,7 @@ struct GatewayCommandTests {
         }
     }
 
-    /// The warning README "Commands" promises for a retained command, which the gateway clears.
+    /// The warning docs/topics.md "Topics" promises for a retained command, which the gateway clears.
     static let retainedWarning =
         "ignored a retained command on hap2mqtt/kitchen_lamp/lightbulb/on/set and cleared it from the broker: "
         + "publish commands without the retain flag"

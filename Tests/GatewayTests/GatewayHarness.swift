@@ -60,10 +60,12 @@ final class GatewayHarness: Stoppable {
 
     fileprivate init(
         accessories: [Accessory], autoSync: Bool, writeTimeout: Duration, stateDirectory: StateDirectory?,
-        homeAssistant: HomeAssistantConfiguration, homes: [Home], management: Management?, logging: BridgeLogging?
+        homeAssistant: HomeAssistantConfiguration, homes: [Home], management: Management?, logging: BridgeLogging?,
+        moreProviders: [InMemoryAccessoryProvider]
     ) async {
         (provider, store) = await GatewayFixture.store(
             accessories, autoSync: autoSync, writeTimeout: writeTimeout, homes: homes, log: log)
+        for other in moreProviders { await store.add(other) }
         mqtt = RecordingMQTTClient()
         gateway = Gateway(
             configuration: GatewayConfiguration(
@@ -125,16 +127,19 @@ final class GatewayHarness: Stoppable {
 /// - Parameters:
 ///   - accessories: what the in-memory provider holds; the lamp, lock, thermostat and button by default.
 ///   - autoSync: false keeps the store from becoming ready until `provider.completeSync()`.
+///   - moreProviders: accessory servers besides `provider`'s, added to the store before it starts.
 func withGatewayHarness(
     accessories: [Accessory] = GatewayFixture.accessories(), autoSync: Bool = true,
     writeTimeout: Duration = .seconds(10),
     stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
     homes: [Home] = [Home(name: "Home")], management: Management? = nil, logging: BridgeLogging? = nil,
+    moreProviders: [InMemoryAccessoryProvider] = [],
     _ body: (GatewayHarness) async throws -> Void
 ) async throws {
     let harness = await GatewayHarness(
         accessories: accessories, autoSync: autoSync, writeTimeout: writeTimeout, stateDirectory: stateDirectory,
-        homeAssistant: homeAssistant, homes: homes, management: management, logging: logging)
+        homeAssistant: homeAssistant, homes: homes, management: management, logging: logging,
+        moreProviders: moreProviders)
     try await withStopping(harness, body)
 }
 

@@ -7,7 +7,7 @@ import Testing
 
 @testable import Gateway
 
-/// Commands meant to hurt (issue "Hostile input"): response topics that would make the gateway publish
+/// Commands meant to hurt (docs/DESIGN.md "Hostile input"): response topics that would make the gateway publish
 /// where it must not, payloads over the limit, reads that cannot succeed, and the same bad command again
 /// and again. Each costs its own answer and nothing else.
 @Suite("Gateway: hostile commands")

@@ -33,7 +33,7 @@ struct HomeAssistantDiscoveryTests {
         "button": ["command_topic", "payload_press"], "humidifier": ["command_topic", "target_humidity_command_topic"],
         "select": ["command_topic", "options"], "number": ["command_topic", "min", "max", "step"],
         "text": ["command_topic"],
-        "image": ["image_topic"],
+        "image": ["image_topic"], "camera": ["topic"],
     ]
 
     let topics = TopicScheme(base: "hap2mqtt")

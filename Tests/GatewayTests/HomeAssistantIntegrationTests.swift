@@ -60,7 +60,7 @@ struct HomeAssistantIntegrationTests {
             #expect(thermostat.attributes["current_temperature"]?.number == 19.5)
             #expect(thermostat.attributes["temperature"]?.number == 21)
             #expect(thermostat.attributes["hvac_action"]?.string == "heating")
-            #expect(thermostat.attributes["hvac_modes"]?.strings.map(Set.init) == ["off", "heat", "cool", "auto"])
+            #expect(thermostat.attributes["hvac_modes"]?.strings.map(Set.init) == ["off", "heat", "cool", "heat_cool"])
             let blind = try #require(try await ha.state("cover.bedroom_blind"))
             #expect(blind.state == "open" && blind.attributes["current_position"]?.number == 100)
             let button = try #require(try await ha.state("event.porch_button"))

@@ -4,7 +4,7 @@ import HAP2MQTTTesting
 import HomeModel
 import Testing
 
-/// The discovery configs of the services and characteristics Home Assistant gets controls for (issue 14),
+/// The discovery configs of the services and characteristics Home Assistant gets controls for,
 /// as data: what each config says, built from accessories made like HAP-python's.
 @Suite("Home Assistant: the configs of controls, names and device triggers")
 struct HomeAssistantMappingTests {
@@ -333,9 +333,11 @@ struct HomeAssistantMappingTests {
             purifier["preset_modes"] as? [String] == ["manual", "auto"] && purifier["payload_on"] as? String == "1")
         let humidifier = try configs(accessory("Humidifier", ["BD"]))
         let main = try #require(humidifier["humidifier/s8"])
+        #expect(main["device_class"] as? String == "humidifier" && main["modes"] as? [String] == ["normal", "auto"])
         #expect(
-            main["device_class"] as? String == "humidifier"
-                && main["modes"] as? [String] == ["auto", "humidifying", "dehumidifying"])
+            main["mode_command_template"] as? String
+                == #"{"humidifier_dehumidifier":{"active":1,"target_humidifier_dehumidifier_state":{{ {'normal':1,'auto':0}[value] }}}}"#
+        )
         #expect(main["mode_command_topic"] as? String == "hap2mqtt/device/set")
         #expect(
             main["target_humidity_command_topic"] as? String
@@ -343,6 +345,7 @@ struct HomeAssistantMappingTests {
         let second = try #require(
             humidifier.first { $0.key.hasPrefix("humidifier/") && $0.key != "humidifier/s8" }?.value)
         #expect(second["device_class"] as? String == "dehumidifier" && second["name"] as? String == "Dehumidifier")
+        #expect(second["modes"] as? [String] == ["normal", "auto"], "normal is dehumidifying (2) for this one")
     }
 
     @Test(
@@ -377,6 +380,9 @@ struct HomeAssistantMappingTests {
                 && image["content_type"] as? String == "image/jpeg")
         #expect(image["name"] is NSNull, "the camera's stream, not its microphone, is the main service")
         #expect(camera.values.filter { $0["image_topic"] != nil }.count == 1, "one image per camera")
+        #expect(
+            camera.values.filter { $0["topic"] as? String == image["image_topic"] as? String }.count == 1,
+            "one camera entity on the same snapshot, as Home Assistant's HomeKit Controller has")
         #expect(
             camera.values.contains {
                 $0["command_topic"] as? String == "hap2mqtt/device/camera_rtp_stream_management/snapshot/get"

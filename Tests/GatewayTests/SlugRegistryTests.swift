@@ -83,6 +83,21 @@ struct SlugRegistryTests {
         #expect(reloaded.accessory(forSlug: "light_499") == AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 499))
     }
 
+    @Test("forgetting an accessory frees its slug for the next one, and the map on disk says so")
+    func forget() throws {
+        let dir = directory()
+        defer { try? FileManager.default.removeItem(atPath: dir.path) }
+        var registry = SlugRegistry(directory: dir, logger: Logger(label: "gateway"))
+        let old = AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 1)
+        let reset = AccessoryID(serverID: "CC:CC:CC:CC:CC:CC", aid: 1)
+        #expect(registry.slug(for: old, name: "Eve Energy") == "eve_energy")
+        registry.forget(old)
+        registry.saveIfChanged()
+        #expect(registry.slug(of: old) == nil && registry.accessory(forSlug: "eve_energy") == nil)
+        #expect(SlugRegistry(directory: dir, logger: Logger(label: "gateway")).slug(of: old) == nil, "saved")
+        #expect(registry.slug(for: reset, name: "Eve Energy") == "eve_energy", "not eve_energy_2")
+    }
+
     @Test("a corrupt slug map is moved aside, not overwritten, and the gateway starts with a new one")
     func corruptFile() throws {
         let dir = directory()

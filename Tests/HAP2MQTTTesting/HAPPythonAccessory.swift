@@ -117,7 +117,7 @@ public final class HAPPythonAccessory: Sendable {
 
     /// The Python with HAP-python: `HAP2MQTT_TEST_PYTHON`, else `<repo>/.venv/bin/python`.
     /// - Throws: `.venvMissing` when it does not exist.
-    static func python() throws(HAPPythonAccessoryError) -> String {
+    public static func python() throws(HAPPythonAccessoryError) -> String {
         let python =
             ProcessInfo.processInfo.environment["HAP2MQTT_TEST_PYTHON"]
             ?? repositoryRoot.appendingPathComponent(".venv/bin/python").path

@@ -32,6 +32,8 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
         var defaultWrite: WriteBehavior = .succeed
         var writeBehaviors: [CharacteristicAddress: WriteBehavior] = [:]
         var readFailures: [CharacteristicAddress: AccessoryError] = [:]
+        /// Accessories whose reads wait for `releaseHeldReads()`.
+        var heldReads: Set<AccessoryID> = []
         var identifyFailure: AccessoryError?
         var writes: [[CharacteristicWrite]] = []
         var reads: [[CharacteristicAddress]] = []
@@ -111,11 +113,15 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     public func stop() async { events.finish() }
 
     /// The held values; a failure set with `setReadFailure(_:for:)`, `.unreachable` for an accessory set
-    /// unreachable, `.unknown` for an address it does not have.
+    /// unreachable, `.unknown` for an address it does not have; after `releaseHeldReads()` for an
+    /// accessory given to `holdReads(of:)`.
     public func read(_ addresses: [CharacteristicAddress]) async -> [CharacteristicAddress: Result<
         CharacteristicValue?, AccessoryError
     >] {
-        state.withLock { s in
+        while !Task.isCancelled, state.withLock({ s in addresses.contains { s.heldReads.contains($0.accessory) } }) {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return state.withLock { s in
             s.reads.append(addresses)
             var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
             for address in addresses {
@@ -248,6 +254,13 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
     public func setReadFailure(_ error: AccessoryError?, for address: CharacteristicAddress) {
         state.withLock { $0.readFailures[address] = error }
     }
+
+    /// Makes every read of `accessory` wait, unanswered and unrecorded, until `releaseHeldReads()` (or
+    /// until the call is cancelled), as a silent accessory does.
+    public func holdReads(of accessory: AccessoryID) { state.withLock { _ = $0.heldReads.insert(accessory) } }
+
+    /// Lets the reads held by `holdReads(of:)` go on.
+    public func releaseHeldReads() { state.withLock { $0.heldReads = [] } }
 
     /// Makes identify fail with `error` (nil: succeed again).
     public func setIdentifyFailure(_ error: AccessoryError?) { state.withLock { $0.identifyFailure = error } }

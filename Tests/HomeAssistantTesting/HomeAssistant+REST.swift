@@ -37,12 +37,15 @@ extension HomeAssistant {
     }
 
     /// The lines of `errorLog()` that are warnings or errors, except the three Home Assistant always logs
-    /// here (pip skipped, Python 3.11 deprecated, no IPv4 address in its own network namespace) and its
+    /// here (pip skipped, Python 3.11 deprecated, no IPv4 address in its own network namespace), its
     /// timing warnings (`isTimingWarning(_:)`), which say only that its event loop waited for a busy
-    /// machine, not that a config or a state was wrong.
+    /// machine, not that a config or a state was wrong, and the micrograms per cubic metre of this older
+    /// release: hap2mqtt spells them `μg/m³` (Greek mu) as current Home Assistant does, this one expects
+    /// the micro sign.
     public func problems() async throws -> [String] {
         let harmless = [
             "Skipping pip installation", "running Python version", "does not have any enabled IPv4 addresses",
+            "is using native unit of measurement '\u{03BC}g/m³' which is not a valid unit for the device class",
         ]
         return try await errorLog().split(separator: "\n").map(String.init).filter { line in
             (line.contains("WARNING") || line.contains("ERROR")) && !harmless.contains { line.contains($0) }
@@ -111,7 +114,7 @@ extension HomeAssistant {
     }
 
     /// The devices of the MQTT integration, each with its entities and their states (and units), as a
-    /// Markdown table: what README "Entities from a real run" shows.
+    /// Markdown table: what docs/home-assistant.md "Entities from a real run" shows.
     public func entityTable() async throws -> String {
         let template =
             "{% for e in integration_entities('mqtt') %}{{ device_attr(device_id(e), 'name') }}\t{{ e }}\n{% endfor %}"

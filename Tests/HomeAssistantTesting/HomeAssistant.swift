@@ -18,7 +18,9 @@ import Synchronization
 /// and removes the directory; tests call it, and dropping the instance kills the process as a last resort.
 ///
 /// The Python comes from the version's variable (`HomeAssistantVersion.python()`); when it does not exist
-/// `start` throws ("Home Assistant venv not found: run scripts/test"), so tests fail rather than skip.
+/// `start` throws ("… not found … HAP2MQTT_TEST_HA=1 scripts/test --filter <the test> makes it and runs it"),
+/// so tests fail rather than skip. `scripts/test` makes both versions without being asked when it runs
+/// every test, or a suite its HOMEASSISTANT_SUITES names.
 public final class HomeAssistant: Sendable {
     /// The release that runs.
     public let version: HomeAssistantVersion

@@ -39,8 +39,8 @@ public enum HomeAssistantVersion: String, Sendable, CaseIterable, CustomStringCo
     }
 
     /// This version's Python: `pythonVariable`, else `<repo>/.venv-ha/bin/python` (2024.3) or
-    /// `<repo>/scripts/lib/homeassistant-2026-python` (2026.11; it fails with "run scripts/test" without
-    /// the chroot `<repo>/.chroot-ha2026`).
+    /// `<repo>/scripts/lib/homeassistant-2026-python` (2026.11; it fails with "no chroot … run scripts/test"
+    /// without the chroot `<repo>/.chroot-ha2026`).
     /// - Throws: `TestSupportError.toolMissing` when it does not exist.
     public func python() throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -53,7 +53,9 @@ public enum HomeAssistantVersion: String, Sendable, CaseIterable, CustomStringCo
         let python =
             ProcessInfo.processInfo.environment[pythonVariable] ?? root.appendingPathComponent(fallback).path
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw TestSupportError.toolMissing("\(self) not found: run scripts/test (looked for \(python))")
+            throw TestSupportError.toolMissing(
+                "\(self) not found (looked for \(python)): this test starts Home Assistant; "
+                    + "HAP2MQTT_TEST_HA=1 scripts/test --filter <the test> makes it and runs it")
         }
         return python
     }

@@ -19,7 +19,7 @@ struct HomeAssistantServicesTests {
         "Humidifier": "humidifier.humidifier",
         "Television": "switch.television", "Camera": "image.camera", "Blind": "cover.blind", "Heater": "climate.heater",
         "Door Lock": "lock.door_lock", "Doorbell": "event.doorbell", "Garage": "cover.garage",
-        "Battery Sensor": "binary_sensor.battery_sensor", "Vendor Device": "number.vendor_device_vendor_level",
+        "Battery Sensor": "binary_sensor.battery_sensor", "Vendor Device": "button.vendor_device_identify",
     ]
 
     @Test("the gateway's own device comes first, so every accessory is linked to it on the first discovery")
@@ -169,9 +169,8 @@ struct HomeAssistantServicesTests {
         let setup = try HomeAssistantServicesSetup.current()
         let humidifier = try await setup.waitForState("humidifier.humidifier") { $0.state == "on" }
         #expect(humidifier.attributes["device_class"]?.string == "humidifier", "\(humidifier)")
-        #expect(humidifier.attributes["available_modes"]?.strings == ["auto", "humidifying", "dehumidifying"])
-        #expect(
-            humidifier.attributes["mode"]?.string == "humidifying" && humidifier.attributes["humidity"]?.number == 45)
+        #expect(humidifier.attributes["available_modes"]?.strings == ["normal", "auto"])
+        #expect(humidifier.attributes["mode"]?.string == "normal" && humidifier.attributes["humidity"]?.number == 45)
         #expect(
             humidifier.attributes["current_humidity"]?.number == 38
                 && humidifier.attributes["action"]?.string == "humidifying")
@@ -187,12 +186,12 @@ struct HomeAssistantServicesTests {
         try await setup.waitForState("humidifier.humidifier") { $0.attributes["humidity"]?.number == 50 }
         let skipping = setup.bridge.setterCalls.count
         try await setup.call(
-            "humidifier", "set_mode", ["entity_id": "humidifier.humidifier_dehumidifier", "mode": "dehumidifying"],
+            "humidifier", "set_mode", ["entity_id": "humidifier.humidifier_dehumidifier", "mode": "normal"],
             expecting: "Humidifier", "TargetHumidifierDehumidifierState"
         ) { $0 == .int(2) }
         try await setup.setterCall(after: skipping, "Humidifier", "Active") { $0 == .int(1) }
         try await setup.waitForState("humidifier.humidifier_dehumidifier") {
-            $0.attributes["mode"]?.string == "dehumidifying" && $0.attributes["action"]?.string == "drying"
+            $0.attributes["mode"]?.string == "normal" && $0.attributes["action"]?.string == "drying"
         }
         try await setup.call(
             "humidifier", "turn_off", ["entity_id": "humidifier.humidifier"], expecting: "Humidifier", "Active"
@@ -344,11 +343,11 @@ struct HomeAssistantServicesTests {
         ) { $0?.isNumber(24) == true }
         try await setup.waitForState("climate.heater") { $0.attributes["temperature"]?.number == 24 }
         try await setup.call(
-            "climate", "set_hvac_mode", ["entity_id": "climate.heater", "hvac_mode": "auto"],
+            "climate", "set_hvac_mode", ["entity_id": "climate.heater", "hvac_mode": "heat_cool"],
             expecting: "Heater", "TargetHeaterCoolerState"
         ) { $0 == .int(0) }
         try await setup.waitForState("climate.heater") {
-            $0.state == "auto" && $0.attributes["target_temp_low"]?.number == 22.5
+            $0.state == "heat_cool" && $0.attributes["target_temp_low"]?.number == 22.5
                 && $0.attributes["target_temp_high"]?.number == 24
                 && $0.attributes["temperature"] == .null
         }
@@ -430,7 +429,7 @@ struct HomeAssistantServicesTests {
 
         try await setup.bridge.setValue(
             accessory: "Doorbell", characteristic: "ProgrammableSwitchEvent", value: .int(0))
-        try await setup.waitForState("event.doorbell") { $0.attributes["event_type"]?.string == "single_press" }
+        try await setup.waitForState("event.doorbell") { $0.attributes["event_type"]?.string == "ring" }
         try await setup.waitForState("automation.doorbell_rings") { $0.attributes["last_triggered"] != .null }
     }
 
@@ -446,31 +445,29 @@ struct HomeAssistantServicesTests {
             expecting: "Heater", "TemperatureDisplayUnits"
         ) { $0 == .int(1) }
         try await setup.waitForState("select.heater_temperature_display_units") { $0.state == "fahrenheit" }
+        // A child lock is on and off, as in HomeKit Controller.
         try await setup.call(
-            "select", "select_option",
-            ["entity_id": "select.heater_lock_physical_controls", "option": "control_lock_enabled"],
+            "switch", "turn_on", ["entity_id": "switch.heater_lock_physical_controls"],
             expecting: "Heater", "LockPhysicalControls"
         ) { $0 == .int(1) }
+        try await setup.waitForState("switch.heater_lock_physical_controls") { $0.state == "on" }
 
-        let level = try await setup.waitForState("number.vendor_device_vendor_level")
-        #expect(
-            level.attributes["min"]?.number == 0 && level.attributes["max"]?.number == 10
-                && level.attributes["step"]?.number == 0.5, "\(level)")
-        try await setup.call(
-            "number", "set_value", ["entity_id": "number.vendor_device_vendor_level", "value": 7.5],
-            expecting: "Vendor Device", "Vendor Level"
-        ) { $0?.isNumber(7.5) == true }
-        try await setup.waitForState("number.vendor_device_vendor_level") { Double($0.state) == 7.5 }
-        try await setup.call(
-            "switch", "turn_on", ["entity_id": "switch.vendor_device_vendor_night_mode"],
-            expecting: "Vendor Device", "Vendor Night Mode"
-        ) { $0 == .bool(true) }
-        try await setup.waitForState("switch.vendor_device_vendor_night_mode") { $0.state == "on" }
-        try await setup.waitForState("text.vendor_device_vendor_greeting") { $0.state == "hello" }
-        try await setup.call(
-            "text", "set_value", ["entity_id": "text.vendor_device_vendor_greeting", "value": "good evening"],
-            expecting: "Vendor Device", "Vendor Greeting"
-        ) { $0 == .string("good evening") }
-        try await setup.waitForState("text.vendor_device_vendor_greeting") { $0.state == "good evening" }
+        // Characteristics neither HAP nor the vendor table knows are announced as controls named by their
+        // description, diagnostic and disabled until the user enables them (Home Assistant shows no state).
+        let configs = await setup.observer.messages(on: "homeassistant/#").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
+        }
+        for (component, name) in [
+            ("number", "Vendor level"), ("switch", "Vendor night mode"), ("text", "Vendor greeting"),
+        ] {
+            let config = try #require(configs.first { $0["name"] as? String == name }, "\(name)")
+            #expect(
+                (config["command_topic"] as? String)?.hasSuffix("/set") == true
+                    && config["enabled_by_default"] as? Bool == false
+                    && config["entity_category"] as? String == "diagnostic", "\(component) \(name): \(config)")
+            #expect(
+                try await setup.homeAssistant.state(
+                    "\(component).vendor_device_\(name.lowercased().replacingOccurrences(of: " ", with: "_"))") == nil)
+        }
     }
 }

@@ -5,7 +5,7 @@ import MQTT
 import Testing
 
 /// Every command topic of a running `hap2mqtt` (each characteristic's `/set` and `/get`, each accessory's
-/// `/set`, the bridge requests), given the hostile payloads of README "Security": empty, 1 MB, invalid
+/// `/set`, the bridge requests), given the hostile payloads of docs/security.md: empty, 1 MB, invalid
 /// UTF-8, NUL, 10,000-deep JSON, numbers that do not survive reading, NaN, duplicate keys, wrong types.
 /// Bounded in count (a few thousand messages) and time.
 @Suite("hap2mqtt run with a real accessory: fuzzed commands", .serialized)

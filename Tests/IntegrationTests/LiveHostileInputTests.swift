@@ -4,9 +4,9 @@ import HomeModel
 import MQTT
 import Testing
 
-/// `hap2mqtt run` with a real mosquitto and the HAP-python bridge, given commands meant to hurt (issue
-/// "Hostile input"; README "Security"): each is refused or answered alone, and nothing refused reaches
-/// the accessory.
+/// `hap2mqtt run` with a real mosquitto and the HAP-python bridge, given commands meant to hurt
+/// (docs/DESIGN.md "Hostile input", docs/security.md "What it refuses"): each is refused or answered alone,
+/// and nothing refused reaches the accessory.
 @Suite("hap2mqtt run with a real accessory: hostile commands", .serialized)
 struct LiveHostileInputTests {
     @Test("a bad response topic costs only its own response: the write, its state and its result on /set/result go out")

@@ -3,7 +3,7 @@ import HAP2MQTTTesting
 import MQTT
 import Testing
 
-/// What signals do to `hap2mqtt run` (README "Signals"): the real binary, a real mosquitto and the real
+/// What signals do to `hap2mqtt run` (docs/command-line.md "Signals"): the real binary, a real mosquitto and the real
 /// HAP-python bridge. Every effect is polled for with a deadline.
 @Suite("hap2mqtt run and its signals")
 struct SignalTests {

@@ -35,11 +35,11 @@ struct ConfigurationErrorTests {
     @Test("TLS files must exist and belong to an mqtts:// URL; keep-alive must be 0 or 5...65535 s")
     func invalidConfiguration() throws {
         var missingCA = MQTTConfiguration(url: "mqtts://127.0.0.1", clientID: "x")
-        missingCA.caFile = "/nonexistent/ca.pem"
+        missingCA.tls.caFile = "/nonexistent/ca.pem"
         var plainWithCA = MQTTConfiguration(url: "mqtt://127.0.0.1", clientID: "x")
-        plainWithCA.caFile = "/etc/hostname"
+        plainWithCA.tls.caFile = "/etc/hostname"
         var keyWithoutCertificate = MQTTConfiguration(url: "mqtts://127.0.0.1", clientID: "x")
-        keyWithoutCertificate.keyFile = "/etc/hostname"
+        keyWithoutCertificate.tls.keyFile = "/etc/hostname"
         var shortKeepAlive = MQTTConfiguration(url: "mqtt://127.0.0.1", clientID: "x")
         shortKeepAlive.keepAlive = 3
         var badWill = MQTTConfiguration(url: "mqtt://127.0.0.1", clientID: "x")

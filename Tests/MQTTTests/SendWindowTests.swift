@@ -5,13 +5,13 @@ import Testing
 
 @testable import MQTT
 
-/// `MQTTConfiguration.sendWindowBytes`: what libmosquitto may hold at once. Messages beyond it wait in the
+/// `MQTTConfiguration.outbound.sendWindowBytes`: what libmosquitto may hold at once. Messages beyond it wait in the
 /// client; these tests make the window small so that they do, and check that nothing is lost or reordered.
 @Suite("The send window: a burst larger than the window")
 struct SendWindowTests {
     private static func publisher(_ broker: MosquittoBroker, window: Int) async throws -> MQTTClient {
         var configuration = MQTTConfiguration(url: broker.url, clientID: "window-\(UUID().uuidString.prefix(6))")
-        configuration.sendWindowBytes = window
+        configuration.outbound.sendWindowBytes = window
         configuration.reconnectDelay = (.milliseconds(100), .milliseconds(300))
         let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
         try await client.connect()

@@ -14,12 +14,14 @@ struct TLSTests {
             let tlsURL = try #require(broker.tlsURL)
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["tls/#"])
 
-            let secure = try await MQTTTestClient.connect(to: tlsURL, subscribe: []) { $0.caFile = authority.caFile }
+            let secure = try await MQTTTestClient.connect(to: tlsURL, subscribe: []) {
+                $0.tls.caFile = authority.caFile
+            }
             try await secure.publish("tls/ip", "via 127.0.0.1")
             let byName = try await MQTTTestClient.connect(
                 to: "mqtts://localhost:\(try #require(broker.tlsPort))", subscribe: []
             ) {
-                $0.caFile = authority.caFile
+                $0.tls.caFile = authority.caFile
             }
             try await byName.publish("tls/name", "via localhost")
 
@@ -57,7 +59,7 @@ struct TLSTests {
     {
         let broker = try await MosquittoBroker(options: .init(tls: certificate))
         var configuration = MQTTConfiguration(url: try #require(broker.tlsURL), clientID: "distrustful")
-        configuration.caFile = authority.caFile
+        configuration.tls.caFile = authority.caFile
         let client = try MQTTClient(configuration: configuration, logger: Logger(label: "mqtt"))
 
         let error = await #expect(throws: MQTTError.self) { try await client.connect() }

@@ -4,7 +4,7 @@ import Testing
 @testable import hap2mqtt
 
 /// Settings that cannot hold together name both keys, and topics the gateway builds on are limited in
-/// length (issue: two options that conflict said nothing).
+/// length, so that no conflict passes unsaid.
 @Suite("Conflicting settings and topic lengths")
 struct ConflictingSettingsTests {
     @Test("every pair of settings that conflict names both keys")

@@ -28,6 +28,10 @@ struct HelpTextTests {
                   accessories           List the paired accessories with their services and characteristics.
                   healthcheck           Say whether the running gateway is connected and synced (exit status 0) or not (1).
                   discover              List the HomeKit accessories on the network (DNS-SD through the Avahi daemon).
+                  backup                Write the pairings and the controller identity to an encrypted archive.
+                  restore               Bring the pairings back from an archive of hap2mqtt backup.
+                  import                Take over the accessories Home Assistant's HomeKit Controller or aiohomekit paired.
+                  export                Write the pairings as a pairing file aiohomekit can use.
 
                 OPTIONS:
                   --config PATH         The configuration file (default: Config/hap2mqtt.yaml).

@@ -76,6 +76,11 @@ PY
     rm -rf "$tmp"
 }
 
+# homeassistant_venv_dir REQUIREMENTS: the folder of the Home Assistant venv made from REQUIREMENTS.
+homeassistant_venv_dir() {
+    echo "${XDG_CACHE_HOME:-$HOME/.cache}/hap2mqtt/venv-ha-$(sha256sum "$1" | cut -c1-16)"
+}
+
 # ensure_homeassistant_venv LINK REQUIREMENTS: the Home Assistant venv (about 700 MB) lives in the user's
 # cache, keyed by the requirements file, so a fresh clone on the same machine reuses it; LINK (.venv-ha)
 # points at it. It is installed with Home Assistant's own constraints file (from its wheel), so indirect
@@ -83,8 +88,8 @@ PY
 ensure_homeassistant_venv() {
     local link="$1" req="$2" cache key dir
     cache="${XDG_CACHE_HOME:-$HOME/.cache}/hap2mqtt"
-    key=$(sha256sum "$req" | cut -c1-16)
-    dir="$cache/venv-ha-$key"
+    dir=$(homeassistant_venv_dir "$req")
+    key=${dir##*/venv-ha-}
     if ! venv_is_current "$dir" "$req"; then
         mkdir -p "$cache"
         local constraints

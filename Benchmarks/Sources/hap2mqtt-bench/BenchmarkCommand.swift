@@ -1,6 +1,6 @@
 import Foundation
 
-/// `hap2mqtt-bench`: runs the scenarios of issue 6 and prints one table each (Benchmarks/README.md).
+/// `hap2mqtt-bench`: runs the scenarios and prints one table each (Benchmarks/README.md).
 @main
 struct BenchmarkCommand {
     static func main() async {

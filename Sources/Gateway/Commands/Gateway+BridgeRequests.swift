@@ -78,7 +78,7 @@ extension Gateway {
     }
 
     /// Finds the accessory a request names by slug or by id (`"accessory":"kitchen_lamp"`).
-    private func accessoryID(in request: JSONObject) -> Result<AccessoryID, GatewayError> {
+    func accessoryID(in request: JSONObject) -> Result<AccessoryID, GatewayError> {
         guard let name = request["accessory"]?.stringValue, !name.isEmpty else {
             return .failure(.invalidPayload(#"name the accessory: {"accessory":"<slug or id>"}"#))
         }
@@ -95,7 +95,7 @@ extension Gateway {
     /// now.
     private func healthCheck() async -> Result<String, GatewayError> {
         await publishHealth()
-        return .success("{\"healthy\":\(isHealthy)}")
+        return .success(JSONValue.object(["healthy": .bool(isHealthy)]).description)
     }
 
     /// `identify`: `{"accessory":"<slug>"}` makes the accessory identify itself (blink, beep).
@@ -105,7 +105,8 @@ extension Gateway {
         case .success(let id):
             do {
                 try await store.identify(id)
-                return .success("{\"accessory\":\(JSONString.quoted(index.layouts[id]?.slug ?? id.description))}")
+                let slug = index.layouts[id]?.slug ?? id.description
+                return .success(JSONValue.object(["accessory": .string(slug)]).description)
             } catch {
                 return .failure(.invalidPayload("identify failed: \(error)"))
             }
@@ -126,7 +127,7 @@ extension Gateway {
         switch await moveTopics(of: id, to: to) {
         case .failure(let error): return .failure(error)
         case .success(let old):
-            return .success("{\"accessory\":\(JSONString.quoted(to)),\"from\":\(JSONString.quoted(old))}")
+            return .success(JSONValue.object(["accessory": .string(to), "from": .string(old)]).description)
         }
     }
 
@@ -142,8 +143,8 @@ extension Gateway {
         let old = oldLayout.slug
         // Nothing to move, and no rename event for subscribers to act on.
         guard to != old else { return .success(old) }
-        do {
-            try index.rename(id, to: to)
+        do throws(GatewayError) {
+            try await renameSlug(id, to: to)
         } catch {
             if let owner = index.registeredAccessory(slug: to), owner != id, isExcluded(owner) {
                 return .failure(.invalidSlug(to, reason: "accessory \(owner) keeps it while its options exclude it"))
@@ -161,7 +162,7 @@ extension Gateway {
         emit(.accessoryRenamed(id: id, slug: to, from: old, to: to))
         await publishAccessoryList()
         // The web page links accessories by slug, and no store change tells it that one moved.
-        exclusionFollowers.send(excludedAccessories)
+        resendExclusions()
         return .success(old)
     }
 }

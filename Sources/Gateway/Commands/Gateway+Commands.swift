@@ -64,7 +64,56 @@ extension Gateway {
             flush()
             return
         }
+        let pending = CommandLanes.Pending(command: command, message: message)
+        if let lane = lane(of: command, message) {
+            if lanes.isBusy(lane.server) {
+                lanes.append(pending, to: lane.server)
+                return
+            }
+            if lane.waitsForAccessory {
+                lanes.open(lane.server)
+                Task { [weak self] in await self?.runLane(lane.server, first: pending) }
+                return
+            }
+        }
+        await perform(pending)
+    }
+
+    /// The accessory server a command goes to, and whether it waits for the accessory's answer (a read,
+    /// a snapshot, an identify) rather than only queueing a write; nil for a command that names no
+    /// accessory (it is handled at once).
+    func lane(of command: TopicScheme.Command, _ message: MQTTMessage) -> (server: String, waitsForAccessory: Bool)? {
         switch command {
+        case .set(let state):
+            let address = index.hs(stateTopic: state)?.hue ?? index.characteristic(stateTopic: state)?.address
+            return address.map { ($0.accessory.serverID, false) }
+        case .get(let state):
+            let id = camera(snapshotTopic: state) ?? index.characteristic(stateTopic: state)?.address.accessory
+            return id.map { ($0.serverID, true) }
+        case .accessorySet(let slug): return index.accessory(slug: slug).map { ($0.serverID, false) }
+        case .bridgeRequest("identify"):
+            guard case .success(let request) = Self.requestObject(message.payload),
+                case .success(let id) = accessoryID(in: request)
+            else { return nil }
+            return (id.serverID, true)
+        case .bridgeRequest: return nil
+        }
+    }
+
+    /// Works through the lane of `server` from `first` until nothing waits in it, so that its commands are
+    /// carried out in the order they came while other servers' commands go on.
+    func runLane(_ server: String, first: CommandLanes.Pending) async {
+        var next: CommandLanes.Pending? = first
+        while let pending = next, !isStopped {
+            await perform(pending)
+            next = lanes.next(for: server)
+        }
+    }
+
+    /// Carries out an admitted command and publishes what it queued.
+    func perform(_ pending: CommandLanes.Pending) async {
+        let message = pending.message
+        switch pending.command {
         case .set(let state):
             if let colour = index.hs(stateTopic: state) {
                 await handleHSSet(colour, message)

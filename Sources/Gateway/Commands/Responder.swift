@@ -35,7 +35,7 @@ enum Responder {
     /// failed, `"status":"error"` and an `"error"` that names each failed characteristic and why.
     static func answer(_ outcomes: [WriteOutcome], to request: Request) -> [MQTTMessage] {
         var failures: [String] = []
-        var perService: [String: [String]] = [:]
+        var perService: [String: JSONObject] = [:]
         for outcome in outcomes {
             let result: CommandResult
             switch outcome.result {
@@ -44,18 +44,14 @@ enum Responder {
                 failures.append("\(outcome.service)/\(outcome.characteristic): \(error)")
                 result = .failure(error)
             }
-            perService[outcome.service, default: []].append(
-                "\(JSONString.quoted(outcome.characteristic)):\(result.json)")
+            perService[outcome.service, default: JSONObject()].append(outcome.characteristic, result.jsonValue)
         }
-        let results = perService.sorted { $0.key < $1.key }.map {
-            "\(JSONString.quoted($0.key)):{\($0.value.joined(separator: ","))}"
-        }
-        var json =
-            failures.isEmpty
-            ? "{\"status\":\"ok\""
-            : "{\"status\":\"error\",\"error\":\(JSONString.quoted(failures.joined(separator: "; ")))"
-        json += ",\"results\":{\(results.joined(separator: ","))}}"
-        return messages(json, to: request)
+        var results = JSONObject()
+        for (service, values) in perService.sorted(by: { $0.key < $1.key }) { results.append(service, .object(values)) }
+        var answer: JSONObject = ["status": failures.isEmpty ? "ok" : "error"]
+        if !failures.isEmpty { answer.append("error", .string(failures.joined(separator: "; "))) }
+        answer.append("results", .object(results))
+        return messages(JSONValue.object(answer).description, to: request)
     }
 
     /// A bridge request's answer (the zigbee2mqtt convention): `{"status":"ok","data":<data>}` or

@@ -44,7 +44,7 @@ extension Gateway {
         let keptSlugs = Set(kept.compactMap { index.registeredSlug(of: $0) })
         let nodes = Set(
             index.knownAccessories.filter { !kept.contains($0) }.map(HomeAssistantDiscovery.nodeID(of:))
-                + [discovery.bridgeIdentifier])
+                + [bridgeDiscoveryIdentifier])
         var cleared = 0
         for topic in inClearingOrder(scan.topics)
         where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) && !isKept(topic, slugs: keptSlugs) {
@@ -62,7 +62,7 @@ extension Gateway {
     /// left while this one has no discovery (`homekit.discovery` off, or no DNS-SD browser on the system).
     /// A user would take it for the accessories on the network now.
     private func isDiscoveredListStale(_ scan: RetainedScan) -> Bool {
-        management?.discovery == nil && scan.topics.contains(topics.bridgeDiscovered)
+        accessoryDiscovery == nil && scan.topics.contains(topics.bridgeDiscovered)
     }
 
     /// Whether `topic` lies under the base topic at one of `slugs`.

@@ -136,6 +136,13 @@ extension Gateway {
         return PublishedValue(madeJSONStale: madeStale, isAccessoryName: state.isAccessoryName)
     }
 
+    /// Publishes the `hs` topics whose hue or saturation changed in this step.
+    func publishHS() {
+        for (colour, payload) in hs.takeChanged() {
+            retain(colour.stateTopic, payload, qos: configuration.stateQoS, for: colour.hue.accessory)
+        }
+    }
+
     /// Gives a new accessory its slug and topics and publishes its availability, values and JSON; values
     /// the store does not have yet are taken into the JSON from `scan`, the broker's retained state topics.
     func register(_ accessory: Accessory, reachable: Bool, filling scan: RetainedScan? = nil) {

@@ -13,9 +13,20 @@ enum CharacteristicEntities {
         /// For a binary sensor, the published payload that means "on" (`1` for uint8, `true` for bool).
         var on: String?
         var diagnostic = false
+        /// Home Assistant's state class of a numeric sensor; `measurement` unless a vendor's entry says otherwise.
+        var stateClass: String? = "measurement"
 
         static func sensor(_ deviceClass: String?, _ unit: String?, diagnostic: Bool = false) -> Kind {
             Kind(deviceClass: deviceClass, unit: unit, diagnostic: diagnostic)
+        }
+
+        /// How a vendor's characteristic is shown: its entry's platform, unit and classes.
+        static func vendor(_ entry: VendorCharacteristic, format: CharacteristicFormat) -> Kind {
+            let binary = entry.platform == "binary_sensor" || format == .bool
+            return Kind(
+                component: binary ? "binary_sensor" : "sensor", deviceClass: entry.deviceClass, unit: entry.unit,
+                on: format == .bool ? "true" : "1", diagnostic: entry.category == "diagnostic",
+                stateClass: entry.stateClass)
         }
 
         static func binary(_ deviceClass: String?, on: String = "1", diagnostic: Bool = false) -> Kind {
@@ -36,13 +47,14 @@ enum CharacteristicEntities {
         t("90"): .sensor("carbon_monoxide", "ppm"),
         t("91"): .sensor("carbon_monoxide", "ppm"),
         t("68"): .sensor("battery", "%", diagnostic: true),
-        t("C6"): .sensor("pm25", "µg/m³"),
-        t("C7"): .sensor("pm10", "µg/m³"),
-        t("C8"): .sensor("volatile_organic_compounds", "µg/m³"),
-        t("C3"): .sensor("ozone", "µg/m³"),
-        t("C4"): .sensor("nitrogen_dioxide", "µg/m³"),
-        t("C5"): .sensor("sulphur_dioxide", "µg/m³"),
-        t("64"): .sensor(nil, "µg/m³"),
+        t("C6"): .sensor("pm25", microgramsPerCubicMetre),
+        t("C7"): .sensor("pm10", microgramsPerCubicMetre),
+        t("C8"): .sensor("volatile_organic_compounds", microgramsPerCubicMetre),
+        t("C3"): .sensor("ozone", microgramsPerCubicMetre),
+        t("C4"): .sensor("nitrogen_dioxide", microgramsPerCubicMetre),
+        t("C5"): .sensor("sulphur_dioxide", microgramsPerCubicMetre),
+        t("64"): .sensor(nil, microgramsPerCubicMetre),
+        t("95"): .sensor("aqi", nil),
         t("6A"): .binary("door"),
         t("22"): .binary("motion", on: "true"),
         t("71"): .binary("occupancy"),
@@ -61,6 +73,15 @@ enum CharacteristicEntities {
         t("AC"): .binary("problem"),
         t("AB"): .sensor(nil, "%"),
         t("D2"): .binary("running"),
+    ]
+
+    /// Home Assistant's spelling of µg/m³, with the Greek letter mu (U+03BC) as its `UnitOfConcentration`
+    /// has it; the micro sign (U+00B5) is another unit to Home Assistant's unit checks.
+    static let microgramsPerCubicMetre = "\u{03BC}g/m³"
+
+    /// Enumerations that are on and off: Active and LockPhysicalControls (a child lock).
+    static let onOffEnumerations: Set<HAPType> = [
+        DiscoveryTypes.Characteristic.active, DiscoveryTypes.Characteristic.lockPhysicalControls,
     ]
 
     /// HAP units in Home Assistant's spelling.
@@ -87,21 +108,47 @@ enum CharacteristicEntities {
         case .tlv8, .data, .array, .dictionary: return []
         default: break
         }
+        var made: [DiscoveryEntity]
         if let command = slot.command {
-            if slot.state != nil { return control(slot, command: command, in: c, isMain: isMain).map { [$0] } ?? [] }
-            return buttons(slot, command: command, in: c)
+            made =
+                slot.state != nil
+                ? control(slot, command: command, in: c, isMain: isMain).map { [$0] } ?? []
+                : buttons(slot, command: command, in: c)
+        } else {
+            made = sensor(slot, in: c, isMain: isMain).map { [$0] } ?? []
         }
-        return sensor(slot, in: c, isMain: isMain).map { [$0] } ?? []
+        // A type neither HAP nor the vendor table knows: shown for what it is worth, out of the way.
+        if isUnknown(characteristic.type) {
+            for index in made.indices {
+                made[index].options["entity_category"] = "diagnostic"
+                made[index].options["enabled_by_default"] = false
+            }
+        }
+        return made
     }
 
-    /// A characteristic's name in words: `Current relative humidity`; for a type the catalog does not know
-    /// (a vendor's), the description the accessory gave it (`Night mode`), else its slug in words.
+    /// Whether neither the HAP catalog nor the vendor table knows `type`.
+    static func isUnknown(_ type: HAPType) -> Bool {
+        HAPCatalog.characteristic(type) == nil && VendorCharacteristics.entry(type) == nil
+    }
+
+    /// A characteristic's name in words: `Current relative humidity`; for a vendor's type, its name in the
+    /// vendor table (`Energy`), else the description the accessory gave it (`Night mode`), else
+    /// `Vendor characteristic <iid>`: never its UUID, which says nothing to a user.
     static func word(_ characteristic: Characteristic) -> String {
         if let info = HAPCatalog.characteristic(characteristic.type) { return words(camelCase: info.name) }
-        if let text = characteristic.descriptionText.map(HomeAssistantDiscovery.displayName), !text.isEmpty {
+        if let entry = VendorCharacteristics.entry(characteristic.type) { return entry.name }
+        if let text = characteristic.descriptionText.map(HomeAssistantDiscovery.displayName), !text.isEmpty,
+            !isUUID(text)
+        {
             return words(camelCase: text)
         }
-        return words(HAPCatalog.characteristicSlug(characteristic.type))
+        return "Vendor characteristic \(characteristic.iid)"
+    }
+
+    /// Whether `text` is a type's UUID (some accessories describe a vendor characteristic by it).
+    private static func isUUID(_ text: String) -> Bool {
+        text.count == 36 && HAPType(text) != nil
     }
 
     /// The entity name of a characteristic's own entity: the device name for the accessory's main entity,
@@ -113,8 +160,11 @@ enum CharacteristicEntities {
     /// The valid values of an enumeration with their names in snake case (`swing_enabled`), limited to
     /// the ones the accessory allows; empty for a characteristic that is no enumeration.
     static func namedValues(_ characteristic: Characteristic) -> [(Int, String)] {
-        guard let names = HAPCatalog.characteristic(characteristic.type)?.validValues, !names.isEmpty else { return [] }
         let allowed = characteristic.validValues.map(Set.init)
+        if let options = VendorCharacteristics.entry(characteristic.type)?.options, !options.isEmpty {
+            return options.filter { allowed?.contains($0.0) ?? true }
+        }
+        guard let names = HAPCatalog.characteristic(characteristic.type)?.validValues, !names.isEmpty else { return [] }
         return names.filter { allowed?.contains($0.value) ?? true }.map { ($0.value, snakeCase($0.name)) }
     }
 
@@ -124,8 +174,9 @@ enum CharacteristicEntities {
     {
         let characteristic = slot.characteristic
         guard let state = slot.state else { return nil }
+        let vendor = VendorCharacteristics.entry(characteristic.type)
         var o: JSONObject = ["state_topic": .string(state), "command_topic": .string(command)]
-        if !isMain { o["entity_category"] = "config" }
+        if !isMain, let category = vendor.map(\.category) ?? "config" { o["entity_category"] = .string(category) }
         let component: String
         let values = namedValues(characteristic)
         switch characteristic.format {
@@ -133,29 +184,36 @@ enum CharacteristicEntities {
             component = "switch"
             o["payload_on"] = "true"
             o["payload_off"] = "false"
-        case _ where characteristic.type == DiscoveryTypes.Characteristic.active:
-            component = "switch"  // Active is on and off, though HAP makes it an enumeration
+        case _ where onOffEnumerations.contains(characteristic.type):
+            // Active and LockPhysicalControls (a child lock) are on and off, though HAP makes them enumerations.
+            component = "switch"
             o["payload_on"] = "1"
             o["payload_off"] = "0"
         case .string:
             component = "text"
             o["max"] = JSONValue(min(characteristic.maxLength ?? 64, 255))
+            o["value_template"] = .string(emptyText)
         case _ where !values.isEmpty:
             component = "select"
             o["options"] = .array(values.map { .string($0.1) })
-            o["value_template"] = .string(Template.words(values))
+            // A value outside the options shows as unknown: Home Assistant logs any other word as an error.
+            o["value_template"] = .string(Template.words(values, fallback: "None"))
             o["command_template"] = .string(Template.integers(values))
         default:
             component = "number"
             let range = characteristic.format.integerRange
-            let low = Swift.max(characteristic.minValue ?? range?.lowerBound ?? 0, -1e15)
-            let high = Swift.min(characteristic.maxValue ?? range?.upperBound ?? 100, 1e15)
+            let low = Swift.max(characteristic.minValue ?? vendor?.minValue ?? range?.lowerBound ?? 0, -1e15)
+            let high = Swift.min(characteristic.maxValue ?? vendor?.maxValue ?? range?.upperBound ?? 100, 1e15)
             let step =
-                characteristic.minStep.flatMap { $0 > 0 ? $0 : nil } ?? (characteristic.format.isInteger ? 1 : 0.1)
+                (characteristic.minStep ?? vendor?.minStep).flatMap { $0 > 0 ? $0 : nil }
+                ?? (characteristic.format.isInteger ? 1 : 0.1)
             o["min"] = .double(low)
             o["max"] = .double(high)
             o["step"] = .double(step)
-            if let unit = characteristic.unit { o["unit_of_measurement"] = .string(units[unit] ?? unit) }
+            if let unit = vendor?.unit ?? characteristic.unit.map({ units[$0] ?? $0 }) {
+                o["unit_of_measurement"] = .string(unit)
+            }
+            if let deviceClass = vendor?.deviceClass { o["device_class"] = .string(deviceClass) }
             // A slider of more than 256 positions cannot be set to one of them.
             if (high - low) / step > 256 { o["mode"] = "box" }
         }
@@ -199,11 +257,14 @@ enum CharacteristicEntities {
     }
 
     /// A read-only characteristic as a `sensor` or `binary_sensor`.
-    private static func sensor(_ slot: ServiceContext.Slot, in c: ServiceContext, isMain: Bool) -> DiscoveryEntity? {
+    static func sensor(_ slot: ServiceContext.Slot, in c: ServiceContext, isMain: Bool) -> DiscoveryEntity? {
         let characteristic = slot.characteristic
         guard let state = slot.state else { return nil }
         let info = HAPCatalog.characteristic(characteristic.type)
         var kind = kinds[characteristic.type]
+        if kind == nil, let entry = VendorCharacteristics.entry(characteristic.type) {
+            kind = .vendor(entry, format: characteristic.format)
+        }
         if kind == nil {
             switch characteristic.format {
             case .bool: kind = .binary(nil, on: "true")
@@ -213,7 +274,8 @@ enum CharacteristicEntities {
         guard let kind else { return nil }
         var o: JSONObject = ["state_topic": .string(state)]
         if let deviceClass = kind.deviceClass { o["device_class"] = .string(deviceClass) }
-        if kind.diagnostic, !isMain { o["entity_category"] = "diagnostic" }
+        // Diagnostic even as its service's main entity (a Battery's level), unless it names the device.
+        if kind.diagnostic, !(isMain && c.isMain) { o["entity_category"] = "diagnostic" }
         if kind.component == "binary_sensor" {
             let on = kind.on ?? "1"
             if on == "true" {
@@ -226,17 +288,25 @@ enum CharacteristicEntities {
                 // Any value but "on" is off: ChargingState 2 (not chargeable) must not read as charging.
                 o["value_template"] = .string("{{ 'ON' if value == \(Template.quoted(on)) else 'OFF' }}")
             }
-        } else if let names = info?.validValues, !names.isEmpty, kinds[characteristic.type] == nil {
-            o["value_template"] = .string(Template.words(names.map { ($0.value, snakeCase($0.name)) }))
+        } else if case let values = namedValues(characteristic), !values.isEmpty, kinds[characteristic.type] == nil {
+            o["value_template"] = .string(Template.words(values))
+        } else if characteristic.format == .string {
+            o["value_template"] = .string(emptyText)
         } else {
             if let unit = kind.unit { o["unit_of_measurement"] = .string(unit) }
-            if characteristic.format.isNumeric { o["state_class"] = "measurement" }
+            if characteristic.format.isNumeric, let stateClass = kind.stateClass {
+                o["state_class"] = .string(stateClass)
+            }
         }
         return DiscoveryEntity(
             component: kind.component, objectID: "s\(c.service.iid)_c\(characteristic.iid)",
             name: name(characteristic, in: c, isMain: isMain),
             options: o)
     }
+
+    /// A string's value template: the gateway publishes an empty string as `""` (an empty payload would clear
+    /// the retained topic), which Home Assistant must show as empty text.
+    static let emptyText = "{{ '' if value == '\"\"' else value }}"
 
     /// `Status low battery` → `status low battery`; a first word in capitals (`PM2.5 density`, `VOC`)
     /// stays as it is.

@@ -30,6 +30,8 @@ enum DiscoveryTypes {
         static let inputSource = t("D9")
         static let speaker = t("113")
         static let cameraRTPStreamManagement = t("110")
+        static let temperatureSensor = t("8A")
+        static let humiditySensor = t("82")
         /// Services that describe the accessory or the protocol, not something a user controls; and Input
         /// Source, which its Television shows as the options of its input `select`.
         static let skipped: Set<HAPType> = [HAPType.Service.protocolInformation, t("55"), t("CC"), inputSource]
@@ -91,6 +93,7 @@ enum DiscoveryTypes {
         static let volume = t("119")
         static let volumeSelector = t("EA")
         static let serviceLabelIndex = t("CB")
+        static let lockPhysicalControls = t("A7")
         /// Characteristics that only label a service; never an entity of their own.
         static let labels: Set<HAPType> = [
             HAPType.Characteristic.name, HAPType.Characteristic.configuredName, t("CB"), t("CD"),

@@ -78,6 +78,7 @@ public struct HomeAssistantDiscovery: Sendable {
             ?? accessory.services.first { ServiceMappings.isMappable($0) && ServiceMappings.byType[$0.type] != nil }
             ?? accessory.services.first(where: ServiceMappings.isMappable))?.iid
         var entities: [DiscoveryEntity] = []
+        var slotsByService: [Int: [HAPType: ServiceContext.Slot]] = [:]
         for (service, laid) in zip(accessory.services, layout.services) {
             var slots: [HAPType: ServiceContext.Slot] = [:]
             for (c, topic) in zip(service.characteristics, laid.characteristics) where slots[c.type] == nil {
@@ -88,6 +89,10 @@ public struct HomeAssistantDiscovery: Sendable {
                 }
                 slots[c.type] = ServiceContext.Slot(topic: topic, characteristic: c)
             }
+            slotsByService[service.iid] = slots
+        }
+        for (service, laid) in zip(accessory.services, layout.services) {
+            let slots = slotsByService[service.iid] ?? [:]
             if service.type == .Service.accessoryInformation {
                 if let identify = ServiceMappings.identifyButton(
                     slots[.Characteristic.identify], serviceIID: service.iid)
@@ -96,15 +101,36 @@ public struct HomeAssistantDiscovery: Sendable {
                 }
                 continue
             }
-            guard ServiceMappings.isMappable(service), let label = labels[service.iid] else { continue }
+            guard ServiceMappings.isMappable(service), let label = labels[service.iid] else {
+                // A hidden service (Koogeek's power meter) still shows the vendor characteristics it holds.
+                if service.isHidden, !DiscoveryTypes.Service.skipped.contains(service.type) {
+                    var context = ServiceContext(
+                        service: service, accessory: accessory, serviceSlug: laid.slug, accessorySlug: layout.slug,
+                        topics: topics, isMain: false, label: "",
+                        slots: slots.filter { VendorCharacteristics.entry($0.key) != nil })
+                    CharacteristicEntities.vendorPairs(&context)
+                    for slot in context.untaken {
+                        context.entities += CharacteristicEntities.entities(slot, in: context, isMain: false)
+                    }
+                    entities += context.entities
+                }
+                continue
+            }
             // A service whose type repeats is numbered like its siblings, so none takes the device name.
             var context = ServiceContext(
                 service: service, accessory: accessory, serviceSlug: laid.slug, accessorySlug: layout.slug,
                 topics: topics,
                 isMain: service.iid == mainIID && !label.isNumbered, label: label.text, slots: slots)
+            context.linkedSlots = service.linked.compactMap { iid in
+                zip(accessory.services, layout.services).first { $0.0.iid == iid }.map {
+                    (slug: $0.1.slug, slots: slotsByService[iid] ?? [:])
+                }
+            }
             ServiceMappings.byType[service.type]?(&context)
             let hasMain = !context.entities.isEmpty
             let mainType = HAPCatalog.service(service.type)?.required.first
+            CharacteristicEntities.vendorPairs(&context)
+            context.entities += CharacteristicEntities.measurementSensors(context)
             for slot in context.untaken {
                 let isMain = !hasMain && slot.characteristic.type == mainType
                 context.entities += CharacteristicEntities.entities(slot, in: context, isMain: isMain)

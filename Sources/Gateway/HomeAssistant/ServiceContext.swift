@@ -31,6 +31,9 @@ struct ServiceContext {
     private(set) var slots: [HAPType: Slot]
     private(set) var taken: Set<Int> = []
     var entities: [DiscoveryEntity] = []
+    /// The characteristics of the services this one links, with their service's topic slug (a heater-cooler
+    /// whose Active sits on its linked Fan).
+    var linkedSlots: [(slug: String, slots: [HAPType: Slot])] = []
 
     init(
         service: Service, accessory: Accessory, serviceSlug: String, accessorySlug: String, topics: TopicScheme,
@@ -60,6 +63,9 @@ struct ServiceContext {
         taken.insert(slot.characteristic.iid)
         return (state, command, slot)
     }
+
+    /// Whether an entity has used the characteristic with this iid.
+    func isTaken(_ iid: Int) -> Bool { taken.contains(iid) }
 
     /// Whether the service has every one of `types` (not excluded).
     func has(_ types: HAPType...) -> Bool { types.allSatisfy { slots[$0] != nil } }

@@ -20,10 +20,10 @@ extension ServiceMappings {
         }
     }
 
-    /// HumidifierDehumidifier → `humidifier`: on/off on Active; the modes of TargetHumidifierDehumidifierState
-    /// (0 auto, 1 humidifying, 2 dehumidifying; the valid values the accessory allows), written together
-    /// with Active 1 through the accessory's `set` topic, as Home Assistant's HomeKit Controller does; the
-    /// action from CurrentHumidifierDehumidifierState; the current humidity.
+    /// HumidifierDehumidifier → `humidifier`: on/off on Active; the modes `normal` and `auto` from
+    /// TargetHumidifierDehumidifierState (see below), written together with Active 1 through the
+    /// accessory's `set` topic, as Home Assistant's HomeKit Controller does; the action from
+    /// CurrentHumidifierDehumidifierState; the current humidity.
     ///
     /// HomeKit has no single target humidity but a threshold per direction, and Home Assistant's humidifier
     /// has one target: as in HomeKit Controller, the humidifying threshold makes the main entity (device class
@@ -48,20 +48,7 @@ extension ServiceMappings {
             "state_topic": .string(active.state), "command_topic": .string(active.command), "payload_on": "1",
             "payload_off": "0",
         ]
-        if let target = c.takeReadWrite(C.targetHumidifierDehumidifierState) {
-            let allowed = target.slot.characteristic.validValues ?? [0, 1, 2]
-            let modes = [(0, "auto"), (1, "humidifying"), (2, "dehumidifying")].filter { allowed.contains($0.0) }
-            if modes.count > 1 {
-                let integers = Template.table(modes.map { (Template.quoted($0.1), String($0.0)) })
-                o["mode_state_topic"] = .string(target.state)
-                o["mode_state_template"] = .string(Template.words(modes))
-                o["mode_command_topic"] = .string(c.accessorySetTopic)
-                o["mode_command_template"] = .string(
-                    "{\"\(c.serviceSlug)\":{\"\(active.slot.topic.slug)\":1,\"\(target.slot.topic.slug)\":{{ \(integers)[value] }}}}"
-                )
-                o["modes"] = .array(modes.map { .string($0.1) })
-            }
-        }
+        let target = c.takeReadWrite(C.targetHumidifierDehumidifierState)
         if let action = c.take(C.currentHumidifierDehumidifierState)?.state {
             o["action_topic"] = .string(action)
             o["action_template"] = .string(
@@ -71,6 +58,24 @@ extension ServiceMappings {
         for (index, entry) in thresholds.enumerated() {
             var options = o
             let characteristic = entry.threshold.slot.characteristic
+            if let target {
+                // Home Assistant's two modes: `normal` is this entity's own direction (1 humidifying, 2
+                // dehumidifying), `auto` is HomeKit's either-way 0; both write Active 1 with the state. Only
+                // the ones the accessory allows (a humidifier that only humidifies has `normal` alone).
+                let own = entry.deviceClass == "humidifier" ? 1 : 2
+                let allowed = target.slot.characteristic.validValues ?? [0, 1, 2]
+                let modes = [(own, "normal"), (0, "auto")].filter { allowed.contains($0.0) }
+                if !modes.isEmpty {
+                    let integers = Template.table(modes.map { (Template.quoted($0.1), String($0.0)) })
+                    options["mode_state_topic"] = .string(target.state)
+                    options["mode_state_template"] = .string("{{ 'auto' if value == '0' else 'normal' }}")
+                    options["mode_command_topic"] = .string(c.accessorySetTopic)
+                    options["mode_command_template"] = .string(
+                        "{\"\(c.serviceSlug)\":{\"\(active.slot.topic.slug)\":1,\"\(target.slot.topic.slug)\":{{ \(integers)[value] }}}}"
+                    )
+                    options["modes"] = .array(modes.map { .string($0.1) })
+                }
+            }
             options["device_class"] = .string(entry.deviceClass)
             options["target_humidity_state_topic"] = .string(entry.threshold.state)
             options["target_humidity_command_topic"] = .string(entry.threshold.command)

@@ -5,11 +5,14 @@ extension ServiceMappings {
     private typealias C = DiscoveryTypes.Characteristic
 
     /// Thermostat → climate in °C: modes off/heat/cool/auto from TargetHeatingCoolingState (0–3, only the
-    /// valid values the accessory allows), target and current temperature with the characteristic's range
-    /// and step, the current action from CurrentHeatingCoolingState, heating and cooling thresholds as the
-    /// low and high target, humidity where present.
+    /// valid values the accessory allows; HomeKit's Auto is Home Assistant's `heat_cool` when the
+    /// thermostat has thresholds, a range to keep between), target and current temperature with the
+    /// characteristic's range and step, the current action from CurrentHeatingCoolingState, heating and
+    /// cooling thresholds as the low and high target, humidity where present, and TargetFanState as the
+    /// fan modes `on` (0, manual) and `auto` (1), as Home Assistant's HomeKit Controller offers them.
     static func thermostat(_ c: inout ServiceContext) {
-        let modes = [(0, "off"), (1, "heat"), (2, "cool"), (3, "auto")]
+        let auto = c.has(C.heatingThreshold) || c.has(C.coolingThreshold) ? "heat_cool" : "auto"
+        let modes = [(0, "off"), (1, "heat"), (2, "cool"), (3, auto)]
         guard let mode = c.takeReadWrite(C.targetHeatingCoolingState) else { return }
         let allowed = mode.slot.characteristic.validValues ?? [0, 1, 2, 3]
         var o: JSONObject = [
@@ -25,6 +28,14 @@ extension ServiceMappings {
             temperatureRange(target.slot.characteristic, into: &o)
         }
         if let current = c.take(C.currentTemperature)?.state { o["current_temperature_topic"] = .string(current) }
+        if let fan = c.takeReadWrite(C.targetFanState) {
+            let fanModes = [(0, "on"), (1, "auto")]
+            o["fan_mode_state_topic"] = .string(fan.state)
+            o["fan_mode_command_topic"] = .string(fan.command)
+            o["fan_modes"] = .array(fanModes.map { .string($0.1) })
+            o["fan_mode_state_template"] = .string(Template.words(fanModes, fallback: "auto"))
+            o["fan_mode_command_template"] = .string(Template.integers(fanModes))
+        }
         if let action = c.take(C.currentHeatingCoolingState)?.state {
             o["action_topic"] = .string(action)
             o["action_template"] = .string(
@@ -49,26 +60,53 @@ extension ServiceMappings {
     /// heating or the cooling threshold) and auto mode shows both as the low and high target. The fan
     /// speed (RotationSpeed) is offered as the fan modes off/low/medium/high, SwingMode as swing on/off.
     static func heaterCooler(_ c: inout ServiceContext) {
-        guard let active = c.takeReadWrite(C.active), let target = c.takeReadWrite(C.targetHeaterCoolerState) else {
+        guard c.has(C.targetHeaterCoolerState) else { return }
+        // Some accessories keep Active on the Fan their heater-cooler links (HomeSpan's Daikin bridge).
+        let activeSlot: (service: String, slot: ServiceContext.Slot)
+        if let own = c.slots[C.active], own.state != nil, own.command != nil {
+            _ = c.take(C.active)
+            activeSlot = (c.serviceSlug, own)
+        } else if let linked = c.linkedSlots.lazy.compactMap({ l in
+            l.slots[C.active].flatMap { $0.state != nil && $0.command != nil ? (l.slug, $0) : nil }
+        }).first {
+            activeSlot = linked
+        } else {
             return
         }
-        let modes = [(0, "auto"), (1, "heat"), (2, "cool")]
+        // A target state that cannot be written (a bridge that only reports it) still shows the mode; a
+        // choice then only switches Active.
+        guard let targetSlot = c.take(C.targetHeaterCoolerState), targetSlot.state != nil else { return }
+        let target = (slot: targetSlot, writable: targetSlot.command != nil)
+        let auto = c.has(C.heatingThreshold) && c.has(C.coolingThreshold) ? "heat_cool" : "auto"
+        let modes = [(0, auto), (1, "heat"), (2, "cool")]
         let allowed = target.slot.characteristic.validValues ?? [0, 1, 2]
-        let activeValue = Template.json(c.serviceSlug, active.slot.topic.slug)
+        let activeValue = Template.json(activeSlot.service, activeSlot.slot.topic.slug)
         let targetValue = Template.json(c.serviceSlug, target.slot.topic.slug)
         let words = Template.table(modes.map { (String($0.0), Template.quoted($0.1)) })
         let integers = Template.table(modes.map { (Template.quoted($0.1), String($0.0)) })
         let service = "\"\(c.serviceSlug)\""
-        let activeKey = "\"\(active.slot.topic.slug)\""
+        let activeKey = "\"\(activeSlot.slot.topic.slug)\""
         let targetKey = "\"\(target.slot.topic.slug)\""
+        let on: String
+        let off: String
+        if !target.writable {
+            let owner = "\"\(activeSlot.service)\""
+            off = "{\(owner):{\(activeKey):0}}"
+            on = "{\(owner):{\(activeKey):1}}"
+        } else if activeSlot.service == c.serviceSlug {
+            off = "{\(service):{\(activeKey):0}}"
+            on = "{\(service):{\(activeKey):1,\(targetKey):{{ \(integers)[value] }}}}"
+        } else {
+            let other = "\"\(activeSlot.service)\""
+            off = "{\(other):{\(activeKey):0}}"
+            on = "{\(other):{\(activeKey):1},\(service):{\(targetKey):{{ \(integers)[value] }}}}"
+        }
         var o: JSONObject = [
             "mode_state_topic": .string(c.accessoryJSONTopic),
             "mode_state_template": .string(
-                "{{ 'off' if \(activeValue) == 0 else \(words).get(\(targetValue), 'auto') }}"),
+                "{{ 'off' if \(activeValue) == 0 else \(words).get(\(targetValue), '\(auto)') }}"),
             "mode_command_topic": .string(c.accessorySetTopic),
-            "mode_command_template": .string(
-                "{% if value == 'off' %}{\(service):{\(activeKey):0}}"
-                    + "{% else %}{\(service):{\(activeKey):1,\(targetKey):{{ \(integers)[value] }}}}{% endif %}"),
+            "mode_command_template": .string("{% if value == 'off' %}\(off){% else %}\(on){% endif %}"),
             "modes": .array([JSONValue.string("off")] + modes.filter { allowed.contains($0.0) }.map { .string($0.1) }),
             "temperature_unit": "C", "precision": .double(0.1),
         ]
@@ -122,14 +160,14 @@ extension ServiceMappings {
             o["temperature_low_state_topic"] = .string(c.accessoryJSONTopic)
             o["temperature_low_state_template"] = .string("{{ \(value(heat)) if \(target) == 0 else 'None' }}")
             o["temperature_low_command_topic"] = .string(heat.command)
-            temperatureRange(heat.slot.characteristic, into: &o)
         }
         if let cool = cooling {
             o["temperature_high_state_topic"] = .string(c.accessoryJSONTopic)
             o["temperature_high_state_template"] = .string("{{ \(value(cool)) if \(target) == 0 else 'None' }}")
             o["temperature_high_command_topic"] = .string(cool.command)
-            if heating == nil { temperatureRange(cool.slot.characteristic, into: &o) }
-            if let max = cool.slot.characteristic.maxValue { o["max_temp"] = .double(max) }
+        }
+        for threshold in [heating, cooling].compactMap({ $0 }) {
+            temperatureRange(threshold.slot.characteristic, into: &o)
         }
     }
 
@@ -167,19 +205,27 @@ extension ServiceMappings {
         if let low = c.takeReadWrite(C.heatingThreshold) {
             o["temperature_low_state_topic"] = .string(low.state)
             o["temperature_low_command_topic"] = .string(low.command)
-            if o["min_temp"] == nil { temperatureRange(low.slot.characteristic, into: &o) }
+            temperatureRange(low.slot.characteristic, into: &o)
         }
         if let high = c.takeReadWrite(C.coolingThreshold) {
             o["temperature_high_state_topic"] = .string(high.state)
             o["temperature_high_command_topic"] = .string(high.command)
-            if let max = high.slot.characteristic.maxValue { o["max_temp"] = .double(max) }
+            temperatureRange(high.slot.characteristic, into: &o)
         }
     }
 
-    /// `min_temp`, `max_temp` and `temp_step` from a temperature characteristic's metadata.
+    /// Widens `min_temp`, `max_temp` and `temp_step` to a temperature characteristic's metadata: Home
+    /// Assistant's one range must hold every target the climate writes (a heating threshold's low end and
+    /// a cooling threshold's high end), the finest step of them.
     private static func temperatureRange(_ characteristic: Characteristic, into o: inout JSONObject) {
-        if let min = characteristic.minValue { o["min_temp"] = .double(min) }
-        if let max = characteristic.maxValue { o["max_temp"] = .double(max) }
-        if let step = characteristic.minStep, step > 0 { o["temp_step"] = .double(step) }
+        if let min = characteristic.minValue {
+            if case .double(let old)? = o["min_temp"], old <= min {} else { o["min_temp"] = .double(min) }
+        }
+        if let max = characteristic.maxValue {
+            if case .double(let old)? = o["max_temp"], old >= max {} else { o["max_temp"] = .double(max) }
+        }
+        if let step = characteristic.minStep, step > 0 {
+            if case .double(let old)? = o["temp_step"], old <= step {} else { o["temp_step"] = .double(step) }
+        }
     }
 }

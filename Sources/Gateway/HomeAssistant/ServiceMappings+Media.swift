@@ -101,7 +101,9 @@ extension ServiceMappings {
 
     /// The first CameraRTPStreamManagement service of a camera → an `image` on its snapshot topic
     /// (`<base>/<accessory>/<service>/snapshot`, a JPEG the gateway fetches with HAP's `POST /resource`),
-    /// and a `button` *Refresh snapshot* that asks for a new one. Streaming is not offered.
+    /// and a `button` *Refresh snapshot* that asks for a new one; and a `camera` *Camera* on the same topic,
+    /// the platform Home Assistant's HomeKit Controller gives a camera, for camera cards. Streaming is not
+    /// offered.
     static func camera(_ c: inout ServiceContext) {
         guard
             c.accessory.services.first(where: { $0.type == DiscoveryTypes.Service.cameraRTPStreamManagement })?.iid
@@ -109,6 +111,7 @@ extension ServiceMappings {
         else { return }
         let snapshot = c.topics.snapshot(c.accessorySlug, c.serviceSlug)
         c.addMain("image", ["image_topic": .string(snapshot), "content_type": "image/jpeg"])
+        c.add("camera", suffix: "camera", name: "Camera", ["topic": .string(snapshot)])
         c.add(
             "button", suffix: "snapshot", name: "Refresh snapshot",
             ["command_topic": .string(snapshot + "/get"), "payload_press": "refresh"])

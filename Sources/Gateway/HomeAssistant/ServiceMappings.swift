@@ -237,10 +237,12 @@ enum ServiceMappings {
     }
 
     /// StatelessProgrammableSwitch and Doorbell → event, fed only by the unretained event publishes (a
-    /// poll or a reconnect never fires it): 0 single, 1 double, 2 long press.
+    /// poll or a reconnect never fires it): 0 single, 1 double, 2 long press. A doorbell's single press is
+    /// `ring`, the event type Home Assistant's doorbell event entities must offer.
     static func buttonEvent(_ c: inout ServiceContext, deviceClass: String) {
         guard let event = c.take(C.programmableSwitchEvent), let state = event.state else { return }
-        let names = [(0, "single_press"), (1, "double_press"), (2, "long_press")]
+        let single = deviceClass == "doorbell" ? "ring" : "single_press"
+        let names = [(0, single), (1, "double_press"), (2, "long_press")]
         let allowed = event.characteristic.validValues ?? [0, 1, 2]
         let present = names.filter { allowed.contains($0.0) }
         let table = Template.table(present.map { (Template.quoted(String($0.0)), Template.quoted($0.1)) })
@@ -270,7 +272,7 @@ extension ServiceMappings {
             component: "button", objectID: "s\(serviceIID)_c\(slot.characteristic.iid)", name: "Identify",
             options: [
                 "command_topic": .string(command), "payload_press": "true", "device_class": "identify",
-                "entity_category": "config",
+                "entity_category": "diagnostic",
             ])
     }
 }

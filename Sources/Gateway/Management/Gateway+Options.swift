@@ -62,8 +62,8 @@ extension Gateway {
                 }
             } else if old != new {
                 // Excluded: only the slug it comes back under changes.
-                do {
-                    try index.rename(id, to: new)
+                do throws(GatewayError) {
+                    try await renameSlug(id, to: new)
                     from = old
                 } catch .slugMapNotSaved(let why) {
                     failure = .failed("the options are saved; \(GatewayError.slugMapNotSaved(why))")

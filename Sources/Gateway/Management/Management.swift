@@ -5,7 +5,7 @@ public import Logging
 /// The operations that manage the gateway: pair, unpair (and, with the running gateway, refresh, options
 /// and health). Each lives here once, and the command line (`hap2mqtt pair`, `hap2mqtt unpair`), the
 /// MQTT bridge API (`bridge/request/<command>`) and the web page all call it, so the three never disagree
-/// (docs/DESIGN.md "Topics", README "Managing the gateway over MQTT").
+/// (docs/DESIGN.md "Topics", docs/topics.md "Managing the gateway over MQTT").
 ///
 /// The backend is reached through `AccessoryPairing` (docs/DESIGN.md "Parts"), so this knows nothing of
 /// HAP. `hap2mqtt run` makes one and `attach`es its `Gateway`; the command line makes one without.
@@ -175,7 +175,7 @@ public actor Management {
     }
 
     /// Reads the options file that was damaged again, since the user may have fixed or removed it meanwhile
-    /// (the README promises requests are refused only until then): once it reads, its options are applied
+    /// (docs/security.md promises requests are refused only until then): once it reads, its options are applied
     /// as at start (slugs stay), and the request goes on.
     /// - Throws: `ManagementError.failed` saying what is wrong with it when it is still damaged.
     private func takeRepairedOptionsFile(into gateway: Gateway) async throws(ManagementError) {

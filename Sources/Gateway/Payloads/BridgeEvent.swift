@@ -10,25 +10,24 @@ public enum BridgeEvent: Sendable, Hashable {
     case availability(id: AccessoryID, slug: String, online: Bool, reason: String?)
 
     public var json: String {
-        func object(_ type: String, _ fields: [(String, String)]) -> String {
-            let data = fields.map { "\(JSONString.quoted($0.0)):\($0.1)" }.joined(separator: ",")
-            return "{\"type\":\(JSONString.quoted(type)),\"data\":{\(data)}}"
+        func object(_ type: String, _ data: JSONObject) -> String {
+            JSONValue.object(["type": .string(type), "data": .object(data)]).description
         }
-        let s = JSONString.quoted
+        let s = JSONValue.string
         switch self {
         case .accessoryAdded(let id, let slug, let name):
-            return object("accessory_added", [("id", s(id.description)), ("accessory", s(slug)), ("name", s(name))])
+            return object("accessory_added", ["id": s(id.description), "accessory": s(slug), "name": s(name)])
         case .accessoryRemoved(let id, let slug, let name):
-            return object("accessory_removed", [("id", s(id.description)), ("accessory", s(slug)), ("name", s(name))])
+            return object("accessory_removed", ["id": s(id.description), "accessory": s(slug), "name": s(name)])
         case .accessoryRenamed(let id, let slug, let from, let to):
             return object(
                 "accessory_renamed",
-                [("id", s(id.description)), ("accessory", s(slug)), ("from", s(from)), ("to", s(to))])
+                ["id": s(id.description), "accessory": s(slug), "from": s(from), "to": s(to)])
         case .availability(let id, let slug, let online, let reason):
-            var fields = [
-                ("id", s(id.description)), ("accessory", s(slug)), ("state", s(online ? "online" : "offline")),
+            var fields: JSONObject = [
+                "id": s(id.description), "accessory": s(slug), "state": s(online ? "online" : "offline"),
             ]
-            if let reason { fields.append(("reason", s(reason))) }
+            if let reason { fields.append("reason", s(reason)) }
             return object("availability", fields)
         }
     }

@@ -24,10 +24,13 @@ public struct CommandResult: Sendable, Hashable {
     }
 
     /// The JSON payload.
-    public var json: String {
-        if ok { return "{\"status\":\"ok\",\"value\":\(value?.jsonText ?? "null")}" }
-        var s = "{\"status\":\"error\",\"error\":\(JSONString.quoted(error ?? "failed"))"
-        if let hapStatus { s += ",\"hap_status\":\(hapStatus.rawValue)" }
-        return s + "}"
+    public var json: String { jsonValue.description }
+
+    /// The payload as a JSON object, for an answer that holds several (`Responder`).
+    var jsonValue: JSONValue {
+        guard !ok else { return ["status": "ok", "value": value?.jsonValue ?? .null] }
+        var object: JSONObject = ["status": "error", "error": .string(error ?? "failed")]
+        if let hapStatus { object.append("hap_status", JSONValue(hapStatus.rawValue)) }
+        return .object(object)
     }
 }

@@ -10,7 +10,7 @@ extension Gateway {
             guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { return nil }
             return AccessoryDescription(
                 accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics,
-                options: accessoryOptions[accessory.id])
+                options: options(of: accessory.id))
         }
     }
 }

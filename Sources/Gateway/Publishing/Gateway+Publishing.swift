@@ -39,7 +39,7 @@ extension Gateway {
             writer.append(
                 AccessoryDescription(
                     accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics,
-                    options: accessoryOptions[accessory.id]))
+                    options: options(of: accessory.id)))
         }
         outbox.retain(topics.bridgeAccessories, payload: writer.finish(), qos: .atLeastOnce)
     }
@@ -48,19 +48,22 @@ extension Gateway {
     /// configured homes with their rooms (`"homes":[{"name":"Home","rooms":["Kitchen"]}]`), and the options
     /// saved through `bridge/request/options` by accessory id (`"options":{"AA:…/2":{"name":"Desk"}}`).
     func bridgeInfoJSON(homes: [Home]) -> String {
-        let s = JSONString.quoted
-        var fields = ["\"version\":\(s(configuration.version))"]
-        let homeList = homes.map { home in
-            "{\"name\":\(s(home.name)),\"rooms\":[\(home.rooms.map { s($0.name) }.joined(separator: ","))]}"
+        let homeList = homes.map { home -> JSONValue in
+            ["name": .string(home.name), "rooms": .array(home.rooms.map { .string($0.name) })]
         }
-        let mqtt = configuration.mqttSummary.sorted { $0.key < $1.key }.map { "\(s($0.key)):\(s($0.value))" }
-        fields.append("\"base_topic\":\(s(topics.base))")
-        fields.append("\"mqtt\":{\(mqtt.joined(separator: ","))}")
-        fields.append("\"homes\":[\(homeList.joined(separator: ","))]")
-        fields.append("\"config\":\(configuration.configurationJSON ?? "{}")")
-        // Beside the YAML file's `homekit.accessories` in `config`: the options saved through the bridge API.
-        fields.append("\"options\":\(savedOptionsJSON.description)")
-        return "{" + fields.joined(separator: ",") + "}"
+        var mqtt = JSONObject()
+        for (key, value) in configuration.mqttSummary.sorted(by: { $0.key < $1.key }) {
+            mqtt.append(key, .string(value))
+        }
+        // The configuration's summary, written by `JSONValue.description` (hap2mqtt's `redactedSummary`).
+        let config = configuration.configurationJSON.flatMap { try? JSONValue(parsing: Array($0.utf8)) }
+        let info: JSONObject = [
+            "version": .string(configuration.version), "base_topic": .string(topics.base), "mqtt": .object(mqtt),
+            "homes": .array(homeList), "config": config ?? .object([:]),
+            // Beside the YAML file's `homekit.accessories` in `config`: the options saved through the bridge API.
+            "options": savedOptionsJSON,
+        ]
+        return JSONValue.object(info).description
     }
 
     /// `bridge/event`, not retained.
@@ -78,26 +81,85 @@ extension Gateway {
         published[accessory]?.topics.insert(topic)
     }
 
-    /// Publishes the `hs` topics whose hue or saturation changed in this step.
-    func publishHS() {
-        for (colour, payload) in hs.takeChanged() {
-            retain(colour.stateTopic, payload, qos: configuration.stateQoS, for: colour.hue.accessory)
-        }
-    }
-
     /// Sends everything queued, once the store is ready (nothing goes out before the first sync). New
     /// slugs are saved first, so that no topic reaches the broker under a slug the state directory does
-    /// not hold.
+    /// not hold: while they are written (off the store's executor, `saveSlugs()`), what is queued waits,
+    /// and goes out once they are on disk.
     func flush() {
         guard isReady else { return }
         publishHS()
         guard !outbox.isEmpty else { return }
-        index.saveSlugs()
+        guard !index.hasUnsavedSlugs, slugWrite == nil else {
+            guard !isFlushAfterSlugs else { return }
+            isFlushAfterSlugs = true
+            Task {
+                await self.saveSlugs()
+                self.isFlushAfterSlugs = false
+                self.flush()
+            }
+            return
+        }
         do {
             try outbox.flush(to: mqtt)
         } catch {
             logPublishFailure(error)
         }
+    }
+
+    /// Writes the slugs given since the last save to the state directory on a thread of the global pool,
+    /// not on the store's executor (the write ends with `fsync`, which a slow disk makes take long), after
+    /// a write still under way; returns once they are on disk or the failure is logged.
+    func saveSlugs() async {
+        let previous = slugWrite
+        guard let save = index.takeUnsavedSlugs() else {
+            await previous?.value
+            return
+        }
+        let write = Task.detached {
+            await previous?.value
+            save.write()
+        }
+        slugWrite = write
+        await write.value
+        if slugWrite == write { slugWrite = nil }
+    }
+
+    /// Gives accessory `id` the slug `newSlug` once the slug map that has it is written, on a thread of the
+    /// global pool (the write ends with `fsync`, which must not hold the store's executor): a rename not on
+    /// disk would be undone by the next start. Renames run one at a time, each after the slug writes
+    /// before it; until the write is done nothing sees the new slug, so the accessory's topics stay where
+    /// they are when it fails.
+    /// - Throws: `GatewayError.invalidSlug` when `newSlug` cannot be used, `.slugMapNotSaved` when the
+    ///   map cannot be written (nothing changed then).
+    func renameSlug(_ id: AccessoryID, to newSlug: String) async throws(GatewayError) {
+        while let earlier = renaming { await earlier.value }
+        let (done, finished) = AsyncStream<Void>.makeStream()
+        let mine = Task { for await _ in done {} }
+        renaming = mine
+        defer {
+            finished.finish()
+            if renaming == mine { renaming = nil }
+        }
+        guard let save = try index.mapRenaming(id, to: newSlug) else {
+            try index.applyRename(id, to: newSlug)
+            return
+        }
+        let previous = slugWrite
+        let write = Task.detached { () -> GatewayError? in
+            await previous?.value
+            do throws(GatewayError) {
+                try save.writeOrThrow()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let chained = Task { _ = await write.value }
+        slugWrite = chained
+        let failure = await write.value
+        if slugWrite == chained { slugWrite = nil }
+        if let failure { throw failure }
+        try index.applyRename(id, to: newSlug)
     }
 
     /// A failed publish: while the broker is away only transient messages are lost (retained state goes

@@ -103,22 +103,35 @@ public struct SlugRegistry: Sendable {
         return slug
     }
 
+    /// Frees the slug of accessory `id`, so that another accessory may take it; saved by `saveIfChanged()`.
+    /// Only for an accessory whose pairing was removed: one merely gone keeps its slug, should it come back.
+    public mutating func forget(_ id: AccessoryID) {
+        guard let slug = slugByID.removeValue(forKey: id) else { return }
+        if idBySlug[slug] == id { idBySlug[slug] = nil }
+        hasUnsavedChanges = true
+    }
+
     /// Whether slugs were given since the map was last saved.
     public private(set) var hasUnsavedChanges = false
+
+    /// Whether `takeUnsaved()` has a map to write: slugs were given since the last save, and the map is
+    /// kept in a file that may be written.
+    public var needsSaving: Bool { hasUnsavedChanges && unsavable == nil && directory != nil }
 
     /// Saves the map if slugs were given since the last save. Call it before their topics are published,
     /// so that topics on the broker always belong to slugs on disk.
     public mutating func saveIfChanged() {
-        guard hasUnsavedChanges else { return }
+        takeUnsaved()?.write()
+    }
+
+    /// The map to save when slugs were given since the last save, for `SlugMapSave.write()` to write
+    /// away from the caller's executor (the write ends with `fsync`); nil when none were, when the map
+    /// is kept in memory only, or when the file may not be written this run (logged once at start).
+    public mutating func takeUnsaved() -> SlugMapSave? {
+        guard hasUnsavedChanges else { return nil }
         hasUnsavedChanges = false
-        do {
-            try save()
-        } catch {
-            // Logged once at start when the file may not be written at all.
-            if unsavable == nil, case .slugMapNotSaved(let why) = error {
-                logger.error("cannot save the slug map: \(why); the new slugs last until a restart")
-            }
-        }
+        guard unsavable == nil, let directory else { return nil }
+        return SlugMapSave(directory: directory, text: encodedMap(), logger: logger)
     }
 
     /// Every accessory that was ever given a slug here, present or gone.
@@ -138,29 +151,54 @@ public struct SlugRegistry: Sendable {
         }
     }
 
-    /// Gives accessory `id` the slug `newSlug` and saves the map. A rename that is not saved would be undone
-    /// by the next start, so when the map cannot be saved the accessory keeps its slug.
+    /// Gives accessory `id` the slug `newSlug` and saves the map, on the calling thread (the write ends with
+    /// `fsync`: the Gateway writes `mapRenaming(_:to:)` on a thread that may block, then calls
+    /// `applyRename(_:to:)`). A rename that is not saved would be undone by the next start, so when the map
+    /// cannot be saved the accessory keeps its slug.
     /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, longer than
     ///   `Slug.maximumLength`, reserved, or taken; `GatewayError.slugMapNotSaved` when the map cannot be
     ///   saved (nothing changed then).
     public mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        try mapRenaming(id, to: newSlug)?.writeOrThrow()
+        try applyRename(id, to: newSlug)
+        hasUnsavedChanges = false
+    }
+
+    /// The map as it would be with accessory `id` renamed to `newSlug`, to write before the rename is
+    /// applied; nothing changes here. Nil when the registry keeps no file.
+    /// - Throws: `GatewayError.invalidSlug` as `rename(_:to:)`; `GatewayError.slugMapNotSaved` when the
+    ///   map may not be written this run.
+    public func mapRenaming(_ id: AccessoryID, to newSlug: String) throws(GatewayError) -> SlugMapSave? {
+        try checkRename(id, to: newSlug)
+        if let unsavable { throw .slugMapNotSaved(unsavable) }
+        guard let directory else { return nil }
+        var renamed = self
+        renamed.assign(newSlug, to: id)
+        return SlugMapSave(directory: directory, text: renamed.encodedMap(), logger: logger)
+    }
+
+    /// Gives accessory `id` the slug `newSlug`, once the map that has it is written
+    /// (`mapRenaming(_:to:)`); the map is marked to be written again, with whatever else changed since.
+    /// - Throws: `GatewayError.invalidSlug` when another accessory took `newSlug` in the meantime.
+    public mutating func applyRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        try checkRename(id, to: newSlug)
+        assign(newSlug, to: id)
+        hasUnsavedChanges = true
+    }
+
+    /// Throws when accessory `id` cannot be renamed to `newSlug`.
+    private func checkRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
         if let problem = Self.problem(with: newSlug) { throw .invalidSlug(Self.shown(newSlug), reason: problem) }
         if let owner = idBySlug[newSlug], owner != id {
             throw .invalidSlug(newSlug, reason: "already used by accessory \(owner)")
         }
-        let old = slugByID[id]
-        if let old { idBySlug[old] = nil }
+    }
+
+    /// Moves accessory `id` to `newSlug` in both maps.
+    private mutating func assign(_ newSlug: String, to id: AccessoryID) {
+        if let old = slugByID[id] { idBySlug[old] = nil }
         slugByID[id] = newSlug
         idBySlug[newSlug] = id
-        do {
-            try save()
-        } catch {
-            idBySlug[newSlug] = nil
-            slugByID[id] = old
-            if let old { idBySlug[old] = id }
-            throw error
-        }
-        hasUnsavedChanges = false
     }
 
     /// Why `slug` cannot be an accessory's slug; nil when it can.
@@ -179,15 +217,36 @@ public struct SlugRegistry: Sendable {
     /// `text` for a log line or an answer: cut after 40 characters, so that a huge value is not echoed.
     static func shown(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
-    /// Writes the whole map (the slugs given since the last save with it).
-    /// - Throws: `GatewayError.slugMapNotSaved` naming the cause.
-    private func save() throws(GatewayError) {
-        if let unsavable { throw .slugMapNotSaved(unsavable) }
-        guard let directory else { return }
+    /// The file's text: one JSON object from accessory id to slug, keys sorted.
+    private func encodedMap() -> [UInt8] {
         var map = JSONObject()
         for (id, slug) in slugByID { map.append(id.description, .string(slug)) }
+        return JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
+    }
+}
+
+/// The slug map as it was when taken (`SlugRegistry.takeUnsaved()`), to be written to `slugs.json` by a
+/// thread that may block: the write is atomic and ends with `fsync`.
+public struct SlugMapSave: Sendable {
+    let directory: StateDirectory
+    let text: [UInt8]
+    let logger: Logger
+
+    /// Writes the file; a failure is logged (the new slugs then last until a restart).
+    public func write() {
         do {
-            let text = JSONValue.object(map).encoded(sortingKeys: true) + [UInt8(ascii: "\n")]
+            try writeOrThrow()
+        } catch {
+            if case .slugMapNotSaved(let why) = error {
+                logger.error("cannot save the slug map: \(why); the new slugs last until a restart")
+            }
+        }
+    }
+
+    /// Writes the file.
+    /// - Throws: `GatewayError.slugMapNotSaved` naming the cause.
+    func writeOrThrow() throws(GatewayError) {
+        do {
             try directory.write(Data(text), to: SlugRegistry.fileName)
         } catch {
             throw .slugMapNotSaved("\(error)")

@@ -15,6 +15,8 @@ struct TopicIndex {
     private var hsByStateTopic: [String: HSTopic] = [:]
     private var hsByAddress: [CharacteristicAddress: HSTopic] = [:]
     private var idBySlug: [String: AccessoryID] = [:]
+    /// Accessory servers whose pairing was removed: their accessories' slugs are freed as they go.
+    private var unpairedServers: Set<String> = []
 
     /// Whether the state directory had no slug map at start (`SlugRegistry.wasAbsent`).
     var slugMapWasAbsent: Bool { slugs.wasAbsent }
@@ -29,6 +31,7 @@ struct TopicIndex {
     /// and indexes its topics, in place of what was indexed for it before.
     mutating func add(_ accessory: Accessory) -> AccessoryLayout {
         remove(accessory.id)
+        unpairedServers.remove(accessory.id.serverID)
         let slug = slugs.slug(for: accessory.id, name: accessory.name)
         let layout = AccessoryLayout(accessory: accessory, slug: slug, topics: scheme)
         layouts[accessory.id] = layout
@@ -42,10 +45,13 @@ struct TopicIndex {
         return layout
     }
 
-    /// Forgets an accessory's topics (its slug stays reserved for it); returns its layout.
+    /// Forgets an accessory's topics (its slug stays reserved for it, unless its pairing was removed);
+    /// returns its layout.
     @discardableResult
     mutating func remove(_ id: AccessoryID) -> AccessoryLayout? {
         guard let layout = layouts.removeValue(forKey: id) else { return nil }
+        // Saved with the next flush, off the store's executor (`Gateway.saveSlugs()`).
+        if unpairedServers.contains(id.serverID) { slugs.forget(id) }
         idBySlug[layout.slug] = nil
         for topic in layout.characteristics { addressByStateTopic[topic.stateTopic] = nil }
         for hs in layout.hsTopics {
@@ -54,6 +60,15 @@ struct TopicIndex {
             hsByAddress[hs.saturation] = nil
         }
         return layout
+    }
+
+    /// The pairing with accessory server `serverID` was removed: the slugs of its accessories are freed,
+    /// at once for those not published, and as each published one is removed (after its topics are
+    /// cleared). An accessory reset to factory settings comes back with a new id and takes its old names.
+    mutating func forget(server serverID: String) {
+        let server = serverID.uppercased()
+        unpairedServers.insert(server)
+        for id in slugs.accessories.filter({ $0.serverID == server && layouts[$0] == nil }) { slugs.forget(id) }
     }
 
     /// Every accessory that ever had a slug in this state directory, present or gone: whose topics and
@@ -94,11 +109,19 @@ struct TopicIndex {
     /// The slug renaming accessory `id` to `name` gives it (`SlugRegistry.slug(forRenaming:to:)`).
     func slug(forRenaming id: AccessoryID, to name: String) -> String { slugs.slug(forRenaming: id, to: name) }
 
-    /// Gives accessory `id` the slug `newSlug` in the registry (saved at once); `add(_:)` then gives it
-    /// its new layout.
-    /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, reserved, or taken.
-    mutating func rename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
-        try slugs.rename(id, to: newSlug)
+    /// The slug map with accessory `id` renamed to `newSlug`, to write before `applyRename(_:to:)`
+    /// (`SlugRegistry.mapRenaming(_:to:)`).
+    /// - Throws: `GatewayError.invalidSlug` when `newSlug` is not `[a-z0-9_-]`, reserved, or taken;
+    ///   `.slugMapNotSaved` when the map may not be written this run.
+    func mapRenaming(_ id: AccessoryID, to newSlug: String) throws(GatewayError) -> SlugMapSave? {
+        try slugs.mapRenaming(id, to: newSlug)
+    }
+
+    /// Gives accessory `id` the slug `newSlug` in the registry, once the map that has it is written;
+    /// `add(_:)` then gives it its new layout.
+    /// - Throws: `GatewayError.invalidSlug` when another accessory took `newSlug` in the meantime.
+    mutating func applyRename(_ id: AccessoryID, to newSlug: String) throws(GatewayError) {
+        try slugs.applyRename(id, to: newSlug)
     }
 
     /// Saves the slugs given since the last save; called before their topics are published, so that no
@@ -106,4 +129,11 @@ struct TopicIndex {
     mutating func saveSlugs() {
         slugs.saveIfChanged()
     }
+
+    /// Whether slugs were given since the last save that are to be written (`SlugRegistry.needsSaving`).
+    var hasUnsavedSlugs: Bool { slugs.needsSaving }
+
+    /// The slugs given since the last save, to be written away from the store's executor
+    /// (`SlugRegistry.takeUnsaved()`).
+    mutating func takeUnsavedSlugs() -> SlugMapSave? { slugs.takeUnsaved() }
 }

@@ -134,7 +134,7 @@ public actor HAPConnection {
     }
 
     /// `send`, refused with `.notVerified` before anything is sent when pair-verify has not finished: one
-    /// entry into the actor for both, where `HAPClient` asked `isEncrypted` first and then sent (issue 18).
+    /// entry into the actor for both, rather than asking `isEncrypted` first and then sending.
     func sendEncrypted(_ request: HTTPRequest, timeout: Duration?) async throws(HAPConnectionError) -> HTTPMessage {
         guard cipher != nil else { throw .notVerified }
         return try await send(request, timeout: timeout, switchesToEncryption: false)

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The receiving side of a `HAPConnection`, called where the bytes were read (`SocketReader`: the read
 /// loop's thread on Linux): decrypts and parses them there, resumes the request in flight with its
-/// response and yields events to the connection's stream, with no thread woken in between (issue 18).
+/// response and yields events to the connection's stream, with no thread woken in between.
 /// Its state sits behind one lock, since the connection's actor also touches it: a request going out,
 /// the session keys after pair-verify, the close.
 ///

@@ -5,9 +5,9 @@ import Synchronization
 /// earliest of those times, calls the connections that are due (`HAPConnection.watchdogWoke()`), and
 /// sleeps again until the next.
 ///
-/// A task with a timer of its own per connection cost every new connection a task, a Dispatch timer (a
-/// wake of Dispatch's manager thread) and the cancellation at its close: 4–6 % of a pair-verify's CPU
-/// (issue 18, Benchmarks/README.md). Here a connection only adds an entry, and a new task starts only when
+/// A task with a timer of its own per connection would cost every new connection a task, a Dispatch timer
+/// (a wake of Dispatch's manager thread) and the cancellation at its close: 4–6 % of a pair-verify's CPU
+/// (hap2mqtt-bench hap, Benchmarks/README.md). Here a connection only adds an entry, and a new task starts only when
 /// a connection wants to be woken before the sleeping task would wake.
 final class RequestDeadlines: Sendable {
     /// The process's one.

@@ -14,8 +14,10 @@ extension HAPController {
     @discardableResult
     public func unpair(_ nameOrID: String, force: Bool = false) async throws(HAPControllerError) -> UnpairOutcome {
         let pairing = try pairing(named: nameOrID)
-        let identity = try identity()
+        let identity = try identity(for: pairing)
         let metadata = ["hap.accessory": pairing.accessoryPairingID]
+        markRemoving(pairing.accessoryPairingID, true)
+        defer { markRemoving(pairing.accessoryPairingID, false) }
         let outcome: UnpairOutcome
         do throws(HAPControllerError) {
             let client = try await connect(to: pairing)

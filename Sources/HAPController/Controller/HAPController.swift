@@ -29,6 +29,9 @@ public actor HAPController {
     /// The addresses providers followed their accessory servers to and saved, by upper-case accessory
     /// pairing id (`followedAddress(of:)`).
     private let followed = Mutex<[String: HAPEndpoint]>([:])
+    /// The accessory pairing ids (upper case) whose pairing `unpair` is removing now: the accessory closes
+    /// the running session of a removed controller, which is then no lost connection.
+    private let removing = Mutex<Set<String>>([])
 
     /// A controller keeping its files in `stateDirectory`; nothing is read until it is needed.
     public init(
@@ -54,6 +57,14 @@ public actor HAPController {
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// The identity pair-verify uses for `pairing`: its own when it was taken over from another controller
+    /// (`Pairing.controller`), else this controller's.
+    /// - Throws: as `identity()`.
+    public func identity(for pairing: Pairing) throws(HAPControllerError) -> ControllerIdentity {
+        if let own = pairing.controller { return own }
+        return try identity()
     }
 
     /// Logs `problem`, why the identity cannot be loaded, as one error while it lasts: every provider
@@ -107,7 +118,7 @@ public actor HAPController {
     /// - Throws: `.connection` (`.connection(.pairing(.authenticationFailed))` when the accessory no longer
     ///   knows this controller), `.storage` when the identity cannot be loaded.
     public func connect(to pairing: Pairing) async throws(HAPControllerError) -> HAPClient {
-        let identity = try identity()
+        let identity = try identity(for: pairing)
         if pairing.controllerPairingID != identity.pairingID {
             logger.warning(
                 "the pairing was made by another controller identity; pair-verify will likely fail",
@@ -149,6 +160,25 @@ public actor HAPController {
 
     /// Whether the host and port of `pairing` are those `saveAddress` saved for its accessory server: a
     /// change of the pairing file that a provider made itself, which needs no new provider.
+    /// Whether the pairing with `accessoryPairingID` is gone or being removed by `unpair`: its session
+    /// ending is then expected, no reason to warn or reconnect.
+    public nonisolated func isRemoved(_ accessoryPairingID: String) -> Bool {
+        if removing.withLock({ $0.contains(accessoryPairingID.uppercased()) }) { return true }
+        do {
+            return try store.pairing(accessoryPairingID: accessoryPairingID) == nil
+        } catch {
+            return false  // a damaged file is still a pairing, and says so where it is read
+        }
+    }
+
+    /// Marks the pairing with `accessoryPairingID` as being removed, or no longer.
+    func markRemoving(_ accessoryPairingID: String, _ on: Bool) {
+        let id = accessoryPairingID.uppercased()
+        removing.withLock { set in
+            if on { set.insert(id) } else { set.remove(id) }
+        }
+    }
+
     public nonisolated func isFollowedAddress(of pairing: Pairing) -> Bool {
         followed.withLock { $0[pairing.accessoryPairingID.uppercased()] }
             == HAPEndpoint(host: pairing.host, port: pairing.port)

@@ -2,7 +2,7 @@ public import HomeStore
 
 extension ManagementError {
     /// The management error for a controller error, with the advice a user needs; `pairing` names the
-    /// pairing concerned, when there is one. The lines are the command line's (README "Command line").
+    /// pairing concerned, when there is one. The lines are the command line's (docs/command-line.md "The commands").
     public init(_ error: HAPControllerError, pairing: String? = nil) {
         let prefix = pairing.map { "\($0): " } ?? ""
         switch error {

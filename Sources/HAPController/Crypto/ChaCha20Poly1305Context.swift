@@ -5,8 +5,8 @@ import Synchronization
 /// HAP session (`HAPSessionCipher`) and the one-shot `ChaCha20Poly1305.seal`/`open`.
 ///
 /// Each message only sets its nonce on the kept `EVP_CIPHER_CTX`, which resets the AEAD state, so no
-/// message depends on the one before. A context made per frame cost an allocation, a cipher look-up in
-/// OpenSSL 3's provider tables and the key schedule for every frame (issue 18, Benchmarks/README.md).
+/// message depends on the one before. A context made per frame would cost an allocation, a cipher look-up
+/// in OpenSSL 3's provider tables and the key schedule for every frame (hap2mqtt-bench hap).
 /// The messages are read from and written to the caller's buffers, without copies.
 ///
 /// `@unchecked Sendable`: the handle is used only under `lock` (copies of a `HAPSessionCipher` share their

@@ -35,8 +35,8 @@ public enum HKDF {
 }
 
 /// libcrypto's HKDF, looked up in its provider tables once for the process: a context made by name for
-/// every derivation looked the algorithm up again each time, about two thirds of each HKDF's 7-20 µs here
-/// (three per pair-verify; issue 18, Benchmarks/README.md "Session 7").
+/// every derivation looks the algorithm up again each time, about two thirds of each HKDF's 7-20 µs
+/// (three per pair-verify; hap2mqtt-bench hap).
 ///
 /// `@unchecked Sendable`: a fetched `EVP_KDF` is never changed after the fetch and may be used from several
 /// threads at once (its reference count is atomic; openssl-threads(7)); it is kept for the process.

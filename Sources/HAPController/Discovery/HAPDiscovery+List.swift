@@ -29,8 +29,8 @@ extension HAPDiscovery: AccessoryDiscovery {
             continuation.finish()
             return stream
         }
-        let number = (listSubscribers.keys.max() ?? -1) + 1
-        listSubscribers[number] = continuation
+        let number = (list.subscribers.keys.max() ?? -1) + 1
+        list.subscribers[number] = continuation
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeListSubscriber(number) }
         }
@@ -38,41 +38,41 @@ extension HAPDiscovery: AccessoryDiscovery {
         return stream
     }
 
-    private func removeListSubscriber(_ number: Int) { listSubscribers[number] = nil }
+    private func removeListSubscriber(_ number: Int) { list.subscribers[number] = nil }
 
     /// Something the list is made of changed: it is sent after `Limits.listDelay`, with whatever else
     /// changed meanwhile, and only when it differs from the last one sent.
     func listChanged() {
-        guard listUpdate == nil, !listSubscribers.isEmpty else { return }
+        guard list.update == nil, !list.subscribers.isEmpty else { return }
         let delay = limits.listDelay
-        listUpdate = Task {
+        list.update = Task {
             try? await Task.sleep(for: delay)
             self.sendList()
         }
     }
 
     private func sendList() {
-        listUpdate = nil
+        list.update = nil
         guard !stopped else { return }
-        let list = discoveredAccessories()
-        guard list != lastList else { return }
-        lastList = list
-        for continuation in listSubscribers.values { continuation.yield(list) }
+        let current = discoveredAccessories()
+        guard current != list.last else { return }
+        list.last = current
+        for continuation in list.subscribers.values { continuation.yield(current) }
     }
 
     func finishListSubscribers() {
-        listUpdate?.cancel()
-        listUpdate = nil
-        for continuation in listSubscribers.values { continuation.finish() }
-        listSubscribers = [:]
+        list.update?.cancel()
+        list.update = nil
+        for continuation in list.subscribers.values { continuation.finish() }
+        list.subscribers = [:]
     }
 
     /// `pairedIDs()`, asked at most every `pairedIDLifetime`, upper-case.
     func currentPairedIDs() -> Set<String> {
         let now = ContinuousClock.now
-        if let cache = pairedIDCache, now - cache.at < Self.pairedIDLifetime { return cache.ids }
+        if let cache = list.pairedIDCache, now - cache.at < Self.pairedIDLifetime { return cache.ids }
         let ids = Set(pairedIDs().map { $0.uppercased() })
-        pairedIDCache = (ids, now)
+        list.pairedIDCache = (ids, now)
         return ids
     }
 }

@@ -8,7 +8,7 @@ public import Logging
 /// provider follows a new address, reconnects a returning accessory, re-fetches on a new `c#`). The
 /// accessories not paired with this gateway are the `AccessoryDiscovery` list (`HAPDiscovery+List.swift`).
 ///
-/// Everything from the network is bounded (issue "bad input from the network"): at most
+/// Everything from the network is bounded (docs/DESIGN.md "Hostile input"): at most
 /// `Limits.maximumServices` services are kept (later ones are ignored until others go, except those of
 /// ids someone listens for, the paired accessories, which take the place of the least recent other),
 /// an announcement that repeats what is known changes nothing, and each accessory (or ignored service)
@@ -43,6 +43,26 @@ public actor HAPDiscovery {
         }
     }
 
+    /// Whether the Avahi daemon could be reached, for the words of the log.
+    private struct DaemonStatus {
+        /// The last attempt to browse found no daemon.
+        var wasUnavailable = false
+        /// Browsing ran at some point.
+        var hasBrowsed = false
+    }
+
+    /// The list of accessories not paired here, as its readers get it.
+    struct UnpairedList {
+        /// Its readers, by number.
+        var subscribers: [Int: AsyncStream<[DiscoveredAccessory]>.Continuation] = [:]
+        /// The list as last sent to them.
+        var last: [DiscoveredAccessory]?
+        /// The pending send of the list, while changes are gathered.
+        var update: Task<Void, Never>?
+        /// `pairedIDs()` as last asked, and when.
+        var pairedIDCache: (ids: Set<String>, at: ContinuousClock.Instant)?
+    }
+
     private struct Entry {
         var instance: ServiceInstance
         var advertisement: HAPAdvertisement
@@ -65,20 +85,12 @@ public actor HAPDiscovery {
     private var nextSubscriber = 0
     private var reader: Task<Void, Never>?
     private(set) var stopped = false
-    private var daemonWasUnavailable = false
+    private var daemon = DaemonStatus()
     /// Why browsing is not running now (the daemon cannot be reached), nil while it runs or before it
     /// first tried: a pair by id can then fail at once instead of waiting for an announcement.
     public private(set) var unavailableReason: String?
-    /// Whether browsing ran at some point (for the words of the log).
-    private var hasBrowsed = false
-    /// The readers of the list of accessories not paired here (`HAPDiscovery+List.swift`).
-    var listSubscribers: [Int: AsyncStream<[DiscoveredAccessory]>.Continuation] = [:]
-    /// The list as last sent to them.
-    var lastList: [DiscoveredAccessory]?
-    /// The pending send of the list, while changes are gathered.
-    var listUpdate: Task<Void, Never>?
-    /// `pairedIDs()` as last asked, and when.
-    var pairedIDCache: (ids: Set<String>, at: ContinuousClock.Instant)?
+    /// The list of accessories not paired here and its readers (`HAPDiscovery+List.swift`).
+    var list = UnpairedList()
 
     /// Reading announcements from `browser`; nothing happens until `start`.
     /// - Parameters:
@@ -205,22 +217,22 @@ public actor HAPDiscovery {
         case .found(let instance): found(instance)
         case .removed(let name): removed(name)
         case .unavailable(let reason):
-            if !daemonWasUnavailable {
+            if !daemon.wasUnavailable {
                 logger.warning(
-                    hasBrowsed
+                    daemon.hasBrowsed
                         ? "lost the Avahi daemon (\(reason)); discovery resumes when it is back"
                         : "cannot reach the Avahi daemon (\(reason)); discovery begins when it can be reached, "
                             + "paired accessories are reached at their stored addresses meanwhile")
             }
-            daemonWasUnavailable = true
+            daemon.wasUnavailable = true
             if !entries.isEmpty {
                 entries = [:]
                 listChanged()
             }
         case .browsing:
-            if daemonWasUnavailable { logger.notice("the Avahi daemon is back; browsing for HomeKit accessories") }
-            daemonWasUnavailable = false
-            hasBrowsed = true
+            if daemon.wasUnavailable { logger.notice("the Avahi daemon is back; browsing for HomeKit accessories") }
+            daemon.wasUnavailable = false
+            daemon.hasBrowsed = true
             logger.debug("browsing for \(Self.serviceType)")
         }
     }

@@ -1,6 +1,6 @@
 /// At most one log line per key (an accessory's id or instance name; a kind of bad input) per `interval`,
-/// so that a flood of announcements, unreadable events or values cannot flood the log (issue "bad input
-/// from the network"). It remembers at most
+/// so that a flood of announcements, unreadable events or values cannot flood the log (docs/DESIGN.md
+/// "Hostile input"). It remembers at most
 /// `capacity` keys; beyond that, every further key shares one allowance, so that many different names
 /// still give at most one line per interval.
 struct LogLimiter: Sendable {

@@ -79,7 +79,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// it avoids the mDNS name, which overflowed buffers in some accessories.
     public static func hostHeaderValue(for host: String) -> String {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        // On UTF-8: `String.contains(String)` is Foundation's, 3 % of a read's CPU time (issue 18).
+        // On UTF-8: `String.contains(String)` is Foundation's, 3 % of a read's CPU time.
         guard bare.utf8.contains(UInt8(ascii: ":")) else { return oneLine(bare) }
         let withoutZone =
             bare.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? bare

@@ -8,8 +8,8 @@ extension Characteristic {
     /// Everything else is read best-effort and odd parts are reported as `adjusted` problems: an unknown
     /// or missing format is inferred from the value, a value the format cannot carry is left unknown,
     /// metadata of the wrong JSON type is ignored.
-    /// `location` is made only for a problem: a string per characteristic, and another with its iid, were
-    /// made for every characteristic of every `/accessories` read (issue 18).
+    /// `location` is made only for a problem: a string per characteristic, and another with its iid, made
+    /// for every characteristic of every `/accessories` read, would be paid on every read for nothing.
     static func fromHAP(
         _ json: JSONValue, location: @autoclosure () -> String, problems: inout [HAPModelProblem]
     ) -> Characteristic? {
@@ -121,8 +121,8 @@ extension Characteristic {
     }
 
     /// The members of a characteristic object that `fromHAP` reads, found in one pass over the members (of
-    /// a key given twice, the last, as `JSONObject`'s subscript gives it): a lookup per field searched the
-    /// members again for each of a dozen fields (issue 18).
+    /// a key given twice, the last, as `JSONObject`'s subscript gives it): a lookup per field would search the
+    /// members again for each of a dozen fields.
     private struct Fields {
         var iid, type, value, format, perms, validValues, validValuesRange: JSONValue?
         var minValue, maxValue, minStep, maxLength, maxDataLength, unit, description: JSONValue?
@@ -155,7 +155,7 @@ extension CharacteristicFormat {
     /// The format for a HAP `format` name, in any case; `int32` and `double`, seen from some servers,
     /// read as `int` and `float`.
     init?(hapName: String) {
-        // Most servers send the lower-case name: no lower-cased copy for them (issue 18).
+        // Most servers send the lower-case name: no lower-cased copy for them.
         if let exact = CharacteristicFormat(rawValue: hapName) {
             self = exact
             return

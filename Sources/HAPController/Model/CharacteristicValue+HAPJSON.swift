@@ -22,8 +22,8 @@ extension CharacteristicValue {
         -> CharacteristicValue?
     {
         if json.isNull { return nil }
-        // Made only when thrown: the value's JSON text made for every value read was a tenth of reading
-        // `/accessories` (issue 18).
+        // Made only when thrown: the value's JSON text made for every value read would be a tenth of
+        // reading `/accessories`.
         var mismatch: HAPModelError { .valueMismatch(format: format, value: json.description) }
         switch format {
         case .bool:

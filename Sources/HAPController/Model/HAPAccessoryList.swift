@@ -68,7 +68,7 @@ public struct HAPAccessoryList: Sendable, Hashable {
                     HAPModelProblem(location: "aid \(aid) service", action: .skipped, reason: "no valid \"iid\""))
                 continue
             }
-            // Made only for a problem (issue 18).
+            // Made only for a problem: a string per service would cost every `/accessories` read.
             var here: String { "aid \(aid) service iid \(iid)" }
             guard let typeText = json["type"]?.stringValue, let type = HAPType(typeText) else {
                 problems.append(

@@ -38,7 +38,7 @@ public enum HAPRequests {
     public static func readCharacteristics(
         _ ids: [HAPCharacteristicID], meta: Bool = false, perms: Bool = false, type: Bool = false, events: Bool = false
     ) -> HTTPRequest {
-        // Appended in place: an array of descriptions joined, and an array of flags, per read (issue 18).
+        // Appended in place: no array of descriptions joined, and no array of flags, per read.
         var path = "/characteristics?id="
         path.reserveCapacity(path.utf8.count + ids.count * 8 + 32)
         for (index, id) in ids.enumerated() {

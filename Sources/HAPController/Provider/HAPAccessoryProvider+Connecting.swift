@@ -215,7 +215,12 @@ extension HAPAccessoryProvider {
         disconnectReason = reason
         offlineAIDs = [:]
         reconnecting = true
-        logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
+        // An unpair makes the accessory close this session: expected, and the provider is stopped next.
+        if controller.isRemoved(pairing.accessoryPairingID) {
+            logger.info("the connection to \(displayName) closed: its pairing was removed")
+        } else {
+            logger.warning("lost the connection to \(displayName): \(reason); reconnecting")
+        }
         if let ids = index?.ids, !ids.isEmpty { holdOfflineReport(ids) }
     }
 

@@ -8,7 +8,8 @@ public import SystemSupport
 /// - `controller.json`: this controller's pairing id and Ed25519 seed (`ControllerIdentity`), created once
 ///   on first use and never replaced;
 /// - `pairing-<accessory id>.json` (e.g. `pairing-AA-BB-CC-DD-EE-FF.json`), one per accessory server: its
-///   pairing id, long-term public key, host, port and name (`Pairing`).
+///   pairing id, long-term public key, host, port and name, and for a pairing taken over from another
+///   controller that keeps that controller's identity, its keys (`Pairing`).
 ///
 /// Loading never deletes or rewrites a file it cannot read: a damaged pairing file is reported and
 /// skipped, a damaged identity file is an error (a new identity would orphan every pairing), and so is a

@@ -6,8 +6,8 @@
     /// The one thread that reads the HAP connections on Linux: epoll(7) over the sockets of every
     /// `TCPConnection` that reads in place (`startReading(into:)`), so that ten accessories cost one thread
     /// and one 16 KiB buffer instead of ten, and each read is decrypted, parsed and handed on by its
-    /// `SocketReader` on this thread, without waking another thread first (issue 18; the hand-off was a
-    /// thread wake per answer and two per event, Benchmarks/README.md "Scenarios 4 and 5").
+    /// `SocketReader` on this thread, without waking another thread first (a hand-off to another thread
+    /// costs a thread wake per answer and two per event: hap2mqtt-bench hap and latency).
     ///
     /// Level-triggered: a socket with bytes left after one `recv` is reported again. A socket leaves the
     /// loop only here, once its stream ended (`SocketState.readAvailable` said so), and `SocketState` closes
@@ -46,10 +46,9 @@
 
         private func run() {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SocketState.readSize, alignment: 1)
-            // Not an Array: iterating a slice of one copied it at the next epoll_wait, and in this function,
-            // which never returns, the copies were never released (544 bytes per wake-up, 110 MB and more
-            // in `hap2mqtt-bench flood`'s 30 s event flood; Benchmarks/README.md "Session 6: flood's
-            // settled memory").
+            // Not an Array: iterating a slice of one copies it at the next epoll_wait, and in this function,
+            // which never returns, the copies are never released (544 bytes per wake-up, 110 MB and more
+            // in `hap2mqtt-bench flood`'s 30 s event flood).
             let tags = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: Self.batch)
             tags.initialize(repeating: 0)
             while true {

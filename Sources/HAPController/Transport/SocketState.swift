@@ -38,8 +38,8 @@ final class SocketState: Sendable {
         var shuttingDown = false
 
         /// The descriptor, given up (the caller closes it after the lock is let go), once nobody uses it.
-        /// The syscalls stay outside the lock: the read loop, woken by the shutdown, spun on it meanwhile
-        /// (5 % of a pair-verify's CPU, issue 18).
+        /// The syscalls stay outside the lock: the read loop, woken by the shutdown, would spin on it
+        /// meanwhile (5 % of a pair-verify's CPU).
         mutating func releaseDescriptorIfUnused() -> Int32? {
             // A connection that never started reading has no reader to wait for once it is closed.
             guard readerDone || (!readerStarted && closing), sendsInFlight == 0, !shuttingDown, descriptor >= 0

@@ -38,7 +38,7 @@ public enum TCPError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `host:port`, IPv6 in brackets.
     static func endpoint(_ host: String, _ port: UInt16) -> String {
-        // On UTF-8: `String.contains(String)` is Foundation's, 10 µs of each new connection (issue 18).
+        // On UTF-8: `String.contains(String)` is Foundation's, 10 µs of each new connection.
         host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

@@ -14,8 +14,8 @@ public struct HAPType: Hashable, Sendable, Codable, CustomStringConvertible, Com
     /// Normalises `string` (short form of up to 8 hex digits, 32 hex digits, or a 36-character UUID).
     /// Returns nil when the string is none of those forms.
     public init?(_ string: String) {
-        // On the UTF-8 bytes: with `Character`s, Foundation's trimming and a `Set` per call this was a
-        // third of parsing `/accessories` (issue 18, Benchmarks/README.md).
+        // On the UTF-8 bytes: with `Character`s, Foundation's trimming and a `Set` per call this would be a
+        // third of parsing `/accessories` (hap2mqtt-bench hap).
         var bytes = Array(string.utf8)
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
         let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex
@@ -23,8 +23,8 @@ public struct HAPType: Hashable, Sendable, Codable, CustomStringConvertible, Com
         for i in bytes.indices where (0x61...0x7A).contains(bytes[i]) { bytes[i] -= 0x20 }
         let isHex = { (b: UInt8) in (0x30...0x39).contains(b) || (0x41...0x46).contains(b) }
         if (1...8).contains(bytes.count), bytes.allSatisfy(isHex) {
-            // One buffer made into one string: three strings joined were a fifth of reading a characteristic
-            // (issue 18).
+            // One buffer made into one string: three strings joined would be a fifth of reading a
+            // characteristic.
             var full = [UInt8](repeating: UInt8(ascii: "0"), count: 8 - bytes.count)
             full.reserveCapacity(8 + HAPType.appleBaseSuffixBytes.count)
             full += bytes

@@ -23,7 +23,7 @@ public struct Permissions: OptionSet, Sendable, Hashable, Codable, CustomStringC
         var p: Permissions = []
         for n in names {
             // On the two UTF-8 bytes, any case: a lower-cased copy of each name compared as strings with
-            // every known one was a fifth of reading a characteristic (issue 18).
+            // every known one would be a fifth of reading a characteristic.
             var bytes = n.utf8.makeIterator()
             guard let a = bytes.next(), let b = bytes.next(), bytes.next() == nil else { continue }
             switch (a | 0x20, b | 0x20) {

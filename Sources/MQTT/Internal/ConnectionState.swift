@@ -52,6 +52,29 @@ struct AttemptFacts {
 /// Lock order: this lock may be taken inside libmosquitto callbacks (which hold libmosquitto's callback
 /// mutex), and libmosquitto calls made while holding it only queue packets, never run callbacks (the
 /// client is in threaded mode), so no cycle can form.
+/// The bytes of the messages libmosquitto holds (not yet written or acknowledged), against
+/// `MQTTOutboundLimits.sendWindowBytes`.
+struct SendWindow {
+    /// Their total.
+    var bytes = 0
+    /// Each one's share, by message id, taken off the total when it is acknowledged or dropped.
+    var shares: [Int32: Int] = [:]
+}
+
+/// The operations waiting for an answer of the broker or for the loop thread, each resumed exactly once.
+struct Waiters {
+    /// QoS 1/2 publishes awaiting PUBACK or PUBCOMP (QoS 0: the write), by message id.
+    var publish: [Int32: PendingPublish] = [:]
+    /// SUBSCRIBEs awaiting SUBACK, by message id.
+    var subscribe: [Int32: PendingSubscribe] = [:]
+    /// UNSUBSCRIBEs awaiting UNSUBACK, by message id.
+    var unsubscribe: [Int32: Completion] = [:]
+    /// `connect()` calls awaiting the first CONNACK.
+    var connect: [Completion] = []
+    /// `disconnect()` calls awaiting the end of the loop thread.
+    var stop: [CheckedContinuation<Void, Never>] = []
+}
+
 struct ConnectionState {
     enum Phase {
         /// `connect()` not called yet, or the first connection failed.
@@ -79,17 +102,12 @@ struct ConnectionState {
     var offlineQueue: [QueuedPublish] = []
     /// Messages published while connected that wait for room in the send window, oldest first.
     var backlog = PublishBacklog()
-    /// Bytes of the messages libmosquitto holds (not yet written or acknowledged), and each one's share
-    /// by message id.
-    var windowBytes = 0
-    var windowShares: [Int32: Int] = [:]
+    /// What libmosquitto holds of the messages published (not yet written or acknowledged).
+    var window = SendWindow()
     /// Messages dropped since the last connection (QoS 0 while disconnected, queue overflow).
     var droppedWhileOffline = 0
-    var publishWaiters: [Int32: PendingPublish] = [:]
-    var subscribeWaiters: [Int32: PendingSubscribe] = [:]
-    var unsubscribeWaiters: [Int32: Completion] = [:]
-    var connectWaiters: [Completion] = []
-    var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The operations that wait for the broker or for the loop thread.
+    var waiters = Waiters()
     var hooks: [ConnectHook] = []
     /// The hooks of the latest connection; the next run waits for it so hooks never overlap.
     var hookChain: Task<Void, Never>?

@@ -229,8 +229,8 @@ extension MQTTConnection {
             state.everReady = true
             let dropped = state.droppedWhileOffline
             state.droppedWhileOffline = 0
-            for completion in state.connectWaiters { completion.resume(returning: .success(())) }
-            state.connectWaiters = []
+            for completion in state.waiters.connect { completion.resume(returning: .success(())) }
+            state.waiters.connect = []
             if !state.hooks.isEmpty {
                 let hooks = state.hooks
                 let previous = state.hookChain
@@ -258,14 +258,14 @@ extension MQTTConnection {
             state.ready = false
             moveBacklogOffline(&state)
             state.resubscriptions = [:]
-            for (mid, pending) in state.publishWaiters where pending.qos == .atMostOnce {
+            for (mid, pending) in state.waiters.publish where pending.qos == .atMostOnce {
                 pending.completion.resume(returning: .failure(.notConnected))
-                state.publishWaiters[mid] = nil
+                state.waiters.publish[mid] = nil
             }
-            for pending in state.subscribeWaiters.values { pending.completion.resume(returning: .success(())) }
-            for completion in state.unsubscribeWaiters.values { completion.resume(returning: .success(())) }
-            state.subscribeWaiters = [:]
-            state.unsubscribeWaiters = [:]
+            for pending in state.waiters.subscribe.values { pending.completion.resume(returning: .success(())) }
+            for completion in state.waiters.unsubscribe.values { completion.resume(returning: .success(())) }
+            state.waiters.subscribe = [:]
+            state.waiters.unsubscribe = [:]
         }
         // The loop logs the end, once it knows when the next attempt comes.
         eventContinuation.yield(.disconnected(reason: Self.reasonText(error)))
@@ -276,8 +276,8 @@ extension MQTTConnection {
     private func giveUp(_ error: MQTTError) {
         log(.warning, "could not connect to \(brokerName): \(error)")
         let stopping = state.withLock { state -> Bool in
-            for completion in state.connectWaiters { completion.resume(returning: .failure(error)) }
-            state.connectWaiters = []
+            for completion in state.waiters.connect { completion.resume(returning: .failure(error)) }
+            state.waiters.connect = []
             guard state.phase != .stopping else { return true }
             failPendingOperations(&state, with: .notConnected)
             state.phase = .idle

@@ -79,7 +79,7 @@ extension MQTTConnection {
         in state: inout ConnectionState
     ) -> MQTTError? {
         guard state.ready else {
-            guard message.qos != .atMostOnce, configuration.maxQueuedMessages > 0 else {
+            guard message.qos != .atMostOnce, configuration.outbound.maxQueuedMessages > 0 else {
                 state.droppedWhileOffline += 1
                 return completion == nil ? nil : .notConnected
             }
@@ -96,7 +96,7 @@ extension MQTTConnection {
     /// Whether a message published now, while connected, waits in the backlog: the send window is full
     /// or others wait already.
     private func mustWait(_ message: MQTTMessage, in state: ConnectionState) -> Bool {
-        state.ready && configuration.sendWindowBytes > 0
+        state.ready && configuration.outbound.sendWindowBytes > 0
             && (!state.backlog.isEmpty || !windowHasRoom(for: Self.windowCost(message), in: state))
     }
 
@@ -109,7 +109,7 @@ extension MQTTConnection {
 
     /// Whether a message of `cost` bytes may go now; one that alone exceeds the window goes when it is empty.
     private func windowHasRoom(for cost: Int, in state: ConnectionState) -> Bool {
-        state.windowBytes == 0 || state.windowBytes + cost <= configuration.sendWindowBytes
+        state.window.bytes == 0 || state.window.bytes + cost <= configuration.outbound.sendWindowBytes
     }
 
     /// `mosquitto_publish_v5`, counting the message against the send window until libmosquitto reports it
@@ -130,10 +130,10 @@ extension MQTTConnection {
         let savedErrno = errno
         if rc == MosquittoError.success || (rc == MosquittoError.noConnection && message.qos != .atMostOnce) {
             unwrittenPublishes.add(1, ordering: .relaxed)
-            if let completion { state.publishWaiters[mid] = PendingPublish(qos: message.qos, completion: completion) }
-            if configuration.sendWindowBytes > 0 {
-                state.windowBytes += cost
-                state.windowShares[mid] = cost
+            if let completion { state.waiters.publish[mid] = PendingPublish(qos: message.qos, completion: completion) }
+            if configuration.outbound.sendWindowBytes > 0 {
+                state.window.bytes += cost
+                state.window.shares[mid] = cost
             }
             return nil
         }
@@ -145,7 +145,7 @@ extension MQTTConnection {
     }
 
     private func enqueueOffline(_ queued: QueuedPublish, in state: inout ConnectionState) {
-        let limit = configuration.maxQueuedMessages
+        let limit = configuration.outbound.maxQueuedMessages
         if state.offlineQueue.count >= limit {
             // Drop a tenth at once so a long outage does not shift the whole queue for every message.
             let dropped = max(1, limit / 10)
@@ -160,8 +160,8 @@ extension MQTTConnection {
     /// the new connection's send window cannot take yet goes to the backlog.
     func flushOfflineQueue(_ state: inout ConnectionState) {
         // Messages libmosquitto held when the connection broke are sent again or were dropped by it.
-        state.windowBytes = 0
-        state.windowShares = [:]
+        state.window.bytes = 0
+        state.window.shares = [:]
         let queue = state.offlineQueue
         state.offlineQueue = []
         for queued in queue {
@@ -222,14 +222,14 @@ extension MQTTConnection {
     /// libmosquitto reports a QoS 0 message written, or a QoS 1/2 message acknowledged (PUBACK/PUBCOMP).
     func didCompletePublish(mid: Int32, reasonCode: Int32) {
         state.withLock { state in
-            if let share = state.windowShares.removeValue(forKey: mid) {
-                state.windowBytes -= share
+            if let share = state.window.shares.removeValue(forKey: mid) {
+                state.window.bytes -= share
                 // The backlog refills the window once half of it is free, not message by message: the
                 // refill is then written in one go, in a few TCP segments, instead of a packet, a
                 // segment and a loop turn for each acknowledgement (hap2mqtt-bench fanout).
-                if state.windowBytes <= configuration.sendWindowBytes / 2 { drainBacklog(&state) }
+                if state.window.bytes <= configuration.outbound.sendWindowBytes / 2 { drainBacklog(&state) }
             }
-            guard let pending = state.publishWaiters.removeValue(forKey: mid) else { return }
+            guard let pending = state.waiters.publish.removeValue(forKey: mid) else { return }
             if reasonCode >= 0x80 {
                 pending.completion.resume(
                     returning: .failure(.protocolError(code: reasonCode, reason: MosquittoError.reasonText(reasonCode)))

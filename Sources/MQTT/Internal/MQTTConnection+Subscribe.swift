@@ -15,7 +15,7 @@ extension MQTTConnection {
             guard state.ready else { return completion.resume(returning: .success(())) }
             let (rc, mid, savedErrno) = sendSubscribe(filters, options: options)
             if rc == MosquittoError.success {
-                state.subscribeWaiters[mid] = PendingSubscribe(filters: filters, completion: completion)
+                state.waiters.subscribe[mid] = PendingSubscribe(filters: filters, completion: completion)
             } else if rc == MosquittoError.noConnection {
                 // The connection just broke; the filters are remembered and go out after the reconnect.
                 completion.resume(returning: .success(()))
@@ -43,7 +43,7 @@ extension MQTTConnection {
             }
             let savedErrno = errno
             if rc == MosquittoError.success {
-                state.unsubscribeWaiters[mid] = completion
+                state.waiters.unsubscribe[mid] = completion
             } else if rc == MosquittoError.noConnection {
                 state.unsentUnsubscriptions.formUnion(unsent)
                 completion.resume(returning: .success(()))
@@ -115,7 +115,7 @@ extension MQTTConnection {
                 }
                 return
             }
-            guard let pending = state.subscribeWaiters.removeValue(forKey: mid) else { return }
+            guard let pending = state.waiters.subscribe.removeValue(forKey: mid) else { return }
             let refused = zip(pending.filters, granted).filter { $0.1 >= 0x80 }
             guard let code = refused.first?.1 else { return pending.completion.resume(returning: .success(())) }
             for (filter, _) in refused { state.subscriptions[filter] = nil }
@@ -130,7 +130,7 @@ extension MQTTConnection {
 
     func didReceiveUnsuback(mid: Int32) {
         state.withLock { state in
-            state.unsubscribeWaiters.removeValue(forKey: mid)?.resume(returning: .success(()))
+            state.waiters.unsubscribe.removeValue(forKey: mid)?.resume(returning: .success(()))
         }
     }
 

@@ -76,10 +76,10 @@ final class MQTTConnection: Sendable {
                 switch state.phase {
                 case .idle:
                     state.phase = .running
-                    state.connectWaiters.append(completion)
+                    state.waiters.connect.append(completion)
                     return true
                 case .running where !state.everReady:
-                    state.connectWaiters.append(completion)
+                    state.waiters.connect.append(completion)
                 case .running:
                     completion.resume(returning: .success(()))
                 case .stopping, .closed:
@@ -110,14 +110,14 @@ final class MQTTConnection: Sendable {
             switch state.phase {
             case .idle:
                 state.phase = .stopping
-                if let done { state.stopWaiters.append(done) }
+                if let done { state.waiters.stop.append(done) }
                 return .finishNow
             case .running:
                 state.phase = .stopping
-                if let done { state.stopWaiters.append(done) }
+                if let done { state.waiters.stop.append(done) }
                 return .signalLoop
             case .stopping:
-                if let done { state.stopWaiters.append(done) }
+                if let done { state.waiters.stop.append(done) }
                 return .none
             case .closed:
                 done?.resume()
@@ -144,12 +144,12 @@ final class MQTTConnection: Sendable {
         let stopWaiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.phase = .closed
             state.ready = false
-            for completion in state.connectWaiters { completion.resume(returning: .failure(.closed)) }
-            state.connectWaiters = []
+            for completion in state.waiters.connect { completion.resume(returning: .failure(.closed)) }
+            state.waiters.connect = []
             failPendingOperations(&state, with: .notConnected)
             state.hooks = []
-            let waiters = state.stopWaiters
-            state.stopWaiters = []
+            let waiters = state.waiters.stop
+            state.waiters.stop = []
             return waiters
         }
         inbound.finish()
@@ -160,14 +160,14 @@ final class MQTTConnection: Sendable {
     /// Resumes every publish, subscribe and unsubscribe waiter with `error` and empties the offline queue
     /// and the backlog.
     func failPendingOperations(_ state: inout ConnectionState, with error: MQTTError) {
-        for pending in state.publishWaiters.values { pending.completion.resume(returning: .failure(error)) }
-        for pending in state.subscribeWaiters.values { pending.completion.resume(returning: .failure(error)) }
-        for completion in state.unsubscribeWaiters.values { completion.resume(returning: .failure(error)) }
+        for pending in state.waiters.publish.values { pending.completion.resume(returning: .failure(error)) }
+        for pending in state.waiters.subscribe.values { pending.completion.resume(returning: .failure(error)) }
+        for completion in state.waiters.unsubscribe.values { completion.resume(returning: .failure(error)) }
         for queued in state.offlineQueue { queued.completion?.resume(returning: .failure(error)) }
         for queued in state.backlog.removeAll() { queued.completion?.resume(returning: .failure(error)) }
-        state.publishWaiters = [:]
-        state.subscribeWaiters = [:]
-        state.unsubscribeWaiters = [:]
+        state.waiters.publish = [:]
+        state.waiters.subscribe = [:]
+        state.waiters.unsubscribe = [:]
         state.offlineQueue = []
     }
 

@@ -61,7 +61,8 @@ final class MosquittoHandle: @unchecked Sendable {
 
     private func configureTLS(_ configuration: MQTTConfiguration, endpoint: MQTTEndpoint) throws(MQTTError) {
         let files = [
-            ("caFile", configuration.caFile), ("certFile", configuration.certFile), ("keyFile", configuration.keyFile),
+            ("caFile", configuration.tls.caFile), ("certFile", configuration.tls.certFile),
+            ("keyFile", configuration.tls.keyFile),
         ]
         guard endpoint.usesTLS else {
             if let (name, _) = files.first(where: { $0.1 != nil }) {
@@ -72,12 +73,12 @@ final class MosquittoHandle: @unchecked Sendable {
         for case (let name, let path?) in files where !FileManager.default.isReadableFile(atPath: path) {
             throw .invalidConfiguration("\(name) \(path) cannot be read")
         }
-        if (configuration.certFile == nil) != (configuration.keyFile == nil) {
+        if (configuration.tls.certFile == nil) != (configuration.tls.keyFile == nil) {
             throw .invalidConfiguration("certFile and keyFile go together")
         }
-        var caFile = configuration.caFile
+        var caFile = configuration.tls.caFile
         var caPath: String?
-        if configuration.caFile == nil {
+        if configuration.tls.caFile == nil {
             try check(mosquitto_int_option(pointer, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "system CA certificates")
             // libmosquitto 2.0.11 keeps the TLS context of the first connection and, on every later one,
             // refuses it without a CA file, directory or PSK (net__init_ssl_ctx: "MOSQ_OPT_SSL_CTX_WITH_DEFAULTS
@@ -95,7 +96,7 @@ final class MosquittoHandle: @unchecked Sendable {
             caPath = system.directory
         }
         try check(
-            mosquitto_tls_set(pointer, caFile, caPath, configuration.certFile, configuration.keyFile, nil),
+            mosquitto_tls_set(pointer, caFile, caPath, configuration.tls.certFile, configuration.tls.keyFile, nil),
             "TLS files")
     }
 

@@ -1,6 +1,6 @@
 /// Where `hap2mqtt pair` takes the setup code from. Only `--code XXX-XX-XXX` puts it on the command
 /// line, where `ps` and the shell's history show it to everyone on the machine; the others keep it out
-/// (README "Pairing").
+/// (docs/command-line.md "Pairing").
 enum SetupCodeInput: Sendable, Hashable {
     /// `--code XXX-XX-XXX`: given on the command line.
     case argument(Secret)

@@ -70,7 +70,7 @@ struct Command: Sendable, Hashable {
     /// Every command, in the order help lists them: the one registry that parsing, help and dispatch read.
     static let all: [any Subcommand.Type] = [
         RunCommand.self, PairCommand.self, UnpairCommand.self, AccessoriesCommand.self, HealthcheckCommand.self,
-        DiscoverCommand.self,
+        DiscoverCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self,
     ]
 
     /// The command type named `name`.

@@ -14,9 +14,9 @@ extension Configuration {
         c.protocolVersion = mqtt.protocolVersion == .v5 ? .v5 : .v311
         c.username = mqtt.username
         c.password = mqtt.password?.reveal
-        c.caFile = mqtt.caFile
-        c.certFile = mqtt.certFile
-        c.keyFile = mqtt.keyFile
+        c.tls.caFile = mqtt.caFile
+        c.tls.certFile = mqtt.certFile
+        c.tls.keyFile = mqtt.keyFile
         c.keepAlive = mqtt.keepalive
         c.sessionExpiry = mqtt.sessionExpiry > .zero ? mqtt.sessionExpiry : nil
         c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic)

@@ -39,6 +39,11 @@ actor PairingWatcher {
     /// The pairings with providers in the store, by accessory pairing id.
     private var known: [String: Pairing]
     private var reportedProblems: Set<String>
+    /// Told the accessory pairing id of each pairing removed, after its provider is (`onPairingRemoved`).
+    private var pairingRemoved: (@Sendable (String) async -> Void)?
+
+    /// Sets what to tell of each pairing removed: the gateway frees its accessories' names.
+    func onPairingRemoved(_ action: @escaping @Sendable (String) async -> Void) { pairingRemoved = action }
 
     /// A watcher of `stateDirectory` for `store`, which has a provider for each of `pairings`.
     /// - Parameters:
@@ -123,6 +128,7 @@ actor PairingWatcher {
             logger.notice(
                 "the pairing with \(pairing.displayName) (\(id)) was removed; its accessories and their topics go too")
             await store.removeProvider(id: HAPAccessoryProvider.providerID(for: pairing))
+            await pairingRemoved?(id)
         }
         for (id, pairing) in current.sorted(by: { $0.key < $1.key }) {
             // A damaged file leaves its provider as it is until the file can be read again.

@@ -77,6 +77,7 @@ enum RunCommandRunner {
             configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
             management: management, logging: .program, logger: loggers.gateway)
         await management.attach(gateway)
+        await watcher.onPairingRemoved { await gateway.forgetPairing(serverID: $0) }
         let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
         }

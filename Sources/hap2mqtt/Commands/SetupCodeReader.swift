@@ -27,20 +27,24 @@ enum SetupCodeReader {
             defer { close(fd) }
             let line: [UInt8]?
             do {
-                line = try readLine(from: fd)
+                line = try SecretLine.read(from: fd, maximumLength: maximumLength)
             } catch {
                 throw usage("--code-file: cannot read \(path): \(error.reason)")
             }
             return try firstLine(line, from: input.label)
         case .standardInput:
-            return try firstLine(inputLine(), from: "standard input (--code -)")
+            return try firstLine(
+                SecretLine.standardInput(maximumLength: maximumLength), from: "standard input (--code -)")
         case .prompt:
-            guard isatty(STDIN_FILENO) == 1 else {
+            guard SecretLine.canPrompt else {
                 throw usage(
                     "no setup code: give --code-file PATH or --code - (standard input), or run pair in a terminal to type it"
                 )
             }
-            return try firstLine(readWithoutEcho(prompt: "Setup code (XXX-XX-XXX, not shown): "), from: "the terminal")
+            return try firstLine(
+                SecretLine.readWithoutEcho(
+                    prompt: "Setup code (XXX-XX-XXX, not shown): ", maximumLength: maximumLength),
+                from: "the terminal")
         }
     }
 
@@ -61,54 +65,4 @@ enum SetupCodeReader {
         else { throw usage("no setup code in \(source): expected XXX-XX-XXX on the first line") }
         return Secret(text)
     }
-
-    /// The first line of standard input, as `readLine(from:)`; empty when it cannot be read (nothing
-    /// typed is the same as nothing to read).
-    private static func inputLine() -> [UInt8]? {
-        do {
-            return try readLine(from: STDIN_FILENO)
-        } catch {
-            return []
-        }
-    }
-
-    /// `fd` up to the first line break or the end of input, one byte at a time so that nothing past the
-    /// line is taken from a pipe; nil when `maximumLength` bytes hold no line break (nothing more is read).
-    /// - Throws: `SystemCallError` when a read fails (`Is a directory`).
-    private static func readLine(from fd: Int32) throws(SystemCallError) -> [UInt8]? {
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = try SystemCall.retryingInterrupts("read") { readInput(fd, &byte, 1) }
-            guard count == 1, byte != UInt8(ascii: "\n") else { return line }
-            guard line.count < maximumLength else { return nil }
-            line.append(byte)
-        }
-    }
-
-    /// Shows `prompt` on standard error and reads a line from the terminal with echo off; echo is put
-    /// back before returning.
-    private static func readWithoutEcho(prompt: String) -> [UInt8]? {
-        var saved = termios()
-        let canSilence = tcgetattr(STDIN_FILENO, &saved) == 0
-        if canSilence {
-            var silent = saved
-            silent.c_lflag &= ~tcflag_t(ECHO)
-            // Echo goes off before the prompt shows: a code typed after the prompt is never echoed, and
-            // never discarded by this change.
-            _ = tcsetattr(STDIN_FILENO, TCSANOW, &silent)
-        }
-        defer {
-            if canSilence { _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-            StandardStream.write("\n", to: STDERR_FILENO)
-        }
-        StandardStream.write(prompt, to: STDERR_FILENO)
-        return inputLine()
-    }
 }
-
-#if canImport(Glibc)
-    private let readInput = Glibc.read
-#else
-    private let readInput = Darwin.read
-#endif

@@ -4,7 +4,7 @@ import JSON
 import Logging
 
 /// SIGHUP in `hap2mqtt run`: reads the configuration file and the environment again and applies what can
-/// change while running (README "Signals"):
+/// change while running (docs/command-line.md "Signals"):
 ///
 /// - `log_level` (unless `--log-level` was given, which wins) and `mqtt_log_level`;
 /// - the `name`, `room` and `home` of `homekit.accessories` (the accessories are placed again, their

@@ -6,7 +6,7 @@ import Logging
     import Darwin
 #endif
 
-/// What a signal does to `hap2mqtt run` (README "Signals"): SIGINT and SIGTERM stop it cleanly, SIGHUP
+/// What a signal does to `hap2mqtt run` (docs/command-line.md "Signals"): SIGINT and SIGTERM stop it cleanly, SIGHUP
 /// reloads the configuration where that is safe (a closed terminal sends SIGHUP too, and must not take
 /// the gateway down), SIGUSR1 and SIGUSR2 are ignored with a log line (by default they would kill the
 /// process at once, with only the last will to say so).

@@ -64,8 +64,8 @@ struct TopicIndexTests {
             slugs: SlugRegistry(directory: nil, logger: Logger(label: "gateway")), scheme: Self.scheme)
         _ = index.add(Self.lamp)
         _ = index.add(Self.door)
-        #expect(throws: GatewayError.self) { try index.rename(Self.lamp.id, to: "front_door") }
-        try index.rename(Self.lamp.id, to: "lamp")
+        #expect(throws: GatewayError.self) { try index.applyRename(Self.lamp.id, to: "front_door") }
+        try index.applyRename(Self.lamp.id, to: "lamp")
         #expect(index.add(Self.lamp).slug == "lamp")
         #expect(index.characteristic(stateTopic: "hap2mqtt/lamp/lightbulb/on") != nil)
         #expect(index.characteristic(stateTopic: "hap2mqtt/kitchen_lamp/lightbulb/on") == nil)

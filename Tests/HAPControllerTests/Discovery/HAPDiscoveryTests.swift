@@ -8,7 +8,7 @@ import Testing
 @testable import HAPController
 
 /// `HAPDiscovery` on a browser the test drives: what it keeps, whom it tells, and what it does with
-/// floods and nonsense (issue "bad input from the network").
+/// floods and nonsense (docs/DESIGN.md "Hostile input").
 @Suite("HAP discovery")
 struct HAPDiscoveryTests {
     static let id = "AA:BB:CC:DD:EE:01"

@@ -6,7 +6,7 @@ import HomeStore
 import Logging
 import Testing
 
-/// What README "Troubleshooting" promises when this controller's identity (`controller.json`) cannot be
+/// What docs/troubleshooting.md promises when this controller's identity (`controller.json`) cannot be
 /// loaded while accessories are paired with it: one error that says to restore the file (not to reset
 /// the accessories), no new identity, and a restored file taken up without a restart. Against a real
 /// HAP-python accessory.

@@ -5,7 +5,7 @@ import HomeStore
 import Logging
 import Testing
 
-/// What README "Troubleshooting" promises when an accessory was reset: one error line `… no longer
+/// What docs/troubleshooting.md promises when an accessory was reset: one error line `… no longer
 /// accepts this controller … Pair again` with the commands to run, against a real HAP-python accessory.
 @Suite("HAP accessory provider: an accessory that was reset")
 struct HAPAccessoryProviderResetTests {

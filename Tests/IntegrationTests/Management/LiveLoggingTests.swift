@@ -3,8 +3,8 @@ import HAP2MQTTTesting
 import MQTT
 import Testing
 
-/// `bridge/logging` through the real binary, a real mosquitto and the HAP-python bridge (README "Managing
-/// the gateway over MQTT").
+/// `bridge/logging` through the real binary, a real mosquitto and the HAP-python bridge (docs/topics.md
+/// "Managing the gateway over MQTT").
 @Suite("hap2mqtt run: bridge/logging", .serialized)
 struct LiveLoggingTests {
     @Test(

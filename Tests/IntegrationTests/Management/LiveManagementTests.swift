@@ -4,7 +4,7 @@ import MQTT
 import Testing
 
 /// The bridge API's management requests through the real binary, a real mosquitto and a HAP-python
-/// accessory (README "Managing the gateway over MQTT").
+/// accessory (docs/topics.md "Managing the gateway over MQTT").
 @Suite("hap2mqtt run managed over MQTT: pair and unpair", .serialized)
 struct LiveManagementTests {
     /// A running gateway with no pairing, the accessory, and an observer of `hap2mqtt/#`.

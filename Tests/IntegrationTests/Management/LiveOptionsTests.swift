@@ -4,7 +4,7 @@ import MQTT
 import Testing
 
 /// `bridge/request/options` through the real binary, a real mosquitto and the HAP-python bridge
-/// (README "Managing the gateway over MQTT").
+/// (docs/topics.md "Managing the gateway over MQTT").
 @Suite("hap2mqtt run managed over MQTT: options", .serialized)
 struct LiveOptionsTests {
     typealias Live = LiveManagementTests.Unpaired

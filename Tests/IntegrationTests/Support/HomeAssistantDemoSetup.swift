@@ -5,7 +5,7 @@ import HomeModel
 import MQTT
 import Testing
 
-/// The README's Home Assistant set-up, every part real and on loopback: a mosquitto, the demo bridge of
+/// The set-up docs/home-assistant.md describes, every part real and on loopback: a mosquitto, the demo bridge of
 /// `scripts/demo`, the real `hap2mqtt` binary paired with it (`hap2mqtt pair`, into its own state directory)
 /// and running with the default `homeassistant` settings, and Home Assistant
 /// (`HomeAssistantVersion.current`) with its MQTT integration on the same broker.

@@ -14,7 +14,7 @@ import Synchronization
 /// The commands run on one thread kept for the scenario. The tests' `HAPPythonAccessory` control client
 /// starts three threads per command and reads its answer a byte per `recv`; in the event rows that cost
 /// about as much CPU as the event itself, and its noise (a thread started while the event arrives) stayed
-/// in the figure after the pings were subtracted (issue 18, Benchmarks/README.md).
+/// in the figure after the pings were subtracted.
 final class FixtureControl: Sendable {
     private typealias Waiter = CheckedContinuation<Result<JSONValue, BenchmarkError>, Never>
 
@@ -45,7 +45,9 @@ final class FixtureControl: Sendable {
     /// A command that does nothing: the channel's own cost.
     func ping() async throws { _ = try await command(#"{"cmd":"ping"}"#) }
 
-    private func command(_ json: String) async throws -> JSONValue {
+    /// One command (a JSON object in one line, as the fixture's docstring lists them) and its answer.
+    /// - Throws: `BenchmarkError.process` when the fixture refuses or does not answer.
+    func command(_ json: String) async throws -> JSONValue {
         let line = Array(json.utf8) + [0x0A]
         let result = await withCheckedContinuation { (waiter: Waiter) in
             pending.withLock { $0.append((line, waiter)) }

@@ -1,5 +1,5 @@
 /// A target a metric should meet, on the ratio gateway/baseline (or on the gateway's own figure when the
-/// metric has no baseline), as issue 6 states it.
+/// metric has no baseline).
 struct Goal: Codable, Sendable {
     enum Comparison: String, Codable, Sendable {
         case atMost = "<="

@@ -45,7 +45,7 @@ struct BenchmarkContext: Sendable {
     }
 }
 
-/// One benchmark scenario of issue 6. A new one (HAP against aiohomekit, scale) is a type conforming to
+/// One benchmark scenario. A new one is a type conforming to
 /// this protocol, listed in `ScenarioRegistry.all`.
 protocol BenchmarkScenario: Sendable {
     /// The command-line name (`fanout`).
@@ -64,6 +64,7 @@ enum ScenarioRegistry {
         MemoryScenario(),
         HAPScenario(),
         ScaleScenario(),
+        PeerScenario(),
         FaultsScenario(),
         FloodScenario(),
         DiscoveryScenario(kind: .return),

@@ -1,7 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 
-/// Scenarios `return` and `move` (issue 11): a HAP-python bridge that announces itself over mDNS, paired
+/// Scenarios `return` and `move`: a HAP-python bridge that announces itself over mDNS, paired
 /// with the real `hap2mqtt run`, is stopped (SIGTERM: its zeroconf says goodbye) and started again, on
 /// its port (`return`) or on another one (`move`). Measured: from the accessory being ready again (its
 /// server listening and its first announcement sent, the fixture's `ready_ns`) to the subscriber receiving

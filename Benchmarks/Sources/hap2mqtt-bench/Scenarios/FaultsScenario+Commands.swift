@@ -3,8 +3,8 @@ import HAP2MQTTTesting
 import HomeModel
 import MQTT
 
-/// Issue 15 item 2: QoS 1 `/set`s sent while the broker restarts must all be carried out (the gateway's
-/// persistent session, README "Reliability").
+/// QoS 1 `/set`s sent while the broker restarts must all be carried out (the gateway's
+/// persistent session, docs/topics.md "Reliability").
 extension FaultsScenario {
     /// What one run of broker restarts came to.
     struct CommandLoss {

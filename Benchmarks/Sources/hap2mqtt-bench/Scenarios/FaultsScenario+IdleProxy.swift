@@ -2,7 +2,7 @@ import Foundation
 import HAP2MQTTTesting
 import MQTT
 
-/// Issue 15 item 3: an accessory behind a connection that is closed after 20 s without traffic, as
+/// An accessory behind a connection that is closed after 20 s without traffic, as
 /// several real accessories do. No `/set` may fail and no accessory may go `offline` (README
 /// "Reliability": the learned keep-alive, writes that wait for the reconnect).
 extension FaultsScenario {

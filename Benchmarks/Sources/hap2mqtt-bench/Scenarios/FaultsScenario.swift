@@ -2,7 +2,7 @@ import Foundation
 import HAP2MQTTTesting
 import MQTT
 
-/// Issue 15's faults, repeated against the real `hap2mqtt run` binary, a HAP-python bridge and mosquitto,
+/// Faults a gateway must survive, repeated against the real `hap2mqtt run` binary, a HAP-python bridge and mosquitto,
 /// counting what a user would find wrong on the broker afterwards:
 /// - an accessory removed from its bridge while the gateway is stopped: the retained topics and Home
 ///   Assistant configs of it still there once the gateway is online again;

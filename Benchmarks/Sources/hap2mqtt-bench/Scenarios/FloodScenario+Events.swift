@@ -2,7 +2,7 @@ import Foundation
 import HAP2MQTTTesting
 import MQTT
 
-/// Issue 16 item 8: an accessory that sends events as fast as it can. The HAP-python fixture changes one
+/// An accessory that sends events as fast as it can. The HAP-python fixture changes one
 /// light's brightness in a loop (`floodEvents`); meanwhile a `/set` of another light is timed from its
 /// publish to its result.
 extension FloodScenario {

@@ -2,7 +2,8 @@ import Foundation
 import HAP2MQTTTesting
 import MQTT
 
-/// The flood of README "Security": the real `hap2mqtt run` binary with a paired HAP-python bridge takes
+/// The flood of docs/security.md "The limits, and how to set them": the real `hap2mqtt run` binary with a
+/// paired HAP-python bridge takes
 /// an accessory flooding events (`FloodScenario+Events.swift`), then a burst of 1 MB commands and many
 /// small bad ones (the payloads of the fuzz test), as fast as the broker forwards them. Reported: the
 /// process's resident memory when ready, its peak through the event flood and through the whole run

@@ -1,7 +1,7 @@
 import Foundation
 import HAP2MQTTTesting
 
-/// The memory figure of issue 6: the resident memory of a gateway process holding 10,000 characteristics
+/// The memory figure: the resident memory of a gateway process holding 10,000 characteristics
 /// (in-memory provider). The gateway runs in a child process of its own (`MemoryProbe`), so that the
 /// measuring clients and this process's earlier scenarios do not count; the child reports its `VmHWM`
 /// (peak resident set) from `/proc/self/status`.

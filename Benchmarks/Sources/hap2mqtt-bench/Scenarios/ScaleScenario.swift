@@ -16,7 +16,7 @@ struct ScaleScenario: BenchmarkScenario {
     static let perLight = (all: 10, readable: 9)
     static let onBridge = (all: 7, readable: 6)
 
-    /// The goals of issue 6 by number of bridges: seconds to ready, peak resident MB.
+    /// The goals by number of bridges: seconds to ready, peak resident MB.
     static let goals: [Int: (seconds: Double, megabytes: Double)] = [1: (3, 40), 10: (10, 80)]
 
     func run(_ context: BenchmarkContext) async throws -> ScenarioResult {

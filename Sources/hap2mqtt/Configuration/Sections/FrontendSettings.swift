@@ -2,9 +2,9 @@ import Web
 
 /// The `frontend` section: the web page `run` serves (docs/DESIGN.md "Web page").
 struct FrontendSettings: Sendable, Hashable {
-    /// `frontend.enabled`: serve the page. On by default, as the example has it: on 127.0.0.1 it
-    /// is this machine's alone (docs/DESIGN.md "Web page"), and `run` stops with one line when the port is
-    /// taken.
+    /// `frontend.enabled`: serve the page. On by default, so that a user finds it without editing anything:
+    /// on 127.0.0.1 it is this machine's alone (docs/DESIGN.md "Web page"), and `run` stops with one line
+    /// when the port is taken.
     var enabled = true
     /// `frontend.host`: the address to listen on.
     var host = "127.0.0.1"

@@ -44,8 +44,8 @@ struct MQTTSettings: Sendable, Hashable {
     /// the QoS 1 commands sent meanwhile) after a connection ends; zero starts clean every time
     /// (docs/DESIGN.md "Topics", the persistent session).
     var sessionExpiry = Duration.seconds(60)
-    /// `mqtt.health_interval`: how often `bridge/health` is published (README "Managing the gateway over
-    /// MQTT").
+    /// `mqtt.health_interval`: how often `bridge/health` is published (docs/topics.md
+    /// "Managing the gateway over MQTT").
     var healthInterval = Duration.seconds(600)
 
     init() {}

@@ -1,0 +1,16 @@
+/// The convergence part's state (docs/ARCHITECTURE.md "The Gateway's parts"): the start-up scan of what
+/// the broker holds and the clearing of what no longer belongs (`Convergence/`).
+struct ConvergencePart {
+    /// Whether this run leaves alone what an earlier run published: the state directory had no slug map
+    /// while the broker held an earlier run's accessories (`Gateway+Convergence.swift`).
+    var leavesEarlierRun = false
+}
+
+/// Where the part's own code (the Gateway's extensions in its folder) reaches its state.
+extension Gateway {
+    /// Whether this run leaves alone what an earlier run published.
+    var leavesEarlierRun: Bool {
+        get { parts.convergence.leavesEarlierRun }
+        _modify { yield &parts.convergence.leavesEarlierRun }
+    }
+}
