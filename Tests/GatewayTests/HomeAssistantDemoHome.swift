@@ -96,9 +96,4 @@ final class HomeAssistantDemoHome: Stoppable {
         }
         throw TestSupportError.timedOut("no matching write; the provider received: \(gateway.provider.writes)")
     }
-
-    /// Lines of Home Assistant's error log that are warnings or errors (`HomeAssistant.problems()`).
-    func problems() async throws -> [String] {
-        try await homeAssistant.problems()
-    }
 }

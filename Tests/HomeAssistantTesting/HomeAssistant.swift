@@ -6,8 +6,9 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// A real Home Assistant core (2024.3.3, from the `.venv-ha` venv that `scripts/test` makes) for tests,
-/// on a free port of 127.0.0.1, with its MQTT integration configured offline for a test broker.
+/// A real Home Assistant core (`HomeAssistantVersion`: 2024.3.3 from the `.venv-ha` venv, or 2026.11.0 from
+/// the Debian unstable chroot, both made by `scripts/test`) for tests, on a free port of 127.0.0.1, with its
+/// MQTT integration configured offline for a test broker.
 ///
 /// `start` prepares a fresh configuration directory (`Tests/Fixtures/homeassistant/prepare_config.py`:
 /// HTTP on loopback, the MQTT config entry with discovery on, onboarding done, an owner with a long-lived
@@ -16,11 +17,13 @@ import Synchronization
 /// and has published its birth message. The REST client methods use the token. `stop()` ends the process
 /// and removes the directory; tests call it, and dropping the instance kills the process as a last resort.
 ///
-/// The Python comes from `HAP2MQTT_TEST_HA_PYTHON`, else `<repo>/.venv-ha/bin/python`; when neither exists
-/// `start` throws ("Home Assistant venv not found … HAP2MQTT_TEST_HA=1 scripts/test --filter <the test> makes the
-/// venv and runs it"), so tests fail rather than skip. `scripts/test` makes the venv without being asked when
-/// it runs every test, or a suite its HOMEASSISTANT_SUITES names.
+/// The Python comes from the version's variable (`HomeAssistantVersion.python()`); when it does not exist
+/// `start` throws ("… not found … HAP2MQTT_TEST_HA=1 scripts/test --filter <the test> makes it and runs it"),
+/// so tests fail rather than skip. `scripts/test` makes both versions without being asked when it runs
+/// every test, or a suite its HOMEASSISTANT_SUITES names.
 public final class HomeAssistant: Sendable {
+    /// The release that runs.
+    public let version: HomeAssistantVersion
     /// The HTTP port on 127.0.0.1.
     public let port: Int
     /// The long-lived access token of the owner.
@@ -32,13 +35,24 @@ public final class HomeAssistant: Sendable {
     /// Whether it runs in a private network namespace (see `canIsolate`).
     public let isIsolated: Bool
     private let process: Mutex<Process?>
+    /// The Python and the arguments that run it, kept for `restart`.
+    private let python: String
+    private let command: [String]
+    private let brokerPort: Int
 
     /// `http://127.0.0.1:<port>`.
     public var url: String { "http://127.0.0.1:\(port)" }
     /// Home Assistant's log file.
     public var logFile: URL { directory.appendingPathComponent("home-assistant.log") }
 
-    private init(port: Int, token: String, directory: URL, process: Process, isolated: Bool) {
+    private init(
+        version: HomeAssistantVersion, port: Int, token: String, directory: URL, process: Process, isolated: Bool,
+        python: String, command: [String], brokerPort: Int
+    ) {
+        self.version = version
+        self.python = python
+        self.command = command
+        self.brokerPort = brokerPort
         self.isIsolated = isolated
         self.port = port
         self.token = token
@@ -49,22 +63,6 @@ public final class HomeAssistant: Sendable {
     deinit {
         if let process = process.withLock({ $0 }), process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// The venv's Python: `HAP2MQTT_TEST_HA_PYTHON`, else `<repo>/.venv-ha/bin/python`.
-    /// - Throws: `TestSupportError.toolMissing` when it does not exist.
-    public static func python() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let python =
-            ProcessInfo.processInfo.environment["HAP2MQTT_TEST_HA_PYTHON"]
-            ?? root.appendingPathComponent(".venv-ha/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw TestSupportError.toolMissing(
-                "Home Assistant venv not found (looked for \(python)): this test starts Home Assistant; "
-                    + "HAP2MQTT_TEST_HA=1 scripts/test --filter <the test> makes the venv and runs it")
-        }
-        return python
     }
 
     /// The fixture folder with `prepare_config.py` and `requirements.txt`.
@@ -92,23 +90,26 @@ public final class HomeAssistant: Sendable {
     /// Starts Home Assistant for the broker on 127.0.0.1:`brokerPort`, in a private network namespace
     /// when `canIsolate`.
     /// - Parameters:
+    ///   - version: the release to run (`HomeAssistantVersion.current`, from `HAP2MQTT_TEST_HA_VERSION`).
     ///   - discoveryPrefix: the MQTT discovery prefix it listens on.
     ///   - timeout: how long to wait for RUNNING, the MQTT entry and the birth message.
     /// - Throws: `TestSupportError.toolMissing` without the venv, `.commandFailed` when the configuration
     ///   cannot be prepared, `.notReady` with the end of its log when it does not come up in time (counted
     ///   once a `StartupSlots` slot is free).
     public static func start(
-        brokerPort: Int, discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(180)
+        version: HomeAssistantVersion = .current, brokerPort: Int, discoveryPrefix: String = "homeassistant",
+        timeout: Duration = .seconds(180)
     ) async throws -> HomeAssistant {
         try await withStartupSlot {
-            try await launch(brokerPort: brokerPort, discoveryPrefix: discoveryPrefix, timeout: timeout)
+            try await launch(
+                version: version, brokerPort: brokerPort, discoveryPrefix: discoveryPrefix, timeout: timeout)
         }
     }
 
-    private static func launch(brokerPort: Int, discoveryPrefix: String, timeout: Duration) async throws
-        -> HomeAssistant
-    {
-        let python = try python()
+    private static func launch(
+        version: HomeAssistantVersion, brokerPort: Int, discoveryPrefix: String, timeout: Duration
+    ) async throws -> HomeAssistant {
+        let python = try version.python()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "hap2mqtt-homeassistant-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -127,10 +128,11 @@ public final class HomeAssistant: Sendable {
             "-c", directory.path, "--skip-pip", "--log-file",
             directory.appendingPathComponent("home-assistant.log").path,
         ]
-        let process = try ExternalTool.launch(
-            python, [runner] + isolation + ["--"] + hass, output: directory.appendingPathComponent("hass.out"))
+        let command = [runner] + isolation + ["--"] + hass
+        let process = try ExternalTool.launch(python, command, output: directory.appendingPathComponent("hass.out"))
         let instance = HomeAssistant(
-            port: port, token: token, directory: directory, process: process, isolated: canIsolate)
+            version: version, port: port, token: token, directory: directory, process: process, isolated: canIsolate,
+            python: python, command: command, brokerPort: brokerPort)
         do {
             try await instance.waitUntilReady(birth: birth, timeout: timeout)
             await birth.disconnect()
@@ -181,13 +183,38 @@ public final class HomeAssistant: Sendable {
                 return p
             })
         else { return }
+        await Self.terminate(process)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Restarts Home Assistant as a user would: it stops (SIGTERM, so it saves its registries and
+    /// publishes `offline`), starts again on the same configuration directory and port, and this returns
+    /// once it is RUNNING with MQTT loaded and has published its birth message again.
+    /// - Throws: `TestSupportError.notReady` with the end of its log when it does not come back in time.
+    /// - Parameter whileStopped: runs once Home Assistant has exited, before it starts again.
+    public func restart(timeout: Duration = .seconds(180), whileStopped: () async throws -> Void = {}) async throws {
+        if let old = process.withLock({ $0 }) { await Self.terminate(old) }
+        try await whileStopped()
+        let birth = try await MQTTTestClient.connect(
+            to: "mqtt://127.0.0.1:\(brokerPort)", subscribe: [statusTopic])
+        do {
+            let fresh = try ExternalTool.launch(python, command, output: directory.appendingPathComponent("hass.out"))
+            process.withLock { $0 = fresh }
+            try await waitUntilReady(birth: birth, timeout: timeout)
+            await birth.disconnect()
+        } catch {
+            await birth.disconnect()
+            throw error
+        }
+    }
+
+    private static func terminate(_ process: Process) async {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         let deadline = ContinuousClock.now + .seconds(20)
         while process.isRunning {
             if ContinuousClock.now > deadline { kill(process.processIdentifier, SIGKILL) }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The end of Home Assistant's log, for failure messages.

@@ -61,5 +61,18 @@ public struct HomeAssistantState: Sendable, Hashable, Decodable, CustomStringCon
     /// The entity's domain: `light` of `light.kitchen_lamp`.
     public var domain: String { String(entityID.prefix { $0 != "." }) }
 
+    /// A light's colour-temperature range in whole mireds, as the discovery config gave it: 2024.3 shows
+    /// `min_mireds`/`max_mireds`; since 2025 Home Assistant shows only `max_color_temp_kelvin` and
+    /// `min_color_temp_kelvin` (1,000,000 / mireds, rounded down), so those are turned back and rounded.
+    public var miredRange: ClosedRange<Double>? {
+        if let low = attributes["min_mireds"]?.number, let high = attributes["max_mireds"]?.number, low <= high {
+            return low...high
+        }
+        guard let warmest = attributes["min_color_temp_kelvin"]?.number,
+            let coolest = attributes["max_color_temp_kelvin"]?.number, warmest > 0, coolest >= warmest
+        else { return nil }
+        return (1_000_000 / coolest).rounded()...(1_000_000 / warmest).rounded()
+    }
+
     public var description: String { "\(entityID)=\(state) \(HomeAssistantValue.object(attributes))" }
 }

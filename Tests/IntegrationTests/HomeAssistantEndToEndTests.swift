@@ -4,8 +4,9 @@ import HomeAssistantTesting
 import HomeModel
 import Testing
 
-/// What a Home Assistant user sees and does, with every part real: Home Assistant 2024.3.3, mosquitto,
-/// the real `hap2mqtt` binary and the demo HAP-python bridge of `scripts/demo`, all on loopback. One
+/// What a Home Assistant user sees and does, with every part real: Home Assistant
+/// (`HomeAssistantVersion.current`), mosquitto, the real `hap2mqtt` binary and the demo HAP-python bridge
+/// of `scripts/demo`, all on loopback. One
 /// Home Assistant start serves every check (it takes about ten seconds), so the checks run in order
 /// inside one test.
 @Suite("Home Assistant end to end: the real binary, the demo bridge and a real Home Assistant")
@@ -36,8 +37,7 @@ struct HomeAssistantEndToEndTests {
             try await expectServiceCallsRunTheSetters(setup)
             try await expectAccessoryChangesReachHomeAssistant(setup)
             try await expectAvailabilityFollowsTheBridgeProcess(setup)
-            let problems = try await setup.homeAssistant.problems()
-            #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
+            try await setup.homeAssistant.expectNoProblems()
             #expect(
                 try await setup.homeAssistant.errorLog().contains("Skipping pip installation"),
                 "the log read is Home Assistant's own")
@@ -65,7 +65,7 @@ struct HomeAssistantEndToEndTests {
         let lamp = try #require(try await ha.state("light.desk_lamp"))
         #expect(lamp.state == onOff(try await bridge.value(accessory: "Desk Lamp", characteristic: "On")))
         #expect(lamp.attributes["supported_color_modes"]?.strings.map(Set.init) == ["hs", "color_temp"], "\(lamp)")
-        #expect(lamp.attributes["min_mireds"]?.number == 140 && lamp.attributes["max_mireds"]?.number == 500, "\(lamp)")
+        #expect(lamp.miredRange == 140...500, "\(lamp)")
         for (entity, accessory) in [("switch.fan", "Fan"), ("switch.kettle", "Kettle")] {
             #expect(
                 try await ha.state(entity)?.state

@@ -7,6 +7,12 @@ automations.yaml, which tests fill through the REST API to try device triggers),
 entry for the broker on 127.0.0.1:MQTT_PORT with discovery on (since Home Assistant 2022.12 the broker can
 only be set in a config entry), onboarding marked done, and an owner user with a long-lived access token
 made by Home Assistant's own auth code. Prints the token as the only line on stdout.
+
+Versions: 2024.3 reads the HTTP settings from the `http:` block of configuration.yaml. Versions with an HTTP
+settings store (`homeassistant.components.http.config.HTTPConfigStore`, 2026) keep them in `.storage/http`
+instead: they would move a YAML block there once as a "pending" trial, raise a deprecation repair, and go
+back to the default port 8123 five minutes later. For those this writes the store as confirmed ("stable")
+with Home Assistant's own store code, and no `http:` block.
 """
 
 import asyncio
@@ -15,12 +21,18 @@ import os
 import sys
 from datetime import timedelta
 
-from homeassistant import auth, core
+from homeassistant import auth, config_entries, core
 from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
 from homeassistant.components.onboarding import STORAGE_VERSION as ONBOARDING_VERSION
 from homeassistant.components.onboarding.const import STEPS
+from homeassistant.util import dt as dt_util
 from homeassistant.helpers import device_registry, entity_registry
+
+try:
+    from homeassistant.components.http import config as http_store
+except ImportError:  # 2024.3: HTTP settings only in configuration.yaml
+    http_store = None
 
 
 def write_storage(config_dir: str, key: str, version: int, data: dict) -> None:
@@ -30,11 +42,31 @@ def write_storage(config_dir: str, key: str, version: int, data: dict) -> None:
         json.dump({"version": version, "minor_version": 1, "key": key, "data": data}, f, indent=2)
 
 
-async def make_token(config_dir: str) -> str:
+async def write_http_store(hass: core.HomeAssistant, http_port: int) -> None:
+    """Saves `.storage/http` with HTTP on 127.0.0.1:HTTP_PORT as the confirmed settings, the YAML
+    migration marked done (so no revert is scheduled and no deprecation raised)."""
+    store = http_store.HTTPConfigStore(hass)
+    await store.async_load()
+    settings = http_store.HTTP_STORAGE_SCHEMA({"server_host": ["127.0.0.1"], "server_port": http_port})
+    # pylint: disable=protected-access
+    store._stable = {**settings, "created_at": dt_util.utcnow().isoformat(), "error": None, "error_message": None}
+    store._pending = None
+    store._yaml_migration_done = True
+    await store._async_persist()
+
+
+async def make_token(config_dir: str, http_port: int) -> str:
     """Creates the owner and a long-lived access token, and saves the auth store at once (Home
-    Assistant only schedules that save)."""
+    Assistant only schedules that save); writes the HTTP settings store where the version has one."""
     hass = core.HomeAssistant(config_dir)
-    # The auth store reads the device and entity registries when it loads.
+    if http_store is not None:
+        await write_http_store(hass, http_port)
+    # The auth store reads the device and entity registries when it loads. 2026 sets the device registry
+    # up before loading it, and loading the entity registry waits for the config entries.
+    if hasattr(device_registry, "async_setup"):
+        device_registry.async_setup(hass)
+        hass.config_entries = config_entries.ConfigEntries(hass, {})
+        await hass.config_entries.async_initialize()
     await device_registry.async_load(hass)
     await entity_registry.async_load(hass)
     manager = await auth.auth_manager_from_config(hass, [{"type": "homeassistant"}], [])
@@ -57,6 +89,7 @@ def main() -> None:
     config_dir, http_port, mqtt_port = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     prefix = sys.argv[4] if len(sys.argv) > 4 else "homeassistant"
     os.makedirs(os.path.join(config_dir, ".storage"), exist_ok=True)
+    http_yaml = "" if http_store is not None else f"http:\n  server_host: 127.0.0.1\n  server_port: {http_port}\n"
     with open(os.path.join(config_dir, "configuration.yaml"), "w", encoding="utf-8") as f:
         f.write(
             "homeassistant:\n"
@@ -66,10 +99,8 @@ def main() -> None:
             "  latitude: 0\n"
             "  longitude: 0\n"
             "  elevation: 0\n"
-            "http:\n"
-            "  server_host: 127.0.0.1\n"
-            f"  server_port: {http_port}\n"
-            "api:\n"
+            + http_yaml
+            + "api:\n"
             "automation: !include automations.yaml\n"
             "logger:\n"
             "  default: warning\n"
@@ -107,7 +138,7 @@ def main() -> None:
             ]
         },
     )
-    print(asyncio.run(make_token(config_dir)))
+    print(asyncio.run(make_token(config_dir, http_port)))
 
 
 if __name__ == "__main__":

@@ -73,12 +73,44 @@ def start_relays(pairs) -> None:
     threading.Thread(target=lambda: asyncio.run(run_all()), daemon=True).start()
 
 
+class RouteEntry(ctypes.Structure):
+    """`struct rtentry` of <net/route.h>, for SIOCADDRT."""
+
+    _fields_ = [
+        ("rt_pad1", ctypes.c_ulong),
+        ("rt_dst", ctypes.c_ubyte * 16),
+        ("rt_gateway", ctypes.c_ubyte * 16),
+        ("rt_genmask", ctypes.c_ubyte * 16),
+        ("rt_flags", ctypes.c_ushort),
+        ("rt_pad2", ctypes.c_short),
+        ("rt_pad3", ctypes.c_ulong),
+        ("rt_pad4", ctypes.c_void_p),
+        ("rt_metric", ctypes.c_short),
+        ("rt_dev", ctypes.c_char_p),
+        ("rt_mtu", ctypes.c_ulong),
+        ("rt_window", ctypes.c_ulong),
+        ("rt_irtt", ctypes.c_ushort),
+    ]
+
+
+def inet_sockaddr(address: str):
+    """A `struct sockaddr_in` for `address`, port 0, as 16 bytes."""
+    raw = struct.pack("=H2s4s8s", socket.AF_INET, b"", socket.inet_aton(address), b"")
+    return (ctypes.c_ubyte * 16).from_buffer_copy(raw)
+
+
 def loopback_up() -> None:
-    """Brings `lo` up in this network namespace (SIOCGIFFLAGS/SIOCSIFFLAGS, IFF_UP)."""
+    """Brings `lo` up in this network namespace (SIOCGIFFLAGS/SIOCSIFFLAGS, IFF_UP) and routes multicast
+    (224.0.0.0/4) to it (SIOCADDRT): Home Assistant 2026 starts zeroconf for its HTTP client, and joining
+    the mDNS group fails with "No such device" where no route leads to it. Nothing leaves `lo`."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         request = struct.pack("16sh", b"lo", 0)
         flags = struct.unpack("16sh", fcntl.ioctl(s, 0x8913, request))[1]
-        fcntl.ioctl(s, 0x8914, struct.pack("16sh", b"lo", flags | 1))
+        fcntl.ioctl(s, 0x8914, struct.pack("16sh", b"lo", flags | 0x1 | 0x1000))  # IFF_UP | IFF_MULTICAST
+        route = RouteEntry(
+            rt_dst=inet_sockaddr("224.0.0.0"), rt_genmask=inet_sockaddr("240.0.0.0"), rt_flags=0x1, rt_dev=b"lo"
+        )  # RTF_UP
+        fcntl.ioctl(s, 0x890B, bytes(memoryview(route)))
 
 
 def run_homeassistant(arguments) -> int:

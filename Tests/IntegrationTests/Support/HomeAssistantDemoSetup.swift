@@ -7,8 +7,8 @@ import Testing
 
 /// The set-up docs/home-assistant.md describes, every part real and on loopback: a mosquitto, the demo bridge of
 /// `scripts/demo`, the real `hap2mqtt` binary paired with it (`hap2mqtt pair`, into its own state directory)
-/// and running with the default `homeassistant` settings, and Home Assistant 2024.3.3 with its MQTT
-/// integration on the same broker.
+/// and running with the default `homeassistant` settings, and Home Assistant
+/// (`HomeAssistantVersion.current`) with its MQTT integration on the same broker.
 struct HomeAssistantDemoSetup {
     let broker: MosquittoBroker
     let bridge: DemoBridge

@@ -5,8 +5,9 @@ import HomeModel
 import MQTT
 import Testing
 
-/// Everything real for the Home Assistant service tests, on loopback: a mosquitto, Home Assistant 2024.3.3
-/// started FIRST (so it sees every discovery message as the gateway publishes it, as on a first install),
+/// Everything real for the Home Assistant service tests, on loopback: a mosquitto, Home Assistant
+/// (`HomeAssistantVersion.current`) started FIRST (so it sees every discovery message as the gateway
+/// publishes it, as on a first install),
 /// the HAP-python bridge with the `homeassistant` profile (one accessory per service type Home Assistant
 /// controls), and the real `hap2mqtt` binary paired with it, taking a camera snapshot every 5 s.
 ///
@@ -59,8 +60,7 @@ struct HomeAssistantServicesSetup: Sendable {
         {
             try await HomeAssistantServicesSetup.with { setup in
                 try await Scope.$current.withValue(setup) { try await function() }
-                let problems = try await setup.homeAssistant.problems()
-                #expect(problems.isEmpty, "Home Assistant logged problems:\n\(problems.joined(separator: "\n"))")
+                try await setup.homeAssistant.expectNoProblems()
             }
         }
     }
