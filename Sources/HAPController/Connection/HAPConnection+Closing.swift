@@ -1,12 +1,12 @@
 extension HAPConnection {
     /// Why the connection closed; nil while it is open.
-    public var closeReason: HAPConnectionError? { reason }
+    public var closeReason: HAPConnectionError? { end.reason }
 
     /// How long the accessory had been quiet when the connection ended, for the ends that an idle time-out
     /// on its side explains (docs/hap-notes.md §7.8): for a close or reset by the accessory, from its last
     /// bytes to the close; for a request it never answered (a connection dropped without a word), from
     /// its last bytes to that request. nil while open and for every other end.
-    public var quietBeforeClose: Duration? { quietBeforeEnd }
+    public var quietBeforeClose: Duration? { end.quietBeforeEnd }
 
     /// How long the accessory has sent nothing (no answer, no event), counted from the connection's start:
     /// a connection dropped without a FIN looks like one quiet for long (docs/DESIGN.md "Writes").
@@ -14,8 +14,8 @@ extension HAPConnection {
 
     /// Waits until the connection closes and returns why (at once when it is closed already).
     public func waitUntilClosed() async -> HAPConnectionError {
-        if let reason { return reason }
-        return await withCheckedContinuation { closeWaiters.append($0) }
+        if let reason = end.reason { return reason }
+        return await withCheckedContinuation { end.waiters.append($0) }
     }
 
     /// Closes the connection. The request in flight and queued ones fail with `.closed`; `events` finishes.
@@ -25,13 +25,13 @@ extension HAPConnection {
     /// Ends the connection for `why`, once: closes the socket, fails the request in flight and the queued
     /// ones, finishes `events` and wakes `waitUntilClosed()`.
     func shutDown(_ why: HAPConnectionError) {
-        guard reason == nil else { return }
-        reason = why
+        guard end.reason == nil else { return }
+        end.reason = why
         switch why {
         case .connectionLost(.closedByPeer), .connectionLost(.reset):
-            quietBeforeEnd = ContinuousClock.now - reader.lastReceived
+            end.quietBeforeEnd = ContinuousClock.now - reader.lastReceived
         case .requestTimedOut:
-            if let entry = inFlight { quietBeforeEnd = (entry.deadline - entry.limit) - reader.lastReceived }
+            if let entry = inFlight { end.quietBeforeEnd = (entry.deadline - entry.limit) - reader.lastReceived }
         default:
             break
         }
@@ -43,12 +43,12 @@ extension HAPConnection {
         // A request without an answer may still sit unsent in the kernel (a link that is down): a reset
         // drops it, so that the accessory cannot carry out, once the link is back, what was reported failed.
         if case .requestTimedOut = why { tcp.abort() } else { tcp.close() }
-        let queued = turnQueue
-        turnQueue = []
+        let queued = turns.queue
+        turns.queue = []
         for waiter in queued { waiter.resume(returning: .failure(why)) }
         eventContinuation.finish()
-        let waiters = closeWaiters
-        closeWaiters = []
+        let waiters = end.waiters
+        end.waiters = []
         for waiter in waiters { waiter.resume(returning: why) }
         // Debug only: whoever uses the connection learns why from the failed request or
         // `waitUntilClosed()` and decides what the user needs to see.
@@ -69,7 +69,7 @@ extension HAPConnection {
     /// be called again at that request's deadline; nothing when no request is in flight.
     func watchdogWoke() {
         watchdogWake = nil
-        guard let entry = inFlight, reader.isAwaiting(entry.id), reason == nil else { return }
+        guard let entry = inFlight, reader.isAwaiting(entry.id), end.reason == nil else { return }
         guard ContinuousClock.now < entry.deadline else {
             shutDown(.requestTimedOut(request: entry.summary, seconds: entry.limit.inSeconds))
             return
