@@ -1,5 +1,6 @@
 import HomeModel
 public import HomeStore
+import JSON
 public import Logging
 public import MQTT
 import SystemSupport
@@ -78,7 +79,7 @@ public actor Gateway {
     /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
     public static func lastWill(baseTopic: String) -> MQTTMessage {
         MQTTMessage(
-            topic: TopicScheme(base: baseTopic).bridgeState, string: #"{"state":"offline"}"#,
+            topic: TopicScheme(base: baseTopic).bridgeState, string: JSONValue.object(["state": "offline"]).description,
             qos: .atLeastOnce, retain: true)
     }
 
@@ -102,8 +103,7 @@ public actor Gateway {
             register(accessory, reachable: subscription.unreachable[accessory.id] == nil, filling: scan)
         }
         isReady = true
-        for batch in earlyBatches { apply(batch) }
-        earlyBatches = []
+        applyEarlyBatches()
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         await publishHealth()
@@ -128,7 +128,7 @@ public actor Gateway {
         await publishAccessoryList()
         await publishDiscovered()
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
-        outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
+        outbox.retain(topics.bridgeState, JSONValue.object(["state": "online"]).description, qos: .atLeastOnce)
         // The slugs of the accessories just registered, on disk before their topics go out.
         while index.hasUnsavedSlugs || slugWrite != nil { await saveSlugs() }
         flush()
@@ -168,16 +168,6 @@ public actor Gateway {
         }
     }
 
-    /// Applies a batch of store changes at once (called by the store, on its executor).
-    func receive(_ batch: [HomeChange]) {
-        guard !isStopped else { return }
-        guard isReady else {
-            earlyBatches.append(batch)
-            return
-        }
-        apply(batch)
-    }
-
     /// Publishes `offline` on every accessory's availability and then `bridge/state` offline (awaited, so
     /// that all of it reaches the broker before the connection closes), and stops following the store and
     /// the broker. The caller disconnects the MQTT client afterwards. (The last will can only cover
@@ -187,8 +177,8 @@ public actor Gateway {
         isStopped = true
         mqtt.detachReader()
         for task in tasks { task.cancel() }
-        lanes.removeAll()
-        exclusionFollowers.finishAll()
+        stopCommands()
+        stopExclusionFollowers()
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1
         // message waits for the next connection). The broker that lost us publishes the last will.

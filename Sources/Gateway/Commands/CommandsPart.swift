@@ -12,20 +12,8 @@ struct CommandsPart {
     var lanes = CommandLanes()
 }
 
-/// Where the part's own code (the Gateway's extensions in its folder) reaches its state.
+/// What the core asks of this part.
 extension Gateway {
-    /// Which MQTT 5 response topics are answered.
-    var responseTopics: ResponseTopicPolicy { parts.commands.responseTopics }
-
-    /// Which refused commands are logged.
-    var refusals: RefusalLog {
-        get { parts.commands.refusals }
-        _modify { yield &parts.commands.refusals }
-    }
-
-    /// The lanes of the accessory servers busy with a slow command.
-    var lanes: CommandLanes {
-        get { parts.commands.lanes }
-        _modify { yield &parts.commands.lanes }
-    }
+    /// Drops the commands waiting in the lanes: the gateway stops, and no answer can reach the broker.
+    func stopCommands() { parts.commands.lanes.removeAll() }
 }

@@ -1,6 +1,6 @@
 import HomeModel
 import HomeStore
-import JSON
+public import JSON
 import MQTT
 
 extension Gateway {
@@ -9,7 +9,7 @@ extension Gateway {
     /// `transaction` echoed (the zigbee2mqtt convention).
     func handleBridgeRequest(_ command: String, _ message: MQTTMessage) async {
         let request = Self.requestObject(message.payload)
-        let transaction = (try? request.get())?["transaction"]?.description
+        let transaction = (try? request.get())?["transaction"]
         let answer = Responder.Request(answerTopic: topics.bridgeResponse(command), properties: message.properties)
         if case .success(let object) = request, Self.managementRequests.contains(command) {
             startManagementRequest(command, object, transaction: transaction, answer: answer)
@@ -23,9 +23,9 @@ extension Gateway {
 
     /// Runs the bridge request `command` with `payload` (a JSON object) as `bridge/request/<command>` does,
     /// for a caller other than MQTT (the web page): the same operation, so the two never disagree. Returns
-    /// the answer's `data` JSON, or the error `bridge/response/<command>` would carry. What the operation
+    /// the answer's `data`, or the error `bridge/response/<command>` would carry. What the operation
     /// publishes (`bridge/event`, moved topics) is published as for an MQTT request.
-    public func bridgeRequest(_ command: String, payload: [UInt8]) async -> Result<String, GatewayError> {
+    public func bridgeRequest(_ command: String, payload: [UInt8]) async -> Result<JSONValue, GatewayError> {
         let outcome = await perform(command, Self.requestObject(payload))
         flush()
         return outcome
@@ -59,7 +59,7 @@ extension Gateway {
     /// The outcome of a request that is not one of `managementRequests` (those run on `Management`, as
     /// their callers start them).
     private func perform(_ command: String, _ parsed: Result<JSONObject, GatewayError>) async -> Result<
-        String, GatewayError
+        JSONValue, GatewayError
     > {
         let request: JSONObject
         switch parsed {
@@ -93,20 +93,20 @@ extension Gateway {
 
     /// `health_check`: `{}` answers `{"healthy":true|false}` (`isHealthy`) and publishes `bridge/health`
     /// now.
-    private func healthCheck() async -> Result<String, GatewayError> {
+    private func healthCheck() async -> Result<JSONValue, GatewayError> {
         await publishHealth()
-        return .success(JSONValue.object(["healthy": .bool(isHealthy)]).description)
+        return .success(.object(["healthy": .bool(isHealthy)]))
     }
 
     /// `identify`: `{"accessory":"<slug>"}` makes the accessory identify itself (blink, beep).
-    private func identify(_ request: JSONObject) async -> Result<String, GatewayError> {
+    private func identify(_ request: JSONObject) async -> Result<JSONValue, GatewayError> {
         switch accessoryID(in: request) {
         case .failure(let e): return .failure(e)
         case .success(let id):
             do {
                 try await store.identify(id)
                 let slug = index.layouts[id]?.slug ?? id.description
-                return .success(JSONValue.object(["accessory": .string(slug)]).description)
+                return .success(.object(["accessory": .string(slug)]))
             } catch {
                 return .failure(.invalidPayload("identify failed: \(error)"))
             }
@@ -115,7 +115,7 @@ extension Gateway {
 
     /// `rename`: `{"accessory":"<slug or id>","to":"<new slug>"}` moves an accessory to new topics; every old
     /// topic is cleared.
-    private func rename(_ request: JSONObject) async -> Result<String, GatewayError> {
+    private func rename(_ request: JSONObject) async -> Result<JSONValue, GatewayError> {
         let id: AccessoryID
         switch accessoryID(in: request) {
         case .failure(let e): return .failure(e)
@@ -127,7 +127,7 @@ extension Gateway {
         switch await moveTopics(of: id, to: to) {
         case .failure(let error): return .failure(error)
         case .success(let old):
-            return .success(JSONValue.object(["accessory": .string(to), "from": .string(old)]).description)
+            return .success(.object(["accessory": .string(to), "from": .string(old)]))
         }
     }
 

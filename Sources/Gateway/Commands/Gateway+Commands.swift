@@ -28,7 +28,7 @@ extension Gateway {
             // request also holds a setup code, which the broker must not keep). An empty one is that clear.
             guard !message.payload.isEmpty else { return }
             // Counted apart from the topic's other refusals.
-            if let line = refusals.admit(
+            if let line = parts.commands.refusals.admit(
                 "ignored a retained command on \(message.topic) and cleared it from the broker: publish commands without the retain flag",
                 topic: "retained " + message.topic)
             {
@@ -48,7 +48,7 @@ extension Gateway {
                 flush()
                 return
             }
-            if let line = refusals.admit(
+            if let line = parts.commands.refusals.admit(
                 "ignored an empty message on \(message.topic): an empty message clears a retained one; to write an empty string, send \"\"",
                 topic: "empty " + message.topic)
             {
@@ -70,12 +70,12 @@ extension Gateway {
         }
         let pending = CommandLanes.Pending(command: command, message: message)
         if let lane = lane(of: command, message) {
-            if lanes.isBusy(lane.server) {
-                lanes.append(pending, to: lane.server)
+            if parts.commands.lanes.isBusy(lane.server) {
+                parts.commands.lanes.append(pending, to: lane.server)
                 return
             }
             if lane.waitsForAccessory {
-                lanes.open(lane.server)
+                parts.commands.lanes.open(lane.server)
                 Task { [weak self] in await self?.runLane(lane.server, first: pending) }
                 return
             }
@@ -110,7 +110,7 @@ extension Gateway {
         var next: CommandLanes.Pending? = first
         while let pending = next, !isStopped {
             await perform(pending)
-            next = lanes.next(for: server)
+            next = parts.commands.lanes.next(for: server)
         }
     }
 
@@ -183,8 +183,8 @@ extension Gateway {
     /// there (`ResponseTopicPolicy`); the refusal is logged like a refused command.
     func checkingResponseTopic(_ message: MQTTMessage) -> MQTTMessage {
         guard let responseTopic = message.properties.responseTopic else { return message }
-        var why = responseTopics.refusal(of: responseTopic)
-        if why == nil, responseTopic.hasPrefix(responseTopics.responsePrefix),
+        var why = parts.commands.responseTopics.refusal(of: responseTopic)
+        if why == nil, responseTopic.hasPrefix(parts.commands.responseTopics.responsePrefix),
             index.accessory(slug: Slug.responseLevel) != nil
         {
             // An accessory that kept the slug from before it was reserved publishes there.
@@ -192,7 +192,7 @@ extension Gateway {
         }
         guard let why else { return message }
         let shown = String(responseTopic.prefix(80)).debugDescription
-        if let line = refusals.admit(
+        if let line = parts.commands.refusals.admit(
             "ignored the response topic \(shown) of \(message.topic): \(why); the command is carried out and answered on its result topic only",
             topic: "response " + message.topic)
         {
@@ -208,7 +208,9 @@ extension Gateway {
     /// per topic (`RefusalLog`).
     func logRefusal(_ topic: String, _ reason: String, payload: String? = nil) {
         let shown = payload.map { " = \($0.prefix(64))" } ?? ""
-        if let line = refusals.admit("refused \(topic)\(shown): \(reason)", topic: topic) { logger.info(line) }
+        if let line = parts.commands.refusals.admit("refused \(topic)\(shown): \(reason)", topic: topic) {
+            logger.info(line)
+        }
     }
 
     /// Queues an answer to a request.
@@ -265,7 +267,9 @@ extension Gateway {
         case .failure(let error):
             // Once a minute per topic, like refusals: a client repeating a command to a dead accessory
             // must not fill the log.
-            if let line = refusals.admit("write of \(address) failed: \(error)", topic: "failed " + command.topic) {
+            if let line = parts.commands.refusals.admit(
+                "write of \(address) failed: \(error)", topic: "failed " + command.topic)
+            {
                 logger.warning("\(line)", ["accessory": address.accessory.description])
             }
             respond(.failure(error), to: command.request)
@@ -293,7 +297,9 @@ extension Gateway {
             logRefusal(message.topic, reason)
             respond(.failure(reason, hapStatus: .writeOnlyCharacteristic), to: request)
         case .failure(let error):
-            if let line = refusals.admit("read of \(address) failed: \(error)", topic: "failed " + message.topic) {
+            if let line = parts.commands.refusals.admit(
+                "read of \(address) failed: \(error)", topic: "failed " + message.topic)
+            {
                 logger.warning("\(line)", ["accessory": address.accessory.description])
             }
             respond(.failure(error), to: request)

@@ -55,19 +55,18 @@ enum Responder {
     }
 
     /// A bridge request's answer (the zigbee2mqtt convention): `{"status":"ok","data":<data>}` or
-    /// `{"status":"error","data":{},"error":"…"}`, with the request's `transaction` (its JSON text)
-    /// echoed.
-    static func answer(_ outcome: Result<String, GatewayError>, transaction: String?, to request: Request)
+    /// `{"status":"error","data":{},"error":"…"}`, with the request's `transaction` echoed.
+    static func answer(_ outcome: Result<JSONValue, GatewayError>, transaction: JSONValue?, to request: Request)
         -> [MQTTMessage]
     {
-        var json: String
+        var answer: JSONObject
         switch outcome {
-        case .success(let data): json = "{\"status\":\"ok\",\"data\":\(data)"
+        case .success(let data): answer = ["status": "ok", "data": data]
         case .failure(let error):
-            json = "{\"status\":\"error\",\"data\":{},\"error\":\(JSONString.quoted(error.description))"
+            answer = ["status": "error", "data": .object([:]), "error": .string(error.description)]
         }
-        if let transaction { json += ",\"transaction\":\(transaction)" }
-        return messages(json + "}", to: request)
+        if let transaction { answer.append("transaction", transaction) }
+        return messages(JSONValue.object(answer).description, to: request)
     }
 
     /// The payload on the answer topic, and on the response topic with the correlation data.

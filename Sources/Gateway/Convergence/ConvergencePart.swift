@@ -5,12 +5,3 @@ struct ConvergencePart {
     /// while the broker held an earlier run's accessories (`Gateway+Convergence.swift`).
     var leavesEarlierRun = false
 }
-
-/// Where the part's own code (the Gateway's extensions in its folder) reaches its state.
-extension Gateway {
-    /// Whether this run leaves alone what an earlier run published.
-    var leavesEarlierRun: Bool {
-        get { parts.convergence.leavesEarlierRun }
-        _modify { yield &parts.convergence.leavesEarlierRun }
-    }
-}

@@ -127,13 +127,13 @@ extension Gateway {
     func leavesEarlierRun(_ scan: RetainedScan) -> Bool {
         guard index.slugMapWasAbsent else { return false }
         let listed = scan.listedAccessories(on: topics.bridgeAccessories)
-        leavesEarlierRun = listed.contains { index.layouts[$0.id] == nil && !isExcluded($0.id) }
-        return leavesEarlierRun
+        parts.convergence.leavesEarlierRun = listed.contains { index.layouts[$0.id] == nil && !isExcluded($0.id) }
+        return parts.convergence.leavesEarlierRun
     }
 
     /// After a connection: reads the broker and clears the stale topics it holds.
     func converge() async {
-        guard !leavesEarlierRun, let scan = await scanBroker(), isReady, !isStopped else { return }
+        guard !parts.convergence.leavesEarlierRun, let scan = await scanBroker(), isReady, !isStopped else { return }
         let cleared = clearStale(scan, keepingServers: await store.serversWithoutAccessoryList)
         guard cleared > 0 else { return }
         logger.info("cleared \(cleared) retained topics on the broker that no longer belong to the home")

@@ -11,24 +11,3 @@ struct FollowingPart {
     /// suspend, which it does not on a shared executor; kept so that order never depends on it).
     var earlyBatches: [[HomeChange]] = []
 }
-
-/// Where the part's own code (the Gateway's extensions in its folder) reaches its state.
-extension Gateway {
-    /// The `hs` topics whose hue or saturation changed in this step.
-    var hs: HSValues {
-        get { parts.following.hs }
-        _modify { yield &parts.following.hs }
-    }
-
-    /// What batches left for later.
-    var followUp: FollowUpWork {
-        get { parts.following.followUp }
-        _modify { yield &parts.following.followUp }
-    }
-
-    /// Batches delivered before the snapshot was registered.
-    var earlyBatches: [[HomeChange]] {
-        get { parts.following.earlyBatches }
-        _modify { yield &parts.following.earlyBatches }
-    }
-}

@@ -6,6 +6,23 @@ import MQTT
 /// store delivers a value once, when it changed (a confirmed write and a read on request included), so
 /// whatever value arrives is published.
 extension Gateway {
+    /// Applies a batch of store changes at once (called by the store, on its executor); before the home
+    /// is published, keeps it for `applyEarlyBatches()`.
+    func receive(_ batch: [HomeChange]) {
+        guard !isStopped else { return }
+        guard isReady else {
+            parts.following.earlyBatches.append(batch)
+            return
+        }
+        apply(batch)
+    }
+
+    /// Applies the batches delivered before the home was published, in order.
+    func applyEarlyBatches() {
+        for batch in parts.following.earlyBatches { apply(batch) }
+        parts.following.earlyBatches = []
+    }
+
     /// Applies one batch of store changes; every message it causes goes out in this step. What needs the
     /// store's accessories (a renamed accessory, the accessory list) follows in a task of its own.
     func apply(_ batch: [HomeChange]) {
@@ -65,7 +82,7 @@ extension Gateway {
             for id in changedJSON { publishStaleAccessoryJSON(id) }
             flush()
         }
-        if followUp.add(renamed: renamed, listChanged: listChanged) {
+        if parts.following.followUp.add(renamed: renamed, listChanged: listChanged) {
             Task { [weak self] in await self?.doFollowUp() }
         }
     }
@@ -83,7 +100,7 @@ extension Gateway {
 
     /// Publishes what batches left for later: renamed accessories, then the accessory list.
     private func doFollowUp() async {
-        var (renamed, listChanged) = followUp.take()
+        var (renamed, listChanged) = parts.following.followUp.take()
         guard !isStopped else { return }
         for id in renamed {
             // The displayed name follows the Name characteristic unless the configuration names the accessory.
@@ -131,14 +148,14 @@ extension Gateway {
         }
         outbox.retain(state.topic, payload, qos: configuration.stateQoS)
         if state.isColourPart, let colour = index.hs(containing: address) {
-            hs.record(payload, at: address, of: colour)
+            parts.following.hs.record(payload, at: address, of: colour)
         }
         return PublishedValue(madeJSONStale: madeStale, isAccessoryName: state.isAccessoryName)
     }
 
     /// Publishes the `hs` topics whose hue or saturation changed in this step.
     func publishHS() {
-        for (colour, payload) in hs.takeChanged() {
+        for (colour, payload) in parts.following.hs.takeChanged() {
             retain(colour.stateTopic, payload, qos: configuration.stateQoS, for: colour.hue.accessory)
         }
     }
@@ -172,7 +189,7 @@ extension Gateway {
     @discardableResult
     func unregister(_ id: AccessoryID, clear: Bool = true) -> String? {
         guard let entry = published.removeValue(forKey: id), let layout = index.remove(id) else { return nil }
-        for colour in layout.hsTopics { hs.forget(colour) }
+        for colour in layout.hsTopics { parts.following.hs.forget(colour) }
         if clear {
             for topic in inClearingOrder(entry.topics.union(retainedTopics(of: layout))) { outbox.clear(topic) }
         }

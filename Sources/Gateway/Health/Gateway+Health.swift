@@ -18,10 +18,14 @@ extension Gateway {
     /// unless `force`; the first shedding is logged at once.
     func noteInbound(force: Bool = false) {
         let now = mqtt.inboundStatistics
-        let last = inboundReport.reported
+        let last = parts.health.inboundReport.reported
         guard now.shed > last.shed || now.collapsed > last.collapsed else { return }
-        if !force, let at = inboundReport.reportedAt, ContinuousClock.now - at < configuration.healthInterval { return }
-        inboundReport = InboundReport(reported: now, reportedAt: .now)
+        if !force, let at = parts.health.inboundReport.reportedAt,
+            ContinuousClock.now - at < configuration.healthInterval
+        {
+            return
+        }
+        parts.health.inboundReport = InboundReport(reported: now, reportedAt: .now)
         let shed = now.shed - last.shed
         let collapsed = now.collapsed - last.collapsed
         if shed > 0 {
@@ -39,14 +43,14 @@ extension Gateway {
     /// received and sent (and the commands collapsed, shed or too large), and per accessory server its
     /// connection and counts (docs/DESIGN.md "Topics").
     func publishHealth() async {
-        healthServerIDs = await store.providerIDs
+        parts.health.healthServerIDs = await store.providerIDs
         outbox.retain(topics.bridgeHealth, await healthJSON(), qos: .atLeastOnce)
     }
 
     /// Publishes `bridge/health` again when the accessory servers are no longer those it lists (a pair or
     /// an unpair), so that the retained message never names a server that is gone for a whole interval.
     func publishHealthIfServersChanged() async {
-        guard isReady, await store.providerIDs != healthServerIDs else { return }
+        guard isReady, await store.providerIDs != parts.health.healthServerIDs else { return }
         await publishHealth()
     }
 
@@ -54,7 +58,7 @@ extension Gateway {
     func healthJSON() async -> String {
         let servers = await store.providerStatistics()
         let counts = mqtt.inboundStatistics
-        let uptime = Int64((ContinuousClock.now - startedAt).components.seconds)
+        let uptime = Int64((ContinuousClock.now - parts.health.startedAt).components.seconds)
         let rss = ProcessMemory.residentBytes().map { JSONValue.int(Int64($0)) } ?? .null
         let health: JSONObject = [
             "uptime": .int(uptime), "memory": .object(["rss": rss]),

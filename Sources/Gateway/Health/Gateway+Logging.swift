@@ -16,7 +16,7 @@ extension Gateway {
 
     /// Publishes the log lines as they come, until the gateway stops.
     func followLogging() async {
-        guard let logging else { return }
+        guard let logging = parts.health.logging else { return }
         var window = LoggingWindow(start: .now)
         for await _ in logging.arrivals {
             guard !isStopped else { return }

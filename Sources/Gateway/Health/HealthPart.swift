@@ -10,24 +10,3 @@ struct HealthPart {
     /// The accessory servers the retained `bridge/health` lists; a pair or unpair republishes it.
     var healthServerIDs: [String] = []
 }
-
-/// Where the part's own code (the Gateway's extensions in its folder) reaches its state.
-extension Gateway {
-    /// The log lines to publish on `bridge/logging`.
-    var logging: BridgeLogging? { parts.health.logging }
-
-    /// The MQTT client's inbound counts last logged.
-    var inboundReport: InboundReport {
-        get { parts.health.inboundReport }
-        _modify { yield &parts.health.inboundReport }
-    }
-
-    /// When the gateway was made.
-    var startedAt: ContinuousClock.Instant { parts.health.startedAt }
-
-    /// The accessory servers `bridge/health` lists.
-    var healthServerIDs: [String] {
-        get { parts.health.healthServerIDs }
-        _modify { yield &parts.health.healthServerIDs }
-    }
-}

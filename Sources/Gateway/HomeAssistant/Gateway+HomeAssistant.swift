@@ -12,14 +12,15 @@ extension Gateway {
     /// when they must be republished (`retainedInOrder()`), since they are the largest retained payloads
     /// (4 MB at 10,000 characteristics) and needed only after a reconnect or Home Assistant's birth message.
     func publishDiscovery(_ accessory: Accessory, _ layout: AccessoryLayout) {
-        let plan = discovery.plan(for: accessory, layout: layout)
+        let plan = parts.homeAssistant.discovery.plan(for: accessory, layout: layout)
         let current = published[accessory.id]?.topics ?? []
         for config in plan.publish {
             published[accessory.id]?.topics.insert(config.topic)
             outbox.retainUnkept(config.topic, config.text, qos: .atLeastOnce)
         }
-        for topic in plan.clear where current.contains(topic) || !clearedDiscoveryTopics.contains(topic) {
-            clearedDiscoveryTopics.insert(topic)
+        for topic in plan.clear
+        where current.contains(topic) || !parts.homeAssistant.clearedDiscoveryTopics.contains(topic) {
+            parts.homeAssistant.clearedDiscoveryTopics.insert(topic)
             published[accessory.id]?.topics.remove(topic)
             outbox.clear(topic)
         }
@@ -27,7 +28,7 @@ extension Gateway {
 
     /// The gateway's own device (a connectivity sensor on `bridge/state`), which accessories point to.
     func publishBridgeDiscovery() {
-        let config = discovery.bridgeConfig()
+        let config = parts.homeAssistant.discovery.bridgeConfig()
         if configuration.homeAssistant.discovery {
             outbox.retain(config.topic, config.text, qos: .atLeastOnce)
         } else {
@@ -39,7 +40,9 @@ extension Gateway {
     /// after a random delay in the configured range, every config and then every state is published
     /// again. Births during the delay are answered once.
     func handleHomeAssistantStatus(_ message: MQTTMessage) {
-        guard configuration.homeAssistant.discovery, births.received(message.payloadString) else { return }
+        guard configuration.homeAssistant.discovery, parts.homeAssistant.births.received(message.payloadString) else {
+            return
+        }
         let range = configuration.homeAssistant.birthDelay
         let seconds = Double.random(in: range.lowerBound.inSeconds...range.upperBound.inSeconds)
         logger.info(
@@ -53,7 +56,7 @@ extension Gateway {
     }
 
     private func answerHomeAssistantBirth() async {
-        births.answering()
+        parts.homeAssistant.births.answering()
         guard isReady, !isStopped else { return }
         send(await retainedInOrder())
     }
@@ -67,7 +70,7 @@ extension Gateway {
         if configuration.homeAssistant.discovery {
             for accessory in accessories {
                 guard let layout = index.layouts[accessory.id] else { continue }
-                for config in discovery.plan(for: accessory, layout: layout).publish {
+                for config in parts.homeAssistant.discovery.plan(for: accessory, layout: layout).publish {
                     configs.append(
                         MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
                 }

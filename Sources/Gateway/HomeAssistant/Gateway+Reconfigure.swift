@@ -14,7 +14,8 @@ extension Gateway {
         let wasOn = configuration.homeAssistant.discovery
         configuration.homeAssistant = options
         configuration.configurationJSON = configurationJSON
-        discovery = HomeAssistantDiscovery(configuration: options, topics: topics, version: configuration.version)
+        parts.homeAssistant.discovery = HomeAssistantDiscovery(
+            configuration: options, topics: topics, version: configuration.version)
         guard isReady, !isStopped else { return }
         if options.discovery, !wasOn {
             do throws(MQTTError) {

@@ -12,26 +12,5 @@ struct HomeAssistantPart {
 /// What the other parts may ask of this one.
 extension Gateway {
     /// The `node_id` of the gateway's own device in Home Assistant (`HomeAssistantDiscovery.bridgeIdentifier`).
-    var bridgeDiscoveryIdentifier: String { discovery.bridgeIdentifier }
-}
-
-/// Where the part's own code (the Gateway's extensions in its folder) reaches its state.
-extension Gateway {
-    /// Builds the discovery configs.
-    var discovery: HomeAssistantDiscovery {
-        get { parts.homeAssistant.discovery }
-        _modify { yield &parts.homeAssistant.discovery }
-    }
-
-    /// Discovery config topics cleared this run.
-    var clearedDiscoveryTopics: Set<String> {
-        get { parts.homeAssistant.clearedDiscoveryTopics }
-        _modify { yield &parts.homeAssistant.clearedDiscoveryTopics }
-    }
-
-    /// Whether an answer to a birth message waits for its delay.
-    var births: BirthAnswers {
-        get { parts.homeAssistant.births }
-        _modify { yield &parts.homeAssistant.births }
-    }
+    var bridgeDiscoveryIdentifier: String { parts.homeAssistant.discovery.bridgeIdentifier }
 }

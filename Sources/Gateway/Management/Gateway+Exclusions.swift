@@ -15,7 +15,7 @@ extension Gateway {
             continuation.finish()
             return (excludedAccessories, changes)
         }
-        let key = exclusionFollowers.add(continuation)
+        let key = parts.management.exclusionFollowers.add(continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.dropExclusionFollower(key) }
         }
@@ -23,16 +23,16 @@ extension Gateway {
     }
 
     var excludedAccessories: Set<AccessoryID> {
-        Set(accessoryOptions.lazy.filter { $0.value.excludes }.map(\.key))
+        Set(parts.management.accessoryOptions.lazy.filter { $0.value.excludes }.map(\.key))
     }
 
     /// Tells the followers the excluded set when it is no longer `before`.
     func sendExclusions(ifChangedFrom before: Set<AccessoryID>) {
         let now = excludedAccessories
-        if now != before { exclusionFollowers.send(now) }
+        if now != before { parts.management.exclusionFollowers.send(now) }
     }
 
     private func dropExclusionFollower(_ key: Int) {
-        exclusionFollowers.remove(key)
+        parts.management.exclusionFollowers.remove(key)
     }
 }

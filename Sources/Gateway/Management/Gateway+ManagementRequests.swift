@@ -14,7 +14,7 @@ extension Gateway {
 
     /// Starts the management request `command`; its answer is published when the operation ends.
     func startManagementRequest(
-        _ command: String, _ request: JSONObject, transaction: String?, answer: Responder.Request
+        _ command: String, _ request: JSONObject, transaction: JSONValue?, answer: Responder.Request
     ) {
         /// Answers a request refused before its operation starts.
         func refuse(_ reason: String) {
@@ -22,7 +22,7 @@ extension Gateway {
             let error = GatewayError.invalidPayload(reason)
             outbox.send(contentsOf: Responder.answer(.failure(error), transaction: transaction, to: answer))
         }
-        guard let management else {
+        guard let management = parts.management.management else {
             refuse("'\(command)' is not available: this gateway was started without pairing")
             return
         }
@@ -42,7 +42,7 @@ extension Gateway {
     /// - Returns: the answer's `data` JSON, or the `ManagementError` whose line `bridge/response/<command>`
     ///   would carry (`.invalidRequest` for a missing field, a wrong type or an unknown command).
     public static func managementRequest(_ command: String, _ request: JSONObject, with management: Management) async
-        -> Result<String, ManagementError>
+        -> Result<JSONValue, ManagementError>
     {
         switch managementOperation(command, request, with: management) {
         case .failure(let error): return .failure(error)
@@ -52,7 +52,7 @@ extension Gateway {
 
     /// The operation `command` with `request` runs, or why the request is refused before anything runs.
     private static func managementOperation(_ command: String, _ request: JSONObject, with management: Management)
-        -> Result<@Sendable () async -> Result<String, ManagementError>, ManagementError>
+        -> Result<@Sendable () async -> Result<JSONValue, ManagementError>, ManagementError>
     {
         switch command {
         case "pair":
@@ -97,13 +97,12 @@ extension Gateway {
 
     /// Logs the outcome of a management request and publishes its answer.
     private func finishManagementRequest(
-        _ command: String, _ outcome: Result<String, ManagementError>, transaction: String?, answer: Responder.Request
+        _ command: String, _ outcome: Result<JSONValue, ManagementError>, transaction: JSONValue?,
+        answer: Responder.Request
     ) {
         guard !isStopped else { return }
         switch outcome {
-        // The archive is no line for the log; Management logged its size.
-        case .success where command == "backup": logger.notice("bridge/request/backup: done")
-        case .success(let data): logger.notice("bridge/request/\(command): done, \(data)")
+        case .success(let data): logger.notice("bridge/request/\(command): done, \(Self.loggedAnswer(command, data))")
         case .failure(let error): logger.warning("bridge/request/\(command) failed: \(error)")
         }
         let result = outcome.mapError { GatewayError.invalidPayload($0.description) }
@@ -111,17 +110,24 @@ extension Gateway {
         flush()
     }
 
+    /// What the log shows of a management request's answer `data`: the data itself, except the archive of
+    /// a `backup`, which is no line for a log (its size stands for it).
+    public static func loggedAnswer(_ command: String, _ data: JSONValue) -> String {
+        guard command == "backup" else { return data.description }
+        return "an archive of \(data.objectValue?["bytes"]?.intValue ?? 0) bytes"
+    }
+
     /// Runs `backup` and gives the answer's `data`: `{"archive":"<base64>","bytes":N}`, the archive that
     /// `hap2mqtt restore --from FILE` reads once decoded into FILE; never the passphrase.
     private static func backup(passphrase: [UInt8], with management: Management) async -> Result<
-        String, ManagementError
+        JSONValue, ManagementError
     > {
         do {
             let archive = try await management.backup(passphrase: passphrase)
             let data: JSONObject = [
                 "archive": .string(Data(archive).base64EncodedString()), "bytes": .int(Int64(archive.count)),
             ]
-            return .success(JSONValue.object(data).description)
+            return .success(.object(data))
         } catch {
             return .failure(error)
         }
@@ -153,7 +159,7 @@ extension Gateway {
 
     /// Runs `pair` and gives the answer's `data`: `{"id","name","host","port","replaced"}`, never the code.
     private static func pair(_ request: PairRequest, with management: Management) async -> Result<
-        String, ManagementError
+        JSONValue, ManagementError
     > {
         do {
             let paired = try await management.pair(request)
@@ -163,7 +169,7 @@ extension Gateway {
                 "replaced": .bool(paired.replaced),
             ]
             if let old = paired.replacedName { data.append("replaced_name", .string(old)) }
-            return .success(JSONValue.object(data).description)
+            return .success(.object(data))
         } catch {
             return .failure(error)
         }
@@ -208,14 +214,14 @@ extension Gateway {
     /// Runs `options` and gives the answer's `data`: `{"id","accessory","options"}`, and `"from"` (the old
     /// slug) when a new name moved the topics.
     private static func setOptions(_ accessory: String, _ change: AccessoryOptionsChange, with management: Management)
-        async -> Result<String, ManagementError>
+        async -> Result<JSONValue, ManagementError>
     {
         do {
             let result = try await management.setOptions(accessory, change)
             var data: JSONObject = ["id": .string(result.id.description), "accessory": .string(result.slug)]
             if let from = result.previousSlug { data.append("from", .string(from)) }
             data.append("options", result.options.jsonValue)
-            return .success(JSONValue.object(data).description)
+            return .success(.object(data))
         } catch {
             return .failure(error)
         }
@@ -223,11 +229,11 @@ extension Gateway {
 
     /// Runs `refresh` and gives the answer's `data`: `{"accessory_servers":["hap:AA:…",…]}`.
     private static func refresh(_ accessory: String?, with management: Management) async -> Result<
-        String, ManagementError
+        JSONValue, ManagementError
     > {
         do {
             let servers = try await management.refresh(accessory)
-            return .success(JSONValue.object(["accessory_servers": .array(servers.map(JSONValue.string))]).description)
+            return .success(.object(["accessory_servers": .array(servers.map(JSONValue.string))]))
         } catch {
             return .failure(error)
         }
@@ -236,7 +242,7 @@ extension Gateway {
     /// Runs `unpair` and gives the answer's `data`: `{"id","name","outcome"}`, with `"reason"` when the
     /// accessory could not be told (`force`).
     private static func unpair(_ accessory: String, force: Bool, with management: Management) async -> Result<
-        String, ManagementError
+        JSONValue, ManagementError
     > {
         do {
             let result = try await management.unpair(accessory, force: force)
@@ -248,7 +254,7 @@ extension Gateway {
                 data.append("outcome", "removed_here_only")
                 data.append("reason", .string(reason))
             }
-            return .success(JSONValue.object(data).description)
+            return .success(.object(data))
         } catch {
             return .failure(error)
         }

@@ -10,14 +10,14 @@ import JSON
 extension Gateway {
     /// Whether accessory `id` is excluded by its saved options.
     func isExcluded(_ id: AccessoryID) -> Bool {
-        accessoryOptions[id]?.excludes ?? false
+        parts.management.accessoryOptions[id]?.excludes ?? false
     }
 
     /// Takes the options saved by an earlier run, before `run()`: the store places the accessories with
     /// their names and rooms, and excluded ones are never published.
     func takeSavedOptions(_ all: [AccessoryID: AccessoryOptions]) async {
         let before = excludedAccessories
-        accessoryOptions = all
+        parts.management.accessoryOptions = all
         sendExclusions(ifChangedFrom: before)
         await store.setOptionOverrides(all.mapValues { AccessoryOverride(name: $0.name, room: $0.room) })
     }
@@ -40,7 +40,7 @@ extension Gateway {
     {
         let wasExcluded = isExcluded(id)
         let before = excludedAccessories
-        accessoryOptions[id] = options.isEmpty ? nil : options
+        parts.management.accessoryOptions[id] = options.isEmpty ? nil : options
         // The store reports the new name or room as `.accessoryUpdated`, which republishes the accessory (its
         // discovery configs with it) unless it is excluded.
         await store.setOptionOverride(AccessoryOverride(name: options.name, room: options.room), for: id)
@@ -113,7 +113,7 @@ extension Gateway {
     /// `"options"` of `bridge/info`: every accessory's saved options, by accessory id.
     var savedOptionsJSON: JSONValue {
         var entries = JSONObject()
-        for (id, options) in accessoryOptions.sorted(by: { $0.key < $1.key }) {
+        for (id, options) in parts.management.accessoryOptions.sorted(by: { $0.key < $1.key }) {
             entries.append(id.description, options.jsonValue)
         }
         return .object(entries)

@@ -15,30 +15,15 @@ struct ManagementPart {
 /// What the other parts may ask of this one.
 extension Gateway {
     /// The options saved for accessory `id` (for `bridge/accessories` and the web page's list).
-    func options(of id: AccessoryID) -> AccessoryOptions? { accessoryOptions[id] }
+    func options(of id: AccessoryID) -> AccessoryOptions? { parts.management.accessoryOptions[id] }
 
     /// Tells the followers of `exclusions()` the excluded set again: an accessory moved to another slug,
     /// which changes the list as the web page shows it.
-    func resendExclusions() { exclusionFollowers.send(excludedAccessories) }
+    func resendExclusions() { parts.management.exclusionFollowers.send(excludedAccessories) }
+
+    /// Ends the streams of `exclusions()`: the gateway stops.
+    func stopExclusionFollowers() { parts.management.exclusionFollowers.finishAll() }
 
     /// The accessories seen on the network and not paired here; nil when discovery is off.
-    var accessoryDiscovery: (any AccessoryDiscovery)? { management?.discovery }
-}
-
-/// Where the part's own code (the Gateway's extensions in its folder) reaches its state.
-extension Gateway {
-    /// The operations behind the management requests.
-    var management: Management? { parts.management.management }
-
-    /// The options saved by accessory.
-    var accessoryOptions: [AccessoryID: AccessoryOptions] {
-        get { parts.management.accessoryOptions }
-        _modify { yield &parts.management.accessoryOptions }
-    }
-
-    /// The streams of `exclusions()`.
-    var exclusionFollowers: ExclusionFollowers {
-        get { parts.management.exclusionFollowers }
-        _modify { yield &parts.management.exclusionFollowers }
-    }
+    var accessoryDiscovery: (any AccessoryDiscovery)? { parts.management.management?.discovery }
 }

@@ -46,7 +46,7 @@ extension HTTPResponse {
     /// `{"status":"error","error":"…"}` with `status`: the shape every refusal of the API has, as the MQTT
     /// bridge API's answers (docs/DESIGN.md "Topics").
     static func json(status: Int, error: String) -> HTTPResponse {
-        .json(status: status, #"{"status":"error","error":\#(JSONString.quoted(error))}"#)
+        .json(status: status, JSONValue.object(["status": "error", "error": .string(error)]).description)
     }
 
     /// The response with `Retry-After: seconds` (RFC 9110 §10.2.3).

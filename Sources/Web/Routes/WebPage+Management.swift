@@ -14,8 +14,8 @@ extension WebPage {
     func managementRequest(_ command: String, _ request: JSONObject) async -> HTTPResponse {
         switch await Gateway.managementRequest(command, request, with: management) {
         case .success(let data):
-            logger.notice("web page: \(command) done, \(data)")
-            return .json(#"{"status":"ok","data":\#(data)}"#)
+            logger.notice("web page: \(command) done, \(Gateway.loggedAnswer(command, data))")
+            return .json(JSONValue.object(["status": "ok", "data": data]).description)
         case .failure(let error):
             logger.warning("web page: \(command) failed: \(error)")
             return .json(status: Self.status(of: error), error: error.description)
@@ -49,7 +49,7 @@ extension WebPage {
     }
 
     private static func discoveredJSON(_ list: [DiscoveredAccessory], discovery: Bool) -> String {
-        #"{"discovery":\#(discovery),"accessories":\#(Gateway.discoveredJSON(list))}"#
+        JSONValue.object(["discovery": .bool(discovery), "accessories": Gateway.discoveredJSON(list)]).description
     }
 
     private static func status(of error: ManagementError) -> Int {

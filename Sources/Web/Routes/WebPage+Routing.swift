@@ -105,7 +105,7 @@ extension WebPage {
         case ("GET", ["excluded"]): return await excludedList()
         case ("GET", ["session"]):
             // Whether the page shows "Sign out": only with a token is there a session to end.
-            return .json(#"{"token_required":\#(access.requiresToken)}"#)
+            return .json(JSONValue.object(["token_required": .bool(access.requiresToken)]).description)
         case ("POST", _):
             guard Self.isJSON(request.headers["content-type"]) else {
                 // A form on another site can post text or a form, never JSON without the page's permission.
@@ -142,7 +142,7 @@ extension WebPage {
     /// envelope (`{"status":"ok","data":…}` or `{"status":"error","error":…}`); 422 when it failed.
     private func bridgeRequest(_ command: String, _ body: [UInt8]) async -> HTTPResponse {
         switch await gateway.bridgeRequest(command, payload: body) {
-        case .success(let data): return .json(#"{"status":"ok","data":\#(data)}"#)
+        case .success(let data): return .json(JSONValue.object(["status": "ok", "data": data]).description)
         case .failure(let error): return .json(status: 422, error: error.description)
         }
     }

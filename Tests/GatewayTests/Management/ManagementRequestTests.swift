@@ -2,6 +2,7 @@ import Gateway
 import HAP2MQTTTesting
 import HomeModel
 import HomeStore
+import JSON
 import MQTT
 import Testing
 
@@ -276,5 +277,13 @@ struct ManagementRequestTests {
             let answer = try await request(h, "pair", #"{"host":"10.0.0.9","port":1,"code":"\#(Self.code)"}"#)
             #expect(answer["error"] as? String == "'pair' is not available: this gateway was started without pairing")
         }
+    }
+
+    @Test("the log shows a request's answer, but of a backup only the archive's size, wherever it was asked")
+    func loggedAnswer() {
+        let options: JSONValue = .object(["accessory": "lamp", "from": "old_lamp"])
+        #expect(Gateway.loggedAnswer("options", options) == #"{"accessory":"lamp","from":"old_lamp"}"#)
+        let backup: JSONValue = .object(["archive": "c2VjcmV0IGtleXM=", "bytes": 11])
+        #expect(Gateway.loggedAnswer("backup", backup) == "an archive of 11 bytes")
     }
 }

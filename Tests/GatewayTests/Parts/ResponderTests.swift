@@ -1,5 +1,6 @@
 import HomeModel
 import HomeStore
+import JSON
 import MQTT
 import Testing
 
@@ -70,7 +71,8 @@ struct ResponderTests {
     @Test("a bridge response carries data or the error, and echoes the transaction as it was sent")
     func bridge() {
         let request = Responder.Request(answerTopic: "b/bridge/response/rename", properties: Self.asked)
-        let ok = Responder.answer(.success(#"{"accessory":"lamp"}"#), transaction: #"{"n":[1,2]}"#, to: request)
+        let ok = Responder.answer(
+            .success(.object(["accessory": "lamp"])), transaction: .object(["n": .array([1, 2])]), to: request)
         #expect(ok.map(\.topic) == ["b/bridge/response/rename", "replies/me"])
         #expect(ok.first?.payloadString == #"{"status":"ok","data":{"accessory":"lamp"},"transaction":{"n":[1,2]}}"#)
         let refused = Responder.answer(.failure(.invalidPayload("no accessory 'x'")), transaction: nil, to: request)
