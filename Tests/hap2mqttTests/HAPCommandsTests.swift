@@ -127,6 +127,19 @@ struct HAPCommandsTests {
         let removed = try await ExecutableTests.run(["pairings", "Desk", "--remove", standby, "--config", config])
         #expect(removed.status == 0, "\(removed.error)")
         #expect(removed.output.contains("has 1 controller pairing(s)") && !removed.output.contains("  \(standby)  "))
+        // A controller that is no admin gets the accessory's own authentication error, and adds nothing.
+        try await accessory.setAdmin(false)
+        let notAdmin = try await ExecutableTests.run(
+            ["pairings", "Desk", "--add", standby, "--key", key, "--config", config])
+        #expect(notAdmin.status == 1)
+        #expect(
+            notAdmin.error
+                == "hap2mqtt: Desk: the accessory refused with an authentication error: this gateway is not an admin of it, and only an admin may list, add or remove its pairings\n"
+        )
+        try await accessory.setAdmin(true)
+        let afterRefusal = try await ExecutableTests.run(["pairings", "Desk", "--config", config])
+        #expect(afterRefusal.output.contains("has 1 controller pairing(s)"), "\(afterRefusal.output)")
+
         let unknown = try await ExecutableTests.run(["pairings", "Nobody", "--config", config])
         #expect(unknown.status == 1 && unknown.error.contains("no pairing named \"Nobody\""), "\(unknown.error)")
         await accessory.stop()

@@ -279,6 +279,14 @@ struct LiveManagementTests {
         _ = try await live.request("remove_pairing", #"{"accessory":"light","pairing_id":"\#(hub)"}"#)
         #expect(
             Self.pairings(try await live.request("list_pairings", #"{"accessory":"light"}"#)).keys.sorted() == [ownID])
+        // Where this gateway is no admin, the accessory's own answer is the error.
+        try await live.accessory.setAdmin(false)
+        let refused = try await live.request("list_pairings", #"{"accessory":"light"}"#)
+        #expect(
+            (refused["error"] as? String)?.hasSuffix(
+                "the accessory refused with an authentication error: this gateway is not an admin of it, and only an admin may list, add or remove its pairings"
+            ) == true, "\(refused)")
+        try await live.accessory.setAdmin(true)
         // The gateway's own session went on meanwhile.
         try await live.observer.publish("hap2mqtt/light/lightbulb/on/set", "true")
         let result = try await live.observer.waitFor(
