@@ -45,7 +45,13 @@ public struct ControllerPairing: Sendable, Hashable {
     public static func publicKey(_ text: String) throws(ManagementError) -> [UInt8] {
         let expected = "the controller's public key must be 32 bytes (Ed25519), written as 64 hex digits or as base64"
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.count == 2 * publicKeyLength, let bytes = hexBytes(trimmed) { return bytes }
+        if trimmed.count == 2 * publicKeyLength {
+            // Meant as hex: read as base64, a typo would give a length that tells nothing.
+            guard let bytes = hexBytes(trimmed) else {
+                throw .invalidRequest("\(expected); this one has 64 characters that are not all hex digits")
+            }
+            return bytes
+        }
         if trimmed.allSatisfy(\.isHexDigit), trimmed.count % 2 == 0, let bytes = hexBytes(trimmed) {
             throw .invalidRequest("\(expected); this one is \(bytes.count) bytes")
         }
