@@ -69,7 +69,9 @@ public actor Gateway {
             commands: CommandsPart(
                 responseTopics: ResponseTopicPolicy(
                     topics: topics, discoveryPrefix: configuration.homeAssistant.prefix,
-                    statusTopic: configuration.homeAssistant.statusTopic)),
+                    statusTopic: configuration.homeAssistant.statusTopic,
+                    allowed: configuration.responseTopics
+                        ?? [GatewayConfiguration.defaultResponseTopicFilter(baseTopic: configuration.baseTopic)])),
             homeAssistant: HomeAssistantPart(
                 discovery: HomeAssistantDiscovery(
                     configuration: configuration.homeAssistant, topics: topics, version: configuration.version)),

@@ -28,6 +28,10 @@ public struct GatewayConfiguration: Sendable {
     /// How often `bridge/health` is published (`mqtt.health_interval`, default 600 s); also on start and
     /// on every `health_check` request.
     public var bridgeHealthInterval: Duration
+    /// The topic filters an MQTT 5 response topic must match to be answered on (`mqtt.response_topics`,
+    /// docs/security.md "Response topics"); nil for the default, `<base>/response/#`. The refusals of
+    /// `ResponseTopicPolicy` apply to a topic that matches one all the same.
+    public var responseTopics: [String]?
 
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
@@ -35,9 +39,10 @@ public struct GatewayConfiguration: Sendable {
         homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
         snapshotInterval: Duration = .seconds(60),
         maxCommandSize: Int = GatewayConfiguration.defaultMaxCommandSize, healthInterval: Duration = .seconds(60),
-        bridgeHealthInterval: Duration = .seconds(600)
+        bridgeHealthInterval: Duration = .seconds(600), responseTopics: [String]? = nil
     ) {
         self.bridgeHealthInterval = bridgeHealthInterval
+        self.responseTopics = responseTopics
         self.baseTopic = baseTopic
         self.stateQoS = stateQoS
         self.version = version
@@ -48,6 +53,13 @@ public struct GatewayConfiguration: Sendable {
         self.snapshotInterval = snapshotInterval
         self.maxCommandSize = maxCommandSize
         self.healthInterval = healthInterval
+    }
+
+    /// The response topics answered when `responseTopics` is nil: `<base>/response/#`, a prefix where
+    /// only answers go (`Slug.reserved` keeps accessories out of it). A client that may publish commands
+    /// under `<base>/` can be given it without giving it any topic of another program.
+    public static func defaultResponseTopicFilter(baseTopic: String) -> String {
+        TopicScheme(base: baseTopic).base + "/" + Slug.responseLevel + "/#"
     }
 
     /// 64 KiB: far above any real command (the largest, a multi-write of a whole accessory, is a few KB).

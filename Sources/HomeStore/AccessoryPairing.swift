@@ -20,9 +20,47 @@ public protocol AccessoryPairing: Sendable {
     /// - Throws: `ManagementError`: `.invalidRequest` for a passphrase too short, `.failed` when there is
     ///   nothing to back up or the state cannot be read.
     func backup(passphrase: [UInt8]) async throws(ManagementError) -> [UInt8]
+
+    /// The controllers paired with the accessory server `nameOrID` (List Pairings, HAP spec §5.12), as
+    /// the accessory answers.
+    /// - Throws: `ManagementError`: `.unknownAccessory`, `.unreachable`, `.failed` with the accessory's
+    ///   error (this gateway not an admin, and others).
+    func controllerPairings(of nameOrID: String) async throws(ManagementError) -> ControllerPairings
+
+    /// Adds `controller` to the accessory server `nameOrID` (Add Pairing, HAP spec §5.10); returns the
+    /// pairings it then lists. This gateway's own pairing id is refused before anything is sent.
+    /// - Throws: as `controllerPairings(of:)`, and `.invalidRequest` for this gateway's own id.
+    func addControllerPairing(_ controller: ControllerPairing, to nameOrID: String) async throws(ManagementError)
+        -> ControllerPairings
+
+    /// Removes the controller `pairingID` from the accessory server `nameOrID` (Remove Pairing, HAP spec
+    /// §5.11); returns the pairings it then lists. This gateway's own pairing is refused before anything
+    /// is sent: `unpair` removes it, and forgets it here too.
+    /// - Throws: as `controllerPairings(of:)`, and `.invalidRequest` for this gateway's own id.
+    func removeControllerPairing(_ pairingID: String, from nameOrID: String) async throws(ManagementError)
+        -> ControllerPairings
 }
 
 extension AccessoryPairing {
+    /// A backend without controller pairings of its kind has none to list.
+    public func controllerPairings(of nameOrID: String) async throws(ManagementError) -> ControllerPairings {
+        throw .failed("this gateway's accessories have no controller pairings to manage")
+    }
+
+    /// A backend without controller pairings of its kind has none to add.
+    public func addControllerPairing(_ controller: ControllerPairing, to nameOrID: String) async throws(ManagementError)
+        -> ControllerPairings
+    {
+        throw .failed("this gateway's accessories have no controller pairings to manage")
+    }
+
+    /// A backend without controller pairings of its kind has none to remove.
+    public func removeControllerPairing(_ pairingID: String, from nameOrID: String) async throws(ManagementError)
+        -> ControllerPairings
+    {
+        throw .failed("this gateway's accessories have no controller pairings to manage")
+    }
+
     /// A backend that keeps no pairings of its own has nothing to back up.
     public func backup(passphrase: [UInt8]) async throws(ManagementError) -> [UInt8] {
         throw .failed("this gateway keeps no pairings to back up")

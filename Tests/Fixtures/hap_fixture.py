@@ -639,6 +639,14 @@ class Fixture:
             self.driver.update_advertisement()
             self.drop_connections()
             return self.summary()
+        if cmd == "set_admin":
+            # Every paired controller becomes an admin or a regular user, as another admin could make
+            # it with Add Pairing; HAP-python checks the permission on each /pairings request.
+            state = self.driver.state
+            for properties in state.client_properties.values():
+                properties[const.CLIENT_PROP_PERMS] = 1 if command["admin"] else 0
+            self.driver.persist()
+            return {}
         if cmd == "disconnect_clients":
             self.drop_connections()
             return {}

@@ -27,25 +27,25 @@ struct CommandLaneTests {
         try await withGatewayHarness(moreProviders: [garage]) { h in
             try await h.waitUntilOnline()
             garage.holdReads(of: garageLamp)
-            let asked = MQTTProperties(responseTopic: "replies/garage")
+            let asked = MQTTProperties(responseTopic: "hap2mqtt/response/garage")
             try await h.send("hap2mqtt/garage_lamp/lightbulb/brightness/get", "", properties: asked)
             let answer = try await h.set("kitchen_lamp/lightbulb/on", "true")
             #expect(answer.payloadString == #"{"status":"ok","value":true}"#)
             #expect(h.provider.value(at: h.address(aid: 2, .Characteristic.on)) == .bool(true))
-            #expect(h.mqtt.messages(on: "replies/garage").isEmpty, "the read is still pending")
+            #expect(h.mqtt.messages(on: "hap2mqtt/response/garage").isEmpty, "the read is still pending")
             #expect(garage.reads.isEmpty)
             // A write to the silent accessory's own server waits behind its read.
             let mark = h.mqtt.published.count
             try await h.send("hap2mqtt/garage_lamp/lightbulb/on/set", "true")
             #expect(garage.writes.isEmpty, "written before the read that came first")
             garage.releaseHeldReads()
-            let reply = try await h.waitFor(topic: "replies/garage", after: mark)
+            let reply = try await h.waitFor(topic: "hap2mqtt/response/garage", after: mark)
             #expect(reply.payloadString == #"{"status":"ok","value":0}"#)
             _ = try await h.waitFor(topic: "hap2mqtt/garage_lamp/lightbulb/on/set/result", after: mark)
             let order = h.mqtt.published.dropFirst(mark).map(\.topic).filter {
-                $0 == "replies/garage" || $0 == "hap2mqtt/garage_lamp/lightbulb/on/set/result"
+                $0 == "hap2mqtt/response/garage" || $0 == "hap2mqtt/garage_lamp/lightbulb/on/set/result"
             }
-            #expect(order == ["replies/garage", "hap2mqtt/garage_lamp/lightbulb/on/set/result"])
+            #expect(order == ["hap2mqtt/response/garage", "hap2mqtt/garage_lamp/lightbulb/on/set/result"])
             #expect(garage.writes.count == 1)
         }
     }

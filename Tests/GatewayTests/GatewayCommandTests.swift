@@ -220,10 +220,10 @@ struct GatewayCommandTests {
                 h.log.records(.info, containing: "ignored an empty message on hap2mqtt/kitchen_lamp/lightbulb/on/set")
                     .count == 1)
             // One that names a response topic awaits an answer, which no clear does: it gets the reason.
-            let asked = MQTTProperties(responseTopic: "replies/me", correlationData: Array("e".utf8))
+            let asked = MQTTProperties(responseTopic: "hap2mqtt/response/me", correlationData: Array("e".utf8))
             let before = h.mqtt.published.count
             try await h.send("hap2mqtt/kitchen_lamp/lightbulb/on/set", "", properties: asked)
-            let reply = try await h.waitFor(topic: "replies/me", after: before)
+            let reply = try await h.waitFor(topic: "hap2mqtt/response/me", after: before)
             #expect(jsonObject(reply)?["error"] as? String == Gateway.emptyCommandRefusal)
             #expect(h.provider.writes.isEmpty)
             // A quoted empty string is a value: here the wrong type for a bool, with its error.
@@ -282,20 +282,21 @@ struct GatewayCommandTests {
     func responseTopics() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
-            let asked = MQTTProperties(responseTopic: "replies/me", correlationData: Array("req-42".utf8))
+            let asked = MQTTProperties(responseTopic: "hap2mqtt/response/me", correlationData: Array("req-42".utf8))
             var mark = h.mqtt.published.count
             _ = try await h.set("kitchen_lamp/lightbulb/brightness", "55", properties: asked)
-            let reply = try await h.waitFor(topic: "replies/me", after: mark)
+            let reply = try await h.waitFor(topic: "hap2mqtt/response/me", after: mark)
             #expect(reply.payloadString == #"{"status":"ok","value":55}"#)
             #expect(reply.properties.correlationData == Array("req-42".utf8) && reply.properties.responseTopic == nil)
             #expect(reply.retain == false)
             mark = h.mqtt.published.count
             try await h.send("hap2mqtt/kitchen_lamp/lightbulb/brightness/get", "", properties: asked)
             #expect(
-                try await h.waitFor(topic: "replies/me", after: mark).payloadString == #"{"status":"ok","value":55}"#)
+                try await h.waitFor(topic: "hap2mqtt/response/me", after: mark).payloadString
+                    == #"{"status":"ok","value":55}"#)
             mark = h.mqtt.published.count
             try await h.send("hap2mqtt/bridge/request/identify", #"{"accessory":"nobody"}"#, properties: asked)
-            let refused = try await h.waitFor(topic: "replies/me", after: mark)
+            let refused = try await h.waitFor(topic: "hap2mqtt/response/me", after: mark)
             #expect(jsonObject(refused)?["status"] as? String == "error")
             #expect(h.mqtt.payloads(on: "hap2mqtt/bridge/response/identify").last == refused.payloadString)
         }
@@ -417,11 +418,27 @@ struct GatewayCommandTests {
             let bad = try await h.waitFor(topic: "hap2mqtt/bridge/response/identify", after: mark)
             #expect(jsonObject(bad)?["status"] as? String == "error")
             #expect(jsonObject(bad)?["transaction"] as? String == "x")
+            // Only a number or a short string is echoed: a sender picks no payload of its own.
+            let long = String(repeating: "y", count: Gateway.maxTransactionLength + 1)
+            let short = String(repeating: "z", count: Gateway.maxTransactionLength)
+            for (transaction, echoed) in [
+                ("\"\(long)\"", nil), (#"{"a":[1,2]}"#, nil), ("[1]", nil), ("true", nil), ("null", nil),
+                ("\"\(short)\"", "\"\(short)\""), ("-2.5", "-2.5"), ("12345678901234", "12345678901234"),
+            ] as [(String, String?)] {
+                let mark = h.mqtt.published.count
+                try await h.send(
+                    "hap2mqtt/bridge/request/identify", #"{"accessory":"kitchen_lamp","transaction":\#(transaction)}"#)
+                let answer = try await h.waitFor(topic: "hap2mqtt/bridge/response/identify", after: mark)
+                let expected = echoed.map { ",\"transaction\":\($0)" } ?? ""
+                #expect(
+                    answer.payloadString == #"{"status":"ok","data":{"accessory":"kitchen_lamp"}\#(expected)}"#,
+                    "\(transaction)")
+            }
             try await h.send("hap2mqtt/bridge/request/reboot", "{}")
             let unknown = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/response/reboot")
             #expect(
                 unknown.payloadString
-                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, backup, options, pair, refresh, unpair"}"#
+                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, add_pairing, backup, list_pairings, options, pair, refresh, remove_pairing, unpair"}"#
             )
         }
     }
@@ -498,10 +515,11 @@ struct GatewayBrokerCommandTests {
     func responseTopic() async throws {
         try await withBrokerGatewayHarness { h in
             try await h.waitUntilOnline()
-            try await h.observer.subscribe(["replies/#"])
-            let properties = MQTTProperties(responseTopic: "replies/me", correlationData: Array("req-42".utf8))
+            try await h.observer.subscribe(["hap2mqtt/response/#"])
+            let properties = MQTTProperties(
+                responseTopic: "hap2mqtt/response/me", correlationData: Array("req-42".utf8))
             try await h.observer.publish("hap2mqtt/kitchen_lamp/lightbulb/brightness/set", "55", properties: properties)
-            let reply = try await h.observer.waitFor(topic: "replies/me")
+            let reply = try await h.observer.waitFor(topic: "hap2mqtt/response/me")
             #expect(reply.payloadString == #"{"status":"ok","value":55}"#)
             #expect(reply.properties.correlationData == Array("req-42".utf8))
             #expect(reply.retain == false)

@@ -61,7 +61,7 @@ final class GatewayHarness: Stoppable {
     fileprivate init(
         accessories: [Accessory], autoSync: Bool, writeTimeout: Duration, stateDirectory: StateDirectory?,
         homeAssistant: HomeAssistantConfiguration, homes: [Home], management: Management?, logging: BridgeLogging?,
-        moreProviders: [InMemoryAccessoryProvider]
+        moreProviders: [InMemoryAccessoryProvider], responseTopics: [String]?
     ) async {
         (provider, store) = await GatewayFixture.store(
             accessories, autoSync: autoSync, writeTimeout: writeTimeout, homes: homes, log: log)
@@ -70,7 +70,7 @@ final class GatewayHarness: Stoppable {
         gateway = Gateway(
             configuration: GatewayConfiguration(
                 version: "test", stateDirectory: stateDirectory, mqttSummary: ["url": "mqtt://127.0.0.1:1883"],
-                homeAssistant: homeAssistant),
+                homeAssistant: homeAssistant, responseTopics: responseTopics),
             store: store, mqtt: mqtt, management: management, logging: logging, logger: log.logger(label: "gateway"))
         await management?.attach(gateway)
         await store.start()
@@ -133,13 +133,13 @@ func withGatewayHarness(
     writeTimeout: Duration = .seconds(10),
     stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
     homes: [Home] = [Home(name: "Home")], management: Management? = nil, logging: BridgeLogging? = nil,
-    moreProviders: [InMemoryAccessoryProvider] = [],
+    moreProviders: [InMemoryAccessoryProvider] = [], responseTopics: [String]? = nil,
     _ body: (GatewayHarness) async throws -> Void
 ) async throws {
     let harness = await GatewayHarness(
         accessories: accessories, autoSync: autoSync, writeTimeout: writeTimeout, stateDirectory: stateDirectory,
         homeAssistant: homeAssistant, homes: homes, management: management, logging: logging,
-        moreProviders: moreProviders)
+        moreProviders: moreProviders, responseTopics: responseTopics)
     try await withStopping(harness, body)
 }
 

@@ -18,37 +18,73 @@ struct GatewayHostileInputTests {
     ]
 
     @Test(
-        "a response topic that is no topic, or one of the gateway's or Home Assistant's, is refused alone: the write is done and answered on /set/result",
-        arguments: badResponseTopics)
+        "a response topic that is no topic, one of the gateway's or Home Assistant's, or off mqtt.response_topics refuses the command: nothing is written or answered",
+        arguments: badResponseTopics + ["replies/me", "zigbee2mqtt/bridge/request/restart"])
     func badResponseTopic(_ responseTopic: String) async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
             let mark = h.mqtt.published.count
             let asked = MQTTProperties(responseTopic: responseTopic, correlationData: Array("c-1".utf8))
-            let result = try await h.set("kitchen_lamp/lightbulb/brightness", "77", properties: asked)
-            #expect(result.payloadString == #"{"status":"ok","value":77}"#)
+            try await h.send("hap2mqtt/kitchen_lamp/lightbulb/brightness/set", "77", properties: asked)
+            try await h.send(
+                "hap2mqtt/bridge/request/rename", #"{"accessory":"kitchen_lamp","to":"lamp"}"#, properties: asked)
+            // A command sent after them is carried out: by then they were dropped.
+            let result = try await h.set("kitchen_lamp/lightbulb/brightness", "12")
+            #expect(result.payloadString == #"{"status":"ok","value":12}"#)
             let after = h.mqtt.published.dropFirst(mark)
             #expect(
-                after.contains { $0.topic == "hap2mqtt/kitchen_lamp/lightbulb/brightness" && $0.payloadString == "77" },
-                "the state message went out with the batch")
+                !after.contains { $0.topic.contains("brightness") && $0.payloadString?.contains("77") == true },
+                "\(after.map(\.topic))")
             #expect(!after.contains { $0.topic == responseTopic }, "nothing was published on \(responseTopic)")
+            #expect(!after.contains { $0.topic.hasPrefix("hap2mqtt/bridge/response") }, "the rename was not answered")
+            #expect(!after.contains { $0.topic.hasPrefix("hap2mqtt/lamp") }, "the rename was not carried out")
             #expect(!after.contains { $0.properties.correlationData != nil }, "no answer carries the correlation data")
-            #expect(h.log.records(.info, containing: "ignored the response topic").count == 1, "\(h.log.lines)")
+            #expect(!h.provider.writes.joined().contains { $0.value == .int(77) }, "\(h.provider.writes)")
+            // Once a minute for each response topic: the two commands made one line.
+            #expect(h.log.records(.warning, containing: "with the response topic").count == 1, "\(h.log.lines)")
         }
     }
 
-    @Test("a response topic under <base>/response/ or outside the gateway's topics is answered")
+    @Test("a response topic under <base>/response/ is answered by default; mqtt.response_topics sets which others are")
     func goodResponseTopics() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
-            for topic in ["hap2mqtt/response/me", "replies/me", "hap2mqtt-other/x"] {
+            let mark = h.mqtt.published.count
+            _ = try await h.set(
+                "kitchen_lamp/lightbulb/brightness", "40",
+                properties: MQTTProperties(responseTopic: "hap2mqtt/response/me"))
+            let reply = try await h.waitFor(topic: "hap2mqtt/response/me", after: mark)
+            #expect(reply.payloadString == #"{"status":"ok","value":40}"#)
+            #expect(h.log.records(.warning, containing: "with the response topic").isEmpty)
+        }
+        try await withGatewayHarness(responseTopics: ["replies/+", "hap2mqtt/#", "#"]) { h in
+            try await h.waitUntilOnline()
+            for topic in ["replies/me", "hap2mqtt/response/me", "elsewhere/x"] {
                 let mark = h.mqtt.published.count
                 _ = try await h.set(
-                    "kitchen_lamp/lightbulb/brightness", "40", properties: MQTTProperties(responseTopic: topic))
-                #expect(try await h.waitFor(topic: topic, after: mark).payloadString == #"{"status":"ok","value":40}"#)
+                    "kitchen_lamp/lightbulb/brightness", "41", properties: MQTTProperties(responseTopic: topic))
+                #expect(try await h.waitFor(topic: topic, after: mark).payloadString == #"{"status":"ok","value":41}"#)
             }
-            #expect(h.log.records(.info, containing: "ignored the response topic").isEmpty)
+            // A filter as wide as `#` lifts none of the fixed refusals.
+            try await Self.expectRefused(
+                h, "hap2mqtt/bridge/state", logging: "with the response topic \"hap2mqtt/bridge/state\"")
         }
+        try await withGatewayHarness(responseTopics: []) { h in
+            try await h.waitUntilOnline()
+            try await Self.expectRefused(h, "hap2mqtt/response/me", logging: "no response topics are answered")
+        }
+    }
+
+    /// Sends a `/set` naming `responseTopic`, then one without: nothing goes out on `responseTopic`, and
+    /// the log holds one warning `containing` its reason.
+    static func expectRefused(_ h: GatewayHarness, _ responseTopic: String, logging reason: String) async throws {
+        let mark = h.mqtt.published.count
+        try await h.send(
+            "hap2mqtt/kitchen_lamp/lightbulb/brightness/set", "42",
+            properties: MQTTProperties(responseTopic: responseTopic))
+        _ = try await h.set("kitchen_lamp/lightbulb/brightness", "43")
+        #expect(!h.mqtt.published.dropFirst(mark).contains { $0.topic == responseTopic })
+        #expect(h.log.records(.warning, containing: reason).count == 1)
     }
 
     @Test("no accessory can take the slug 'response', where answers may go")
@@ -103,11 +139,11 @@ struct GatewayHostileInputTests {
     func getWriteOnly() async throws {
         try await withGatewayHarness { h in
             try await h.waitUntilOnline()
-            let asked = MQTTProperties(responseTopic: "replies/me")
+            let asked = MQTTProperties(responseTopic: "hap2mqtt/response/me")
             for _ in 0..<3 {
                 let mark = h.mqtt.published.count
                 try await h.send("hap2mqtt/kitchen_lamp/accessory_information/identify/get", "", properties: asked)
-                let reply = try await h.waitFor(topic: "replies/me", after: mark)
+                let reply = try await h.waitFor(topic: "hap2mqtt/response/me", after: mark)
                 #expect(
                     reply.payloadString
                         == #"{"status":"error","error":"identify: the characteristic is write-only and cannot be read","hap_status":-70405}"#

@@ -41,14 +41,15 @@ struct GatewayRecoveryTests {
         try await withBrokerGatewayHarness(brokerOptions: .init(persistent: true), sessionExpiry: .seconds(60)) { h in
             try await h.waitUntilOnline()
             // The answers come back on an MQTT 5 response topic, to a client whose session keeps them too.
-            let answers = try await MQTTTestClient.connect(to: h.broker.url, subscribe: ["answers/#"]) {
+            let answers = try await MQTTTestClient.connect(to: h.broker.url, subscribe: ["hap2mqtt/response/#"]) {
                 $0.sessionExpiry = .seconds(60)
             }
             let commander = try await MQTTTestClient.connect(to: h.broker.url, subscribe: [])
             let publisher = NumberedPublisher(client: commander.client) { n in
                 MQTTMessage(
                     topic: "hap2mqtt/kitchen_lamp/lightbulb/brightness/set", string: "\(n % 100)", qos: .atLeastOnce,
-                    properties: MQTTProperties(responseTopic: "answers/set", correlationData: Array("\(n)".utf8)))
+                    properties: MQTTProperties(
+                        responseTopic: "hap2mqtt/response/recovery", correlationData: Array("\(n)".utf8)))
             }
             publisher.start()
             for restart in 1...10 {
@@ -63,7 +64,7 @@ struct GatewayRecoveryTests {
             let accepted = publisher.accepted
             func answered() async -> Set<Int> {
                 Set(
-                    await answers.messages(on: "answers/set").compactMap {
+                    await answers.messages(on: "hap2mqtt/response/recovery").compactMap {
                         $0.properties.correlationData.flatMap { Int(String(decoding: $0, as: UTF8.self)) }
                     })
             }
@@ -73,7 +74,7 @@ struct GatewayRecoveryTests {
                 await answered().isSuperset(of: accepted)
             }
             #expect(
-                await answers.messages(on: "answers/set").allSatisfy {
+                await answers.messages(on: "hap2mqtt/response/recovery").allSatisfy {
                     $0.payloadString?.contains(#""status":"ok""#) == true
                 })
             await commander.disconnect()

@@ -7,6 +7,7 @@ public final class FakeAccessoryPairing: AccessoryPairing {
     private struct State {
         var pairs: [PairRequest] = []
         var unpairs: [(String, Bool)] = []
+        var controllerChanges: [String] = []
         var holding = false
         var held: [CheckedContinuation<Void, Never>] = []
         var failure: ManagementError?
@@ -23,6 +24,10 @@ public final class FakeAccessoryPairing: AccessoryPairing {
     public var pairCount: Int { state.withLock { $0.pairs.count } }
     /// The unpairs asked for: the name or id given, and `force`.
     public var unpairs: [(String, Bool)] { state.withLock { $0.unpairs } }
+
+    /// The controller pairing operations asked for, as `list <server>`, `add <id> <server>`,
+    /// `remove <id> <server>`.
+    public var controllerChanges: [String] { state.withLock { $0.controllerChanges } }
 
     /// Every pair waits for `release()` from now on.
     public func hold() { state.withLock { $0.holding = true } }
@@ -53,6 +58,30 @@ public final class FakeAccessoryPairing: AccessoryPairing {
         return PairedServer(
             id: "AA:BB:CC:DD:EE:FF", name: request.name ?? "Desk Lamp", host: request.host ?? "10.0.0.9",
             port: UInt16(request.port ?? 51826))
+    }
+
+    public func controllerPairings(of nameOrID: String) async throws(ManagementError) -> ControllerPairings {
+        try recordControllerChange("list \(nameOrID)", nameOrID)
+    }
+
+    public func addControllerPairing(_ controller: ControllerPairing, to nameOrID: String) async throws(ManagementError)
+        -> ControllerPairings
+    {
+        try recordControllerChange("add \(controller.id) \(nameOrID)", nameOrID)
+    }
+
+    public func removeControllerPairing(_ pairingID: String, from nameOrID: String) async throws(ManagementError)
+        -> ControllerPairings
+    {
+        try recordControllerChange("remove \(pairingID) \(nameOrID)", nameOrID)
+    }
+
+    private func recordControllerChange(_ change: String, _ nameOrID: String) throws(ManagementError)
+        -> ControllerPairings
+    {
+        state.withLock { $0.controllerChanges.append(change) }
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+        return ControllerPairings(id: nameOrID, name: "Desk Lamp", ownID: "own", pairings: [])
     }
 
     public func unpair(_ nameOrID: String, force: Bool) async throws(ManagementError) -> UnpairResult {

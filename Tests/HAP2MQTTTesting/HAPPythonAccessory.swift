@@ -381,6 +381,12 @@ public final class HAPPythonAccessory: Sendable {
         _ = try await control(["cmd": "reset_pairings"])
     }
 
+    /// Makes every paired controller an admin (`true`) or a regular user (`false`), as another admin
+    /// could with Add Pairing; the accessory then answers `/pairings` requests by its own check.
+    public func setAdmin(_ admin: Bool) async throws(HAPPythonAccessoryError) {
+        _ = try await control(["cmd": "set_admin", "admin": admin])
+    }
+
     /// Drops every connection; pairings stay (an accessory that closes idle connections).
     public func disconnectClients() async throws(HAPPythonAccessoryError) {
         _ = try await control(["cmd": "disconnect_clients"])

@@ -71,7 +71,7 @@ struct LiveFuzzTests {
             commands.append(("hap2mqtt/bridge/request/\(request)", true))
         }
 
-        try await live.observer.subscribe(["fuzz/replies"])
+        try await live.observer.subscribe(["hap2mqtt/response/fuzz"])
         var expected: [String: (topic: String, payload: String, mustRefuse: Bool)] = [:]
         var sent = 0
         var peakRSS = startRSS
@@ -89,12 +89,13 @@ struct LiveFuzzTests {
                 try await live.observer.publish(
                     MQTTMessage(
                         topic: topic, payload: payload.bytes, qos: .atLeastOnce,
-                        properties: MQTTProperties(responseTopic: "fuzz/replies", correlationData: Array(key.utf8))))
+                        properties: MQTTProperties(
+                            responseTopic: "hap2mqtt/response/fuzz", correlationData: Array(key.utf8))))
             }
             try await eventually("every \(payload.name) command to be answered", timeout: .seconds(120)) {
                 if let rss = Self.residentBytes(of: pid) { peakRSS = max(peakRSS, rss) }
                 let answered = Set(
-                    await live.observer.messages(on: "fuzz/replies").compactMap {
+                    await live.observer.messages(on: "hap2mqtt/response/fuzz").compactMap {
                         $0.properties.correlationData.map { String(decoding: $0, as: UTF8.self) }
                     })
                 return expected.keys.allSatisfy(answered.contains)
@@ -106,7 +107,7 @@ struct LiveFuzzTests {
 
         var okWrites = 0
         var refusalsChecked = 0
-        for reply in await live.observer.messages(on: "fuzz/replies") {
+        for reply in await live.observer.messages(on: "hap2mqtt/response/fuzz") {
             guard let key = reply.properties.correlationData.map({ String(decoding: $0, as: UTF8.self) }),
                 let command = expected[key], let text = reply.payloadString
             else { continue }

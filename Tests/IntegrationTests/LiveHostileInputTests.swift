@@ -9,7 +9,7 @@ import Testing
 /// and nothing refused reaches the accessory.
 @Suite("hap2mqtt run with a real accessory: hostile commands", .serialized)
 struct LiveHostileInputTests {
-    @Test("a bad response topic costs only its own response: the write, its state and its result on /set/result go out")
+    @Test("a command with a bad response topic is refused whole: nothing is written, published or answered")
     func badResponseTopics() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
@@ -18,6 +18,7 @@ struct LiveHostileInputTests {
         // crashes mosquitto_pub; the Gateway tests cover it.)
         let bad = [
             "r/+", "r/#", "hap2mqtt/bridge/state", "homeassistant/light/hijack/config", "hap2mqtt/light/lightbulb/on",
+            "elsewhere/replies",
         ]
         for (offset, responseTopic) in bad.enumerated() {
             let value = 61 + offset
@@ -34,13 +35,15 @@ struct LiveHostileInputTests {
                 let asked = MQTTProperties(responseTopic: responseTopic, correlationData: Array("c\(offset)".utf8))
                 try await live.publish("hap2mqtt/light/lightbulb/brightness/set", String(value), properties: asked)
             }
-            try await live.waitFor(
-                "hap2mqtt/light/lightbulb/brightness/set/result", #"{"status":"ok","value":\#(value)}"#)
-            try await live.waitFor("hap2mqtt/light/lightbulb/brightness", String(value))
-            #expect(
-                try await live.accessory.value(accessory: "Light", characteristic: "Brightness") == .int(Int64(value)))
-            #expect(try await live.retained("hap2mqtt/light/lightbulb/brightness") == String(value))
         }
+        // Commands are handled in order: once this one is answered, the bad ones were dropped.
+        try await live.publish("hap2mqtt/light/lightbulb/brightness/set", "90")
+        try await live.waitFor("hap2mqtt/light/lightbulb/brightness/set/result", #"{"status":"ok","value":90}"#)
+        #expect(try await live.accessory.value(accessory: "Light", characteristic: "Brightness") == .int(90))
+        let results = await live.observer.messages(on: "hap2mqtt/light/lightbulb/brightness/set/result")
+        #expect(results.map(\.payloadString) == [#"{"status":"ok","value":90}"#], "only the good command was answered")
+        let states = await live.observer.messages(on: "hap2mqtt/light/lightbulb/brightness").compactMap(\.payloadString)
+        #expect(!states.contains { (61...66).contains(Int($0) ?? 0) }, "\(states)")
         #expect(await live.observer.messages(on: "r/#").isEmpty)
         #expect(await live.observer.messages(on: "homeassistant/light/hijack/config").isEmpty)
         #expect(
@@ -49,7 +52,7 @@ struct LiveHostileInputTests {
             })
         #expect(
             await live.observer.messages(on: "hap2mqtt/light/lightbulb/on").allSatisfy { $0.payloadString == "false" })
-        #expect(live.gateway.log.contains("ignored the response topic"))
+        #expect(live.gateway.log.contains("with the response topic"))
         #expect(!live.gateway.log.contains("a message was not published"), "no bad message reached the MQTT client")
 
         // An allowed one under <base>/response/ is answered there.
@@ -67,12 +70,12 @@ struct LiveHostileInputTests {
     func refusedLocally() async throws {
         let live = try await LiveGateway.start()
         try await live.waitUntilOnline()
-        try await live.observer.subscribe(["replies/#"])
-        let asked = MQTTProperties(responseTopic: "replies/get")
+        try await live.observer.subscribe(["hap2mqtt/response/#"])
+        let asked = MQTTProperties(responseTopic: "hap2mqtt/response/get")
         for _ in 0..<5 {
             await live.observer.clear()
             try await live.publish("hap2mqtt/light/accessory_information/identify/get", "", properties: asked)
-            let reply = try await live.next(on: "replies/get")
+            let reply = try await live.next(on: "hap2mqtt/response/get")
             #expect(
                 reply.payloadString
                     == #"{"status":"error","error":"identify: the characteristic is write-only and cannot be read","hap_status":-70405}"#

@@ -77,7 +77,7 @@ struct LiveSyncTests {
             "the accessory's setter did not run: \(live.accessory.setterCalls)")
         try await live.waitFor("hap2mqtt/light/lightbulb/on/set/result", #"{"status":"ok","value":true}"#)
 
-        let replies = "test/replies/\(UUID().uuidString)"
+        let replies = "hap2mqtt/response/\(UUID().uuidString)"
         try await live.observer.subscribe([replies])
         let properties = MQTTProperties(responseTopic: replies, correlationData: Array("brightness-1".utf8))
         try await live.publish("hap2mqtt/light/lightbulb/brightness/set", "42", properties: properties)

@@ -1,4 +1,5 @@
 import HomeModel
+import HomeStore
 import Testing
 
 @testable import hap2mqtt
@@ -99,6 +100,33 @@ struct CommandLineParserTests {
         #expect(failure("unpair --force --force Kitchen") == "--force given twice; see hap2mqtt unpair --help")
         #expect(failure("unpair --force") == "missing NAME|ID for unpair; see hap2mqtt unpair --help")
         #expect(failure("pair --force") == "unknown option --force for pair; see hap2mqtt pair --help")
+    }
+
+    @Test("pairings lists, adds with a key in hex or base64, or removes; a bad key or a stray option is a usage error")
+    func pairings() throws {
+        let hex = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+        let key = try #require(try? ControllerPairing.publicKey(hex))
+        #expect(
+            try parse("pairings Kitchen") == Invocation(action: .command(Command(PairingsCommand(pairing: "Kitchen")))))
+        let add = PairingsCommand(
+            pairing: "Kitchen", change: .add(ControllerPairing(id: "c-1", publicKey: key, admin: true)))
+        #expect(
+            try parse("pairings Kitchen --add c-1 --key \(hex) --admin") == Invocation(action: .command(Command(add))))
+        #expect(
+            try parse("pairings Kitchen --add c-1 --key 11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo= --admin")
+                == Invocation(action: .command(Command(add))))
+        #expect(
+            try parse("pairings Kitchen --remove c-1")
+                == Invocation(action: .command(Command(PairingsCommand(pairing: "Kitchen", change: .remove("c-1"))))))
+        #expect(failure("pairings Kitchen --add c-1") == "missing --key for pairings; see hap2mqtt pairings --help")
+        #expect(
+            failure("pairings Kitchen --add c-1 --key abcd")
+                == "--add: the controller's public key must be 32 bytes (Ed25519), written as 64 hex digits or as base64; this one is 2 bytes; see hap2mqtt pairings --help"
+        )
+        #expect(failure("pairings Kitchen --admin") == "--admin: goes with --add; see hap2mqtt pairings --help")
+        #expect(
+            failure("pairings Kitchen --add a --key \(hex) --remove b")
+                == "--add: conflicts with --remove: do one at a time; see hap2mqtt pairings --help")
     }
 
     @Test("pair checks its host, port and code, and never repeats the code")

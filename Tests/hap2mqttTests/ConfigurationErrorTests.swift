@@ -110,6 +110,13 @@ struct ConfigurationErrorTests {
         #expect(
             try configurationError("home:\n  rooms: [Hall, Hall]\n")
                 == #"FILE:2:17: home.rooms[1]: the room "Hall" is listed twice"#)
+        #expect(
+            try configurationError("mqtt:\n  response_topics: [replies/#, 'a/#/b']\n")
+                == #"FILE:2:32: mqtt.response_topics[1]: is no MQTT topic filter: "a/#/b": # must be a whole level and the last one"#
+        )
+        #expect(
+            try configurationError("mqtt:\n  response_topics: replies/#\n")
+                == #"FILE:2:20: mqtt.response_topics: expected a list, got "replies/#""#)
     }
 
     @Test("a key written twice names both lines")

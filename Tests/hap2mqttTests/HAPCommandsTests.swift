@@ -81,6 +81,70 @@ struct HAPCommandsTests {
         await accessory.stop()
     }
 
+    @Test(
+        "pairings lists the accessory's controllers, adds a second one (not an admin) that the list then shows, and removes it; its own pairing and a bad key are refused"
+    )
+    func controllerPairings() async throws {
+        let accessory = try await HAPPythonAccessory.start()
+        let files = try TemporaryFiles()
+        defer { files.remove() }
+        let config = try configuration(files)
+        let paired = try await ExecutableTests.run(
+            [
+                "pair", "--host", "127.0.0.1", "--port", String(accessory.port), "--code", accessory.setupCode,
+                "--name",
+                "Desk", "--config", config,
+            ])
+        try #require(paired.status == 0, "\(paired.error)")
+        let id = try await accessory.status().pairingID
+
+        let listed = try await ExecutableTests.run(["pairings", "Desk", "--config", config])
+        #expect(listed.status == 0, "\(listed.error)")
+        var lines = listed.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\"Desk\" (\(id)) has 1 controller pairing(s):", "\(listed.output)")
+        #expect(lines.count == 2 && lines[1].contains("  admin  ") && lines[1].hasSuffix("(this gateway)"))
+        let own = try #require(lines.last?.split(separator: " ").first.map(String.init))
+
+        let key = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+        let standby = UUID().uuidString
+        let bad = try await ExecutableTests.run(
+            ["pairings", "Desk", "--add", standby, "--key", String(key.dropLast(2)), "--config", config])
+        #expect(bad.status != 0 && bad.error.contains("this one is 31 bytes"), "\(bad.error)")
+        let ownRemoved = try await ExecutableTests.run(["pairings", "Desk", "--remove", own, "--config", config])
+        #expect(ownRemoved.status == 1 && ownRemoved.error.contains("remove it with unpair"), "\(ownRemoved.error)")
+
+        let added = try await ExecutableTests.run(
+            ["pairings", "desk", "--add", standby, "--key", key, "--config", config])
+        #expect(added.status == 0, "\(added.error)")
+        lines = added.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "added \"\(standby)\"")
+        #expect(lines.contains("  \(standby)  user   \(key)"), "\(added.output)")
+        let again = try await ExecutableTests.run(["pairings", id, "--config", config])
+        #expect(
+            again.output.contains("has 2 controller pairing(s)") && again.output.contains("  \(standby)  user   \(key)")
+        )
+
+        let removed = try await ExecutableTests.run(["pairings", "Desk", "--remove", standby, "--config", config])
+        #expect(removed.status == 0, "\(removed.error)")
+        #expect(removed.output.contains("has 1 controller pairing(s)") && !removed.output.contains("  \(standby)  "))
+        // A controller that is no admin gets the accessory's own authentication error, and adds nothing.
+        try await accessory.setAdmin(false)
+        let notAdmin = try await ExecutableTests.run(
+            ["pairings", "Desk", "--add", standby, "--key", key, "--config", config])
+        #expect(notAdmin.status == 1)
+        #expect(
+            notAdmin.error
+                == "hap2mqtt: Desk: the accessory refused with an authentication error: this gateway is not an admin of it, and only an admin may list, add or remove its pairings\n"
+        )
+        try await accessory.setAdmin(true)
+        let afterRefusal = try await ExecutableTests.run(["pairings", "Desk", "--config", config])
+        #expect(afterRefusal.output.contains("has 1 controller pairing(s)"), "\(afterRefusal.output)")
+
+        let unknown = try await ExecutableTests.run(["pairings", "Nobody", "--config", config])
+        #expect(unknown.status == 1 && unknown.error.contains("no pairing named \"Nobody\""), "\(unknown.error)")
+        await accessory.stop()
+    }
+
     @Test("an unreachable accessory: accessories and unpair fail in one line each, unpair --force forgets it")
     func unreachable() async throws {
         let accessory = try await HAPPythonAccessory.start()

@@ -25,6 +25,7 @@ struct HelpTextTests {
                   run                   Run the gateway: connect to the paired accessories and the MQTT broker.
                   pair                  Pair with a HomeKit accessory and keep the pairing in the state directory.
                   unpair                Remove a pairing from the accessory and the state directory.
+                  pairings              List, add or remove the controllers paired with an accessory.
                   accessories           List the paired accessories with their services and characteristics.
                   healthcheck           Say whether the running gateway is connected and synced (exit status 0) or not (1).
                   discover              List the HomeKit accessories on the network (DNS-SD through the Avahi daemon).
@@ -89,6 +90,33 @@ struct HelpTextTests {
 
                 OPTIONS:
                   --force               Forget the pairing here even when the accessory cannot be told.
+
+
+                """ + Self.globals)
+    }
+
+    @Test("hap2mqtt pairings --help shows its argument and its options")
+    func pairings() {
+        #expect(
+            HelpText.forCommand(named: "pairings") == """
+                OVERVIEW: List, add or remove the controllers paired with an accessory.
+
+                Without --add or --remove, lists the controllers the accessory holds, with their public keys
+                and whether each is an admin. --add gives another controller (a standby gateway, another home
+                hub) a pairing of its own with the accessory; --remove takes one away. This gateway's own
+                pairing is removed with unpair, which also forgets it here. Only an admin may do any of this;
+                the accessory's own answer is printed.
+
+                USAGE: hap2mqtt pairings [--add PAIRING_ID] [--key KEY] [--admin] [--remove PAIRING_ID] NAME|ID [--config PATH] [--log-level LEVEL]
+
+                ARGUMENTS:
+                  NAME|ID               The pairing's name or id, as hap2mqtt accessories lists it.
+
+                OPTIONS:
+                  --add PAIRING_ID      Add the controller with this pairing id (needs --key).
+                  --key KEY             The controller's Ed25519 public key: 32 bytes as 64 hex digits or base64.
+                  --admin               Make the controller added an admin (it may manage pairings too).
+                  --remove PAIRING_ID   Remove the controller with this pairing id.
 
 
                 """ + Self.globals)

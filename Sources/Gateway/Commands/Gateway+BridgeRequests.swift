@@ -9,7 +9,7 @@ extension Gateway {
     /// `transaction` echoed (the zigbee2mqtt convention).
     func handleBridgeRequest(_ command: String, _ message: MQTTMessage) async {
         let request = Self.requestObject(message.payload)
-        let transaction = (try? request.get())?["transaction"]
+        let transaction = Self.echoedTransaction((try? request.get())?["transaction"])
         let answer = Responder.Request(answerTopic: topics.bridgeResponse(command), properties: message.properties)
         if case .success(let object) = request, Self.managementRequests.contains(command) {
             startManagementRequest(command, object, transaction: transaction, answer: answer)
@@ -19,6 +19,20 @@ extension Gateway {
         // Without the payload, which may hold a setup code (a malformed pair request).
         if case .failure(let error) = outcome { logRefusal(message.topic, error.description) }
         outbox.send(contentsOf: Responder.answer(outcome, transaction: transaction, to: answer))
+    }
+
+    /// The longest `transaction` string echoed, in characters.
+    public static let maxTransactionLength = 64
+
+    /// A request's `transaction` as its answer echoes it: a number, or a string of at most
+    /// `maxTransactionLength` characters; nil (not echoed) for anything else, so that a request cannot
+    /// make the gateway publish a payload of its sender's choosing (docs/security.md).
+    static func echoedTransaction(_ value: JSONValue?) -> JSONValue? {
+        switch value {
+        case .int?, .uint?, .double?: return value
+        case .string(let text)? where text.count <= maxTransactionLength: return value
+        default: return nil
+        }
     }
 
     /// Runs the bridge request `command` with `payload` (a JSON object) as `bridge/request/<command>` does,

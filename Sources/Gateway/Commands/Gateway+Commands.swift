@@ -19,9 +19,7 @@ extension Gateway {
             return
         }
         guard let command = topics.command(for: incoming.topic) else { return }
-        // Checked as the command arrives, so that a bad response topic costs its own answer and nothing
-        // else: the command is carried out and answered on its result topic as usual.
-        let message = checkingResponseTopic(incoming)
+        let message = incoming
         if message.retain {
             // A retained command would be carried out again on every reconnect (Tasmota #744 and others),
             // so it is cleared from the broker, as the start-up convergence would clear it anyway (a pair
@@ -38,6 +36,10 @@ extension Gateway {
             flush()
             return
         }
+        // Checked before any work is done: a command whose answer would go where the gateway must not
+        // publish is neither carried out nor answered, since its result topic would tell its sender
+        // what the refused answer held.
+        guard admitsResponseTopic(of: message) else { return }
         if message.payload.isEmpty, message.droppedPayloadSize == nil, command.isWrite {
             // With MQTT 3.1.1 the broker forwards the clearing of a retained command live without the retain
             // flag: taken as a command, it would write an empty name or fail with an error nobody asked
@@ -179,10 +181,12 @@ extension Gateway {
         }
     }
 
-    /// `message` without its response topic (and correlation data) when the gateway will not answer
-    /// there (`ResponseTopicPolicy`); the refusal is logged like a refused command.
-    func checkingResponseTopic(_ message: MQTTMessage) -> MQTTMessage {
-        guard let responseTopic = message.properties.responseTopic else { return message }
+    /// Whether the gateway answers on the response topic of `message`, if it names one
+    /// (`ResponseTopicPolicy`). A refusal is logged at warning, at most once a minute for each response
+    /// topic (`RefusalLog`): MQTT does not tell a subscriber who published a message, so the response
+    /// topic, chosen by the sender, stands for the client.
+    func admitsResponseTopic(of message: MQTTMessage) -> Bool {
+        guard let responseTopic = message.properties.responseTopic else { return true }
         var why = parts.commands.responseTopics.refusal(of: responseTopic)
         if why == nil, responseTopic.hasPrefix(parts.commands.responseTopics.responsePrefix),
             index.accessory(slug: Slug.responseLevel) != nil
@@ -190,18 +194,15 @@ extension Gateway {
             // An accessory that kept the slug from before it was reserved publishes there.
             why = "the response topic is under an accessory's topics"
         }
-        guard let why else { return message }
+        guard let why else { return true }
         let shown = String(responseTopic.prefix(80)).debugDescription
         if let line = parts.commands.refusals.admit(
-            "ignored the response topic \(shown) of \(message.topic): \(why); the command is carried out and answered on its result topic only",
-            topic: "response " + message.topic)
+            "refused \(message.topic) with the response topic \(shown): \(why); the command was not carried out or answered",
+            topic: "response " + String(responseTopic.prefix(256)))
         {
-            logger.info(line)
+            logger.warning(line)
         }
-        var checked = message
-        checked.properties.responseTopic = nil
-        checked.properties.correlationData = nil
-        return checked
+        return false
     }
 
     /// Logs a refused command at info, with the start of its payload when given, at most once a minute

@@ -10,7 +10,9 @@ import MQTT
 /// `pair` while one runs is told it is busy.
 extension Gateway {
     /// The management requests, by command name.
-    public static let managementRequests: Set<String> = ["backup", "options", "pair", "refresh", "unpair"]
+    public static let managementRequests: Set<String> = [
+        "add_pairing", "backup", "list_pairings", "options", "pair", "refresh", "remove_pairing", "unpair",
+    ]
 
     /// Starts the management request `command`; its answer is published when the operation ends.
     func startManagementRequest(
@@ -90,6 +92,8 @@ extension Gateway {
             }
             let force = request["force"]?.boolValue ?? false
             return .success({ await unpair(accessory, force: force, with: management) })
+        case "list_pairings", "add_pairing", "remove_pairing":
+            return controllerPairingsOperation(command, request, with: management)
         default:
             return .failure(.invalidRequest("unknown management request '\(command)'"))
         }

@@ -118,6 +118,61 @@ public actor Management {
         return result
     }
 
+    /// The controllers paired with the accessory server of `accessory` (`bridge/request/list_pairings`,
+    /// `hap2mqtt pairings`), as the accessory lists them. Runs in the pairings' turn, after a pair or
+    /// an unpair under way.
+    /// - Parameter accessory: as for `unpair(_:force:)`.
+    /// - Throws: `ManagementError`: `.invalidRequest` for an empty name, `.unknownAccessory`, `.unreachable`,
+    ///   `.failed` with the accessory's own error (this gateway not an admin of it, and others).
+    public func controllerPairings(of accessory: String) async throws(ManagementError) -> ControllerPairings {
+        let server = try await pairingsTarget(accessory)
+        await takePairingsTurn()
+        defer { endPairingsTurn() }
+        return try await pairing.controllerPairings(of: server)
+    }
+
+    /// Adds `controller` to the accessory server of `accessory` (`bridge/request/add_pairing`), such as a
+    /// standby gateway or another home hub; returns the pairings the accessory then lists.
+    /// - Throws: as `controllerPairings(of:)`; `.invalidRequest` for this gateway's own pairing id.
+    public func addControllerPairing(_ controller: ControllerPairing, to accessory: String)
+        async throws(ManagementError) -> ControllerPairings
+    {
+        let server = try await pairingsTarget(accessory)
+        await takePairingsTurn()
+        defer { endPairingsTurn() }
+        let pairings = try await pairing.addControllerPairing(controller, to: server)
+        logger.notice(
+            "added the controller \(controller.id) (\(controller.admin ? "admin" : "not admin")) to \(pairings.name) (\(pairings.id))"
+        )
+        return pairings
+    }
+
+    /// Removes the controller `pairingID` from the accessory server of `accessory`
+    /// (`bridge/request/remove_pairing`); returns the pairings the accessory then lists. This gateway's own
+    /// pairing is refused: `unpair` removes it.
+    /// - Throws: as `controllerPairings(of:)`; `.invalidRequest` for an empty id or this gateway's own.
+    public func removeControllerPairing(_ pairingID: String, from accessory: String) async throws(ManagementError)
+        -> ControllerPairings
+    {
+        guard !pairingID.isEmpty else { throw .invalidRequest("give the pairing id of the controller to remove") }
+        let server = try await pairingsTarget(accessory)
+        await takePairingsTurn()
+        defer { endPairingsTurn() }
+        let pairings = try await pairing.removeControllerPairing(pairingID, from: server)
+        logger.notice("removed the controller \(pairingID) from \(pairings.name) (\(pairings.id))")
+        return pairings
+    }
+
+    /// The pairing name or accessory server id that `accessory` (a topic slug, an accessory id, a
+    /// pairing's name or id) names, for the backend.
+    private func pairingsTarget(_ accessory: String) async throws(ManagementError) -> String {
+        guard !accessory.allSatisfy(\.isWhitespace) else {
+            throw .invalidRequest("name the accessory: its topic slug, its id, or its pairing's name")
+        }
+        if let gateway, let id = await gateway.accessoryID(named: accessory) { return id.serverID }
+        return accessory
+    }
+
     /// Fetches the accessories and every value again from the accessory server of `accessory` (a topic
     /// slug or an accessory id), or from every server for nil, and reconciles what changed: topics are
     /// made or cleared, `bridge/event` says so (`bridge/request/refresh`), as the store takes the fresh

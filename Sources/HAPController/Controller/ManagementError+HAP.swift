@@ -45,6 +45,9 @@ extension ManagementError {
             return "the accessory asks to wait \(delay) s before pairing again: try again then"
         case .maxPeers:
             return "the accessory cannot store more pairings: remove one of its controllers first"
+        case .notAdmin:
+            return "the accessory refused with an authentication error: this gateway is not an admin of it, "
+                + "and only an admin may list, add or remove its pairings"
         case .authenticationFailed:
             let name = pairing.map { " \"\($0)\"" } ?? ""
             return "the accessory no longer knows this controller (it was reset or the pairing removed): "

@@ -38,6 +38,15 @@ extension Subcommand {
     static var usesConfiguration: Bool { true }
     func validate() throws(CommandLineError) {}
 
+    /// The first positional argument, which the command requires (`NAME|ID`).
+    /// - Throws: `CommandLineError.missingArgument` naming the command's first argument.
+    static func firstArgument(_ arguments: ParsedArguments) throws(CommandLineError) -> String {
+        guard let first = arguments.positionals.first else {
+            throw .missingArgument(self.arguments[0].name, command: name)
+        }
+        return first
+    }
+
     /// The error for a value of `option` that is not allowed, for `validate()`.
     static func invalid(_ option: String, _ problem: String) -> CommandLineError {
         .invalidValue(option: option, problem: problem, command: name)
@@ -69,7 +78,8 @@ struct Command: Sendable, Hashable {
 
     /// Every command, in the order help lists them: the one registry that parsing, help and dispatch read.
     static let all: [any Subcommand.Type] = [
-        RunCommand.self, PairCommand.self, UnpairCommand.self, AccessoriesCommand.self, HealthcheckCommand.self,
+        RunCommand.self, PairCommand.self, UnpairCommand.self, PairingsCommand.self, AccessoriesCommand.self,
+        HealthcheckCommand.self,
         DiscoverCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self,
     ]
 

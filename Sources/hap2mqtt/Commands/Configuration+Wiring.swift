@@ -63,7 +63,7 @@ extension Configuration {
             ],
             configurationJSON: redactedSummary.description, homeAssistant: homeAssistantConfiguration,
             snapshotInterval: homekit.snapshotInterval, maxCommandSize: mqtt.maxCommandSize,
-            bridgeHealthInterval: mqtt.healthInterval)
+            bridgeHealthInterval: mqtt.healthInterval, responseTopics: mqtt.answeredResponseTopics)
     }
 
     /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay and the exclusions.

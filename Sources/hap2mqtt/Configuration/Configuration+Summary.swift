@@ -40,6 +40,7 @@ extension MQTTSettings {
             "max_command_size": JSONValue(maxCommandSize),
             "session_expiry": .double(sessionExpiry.inSeconds),
             "health_interval": .double(healthInterval.inSeconds),
+            "response_topics": .texts(answeredResponseTopics),
         ]
     }
 }

@@ -87,6 +87,49 @@ struct ManagementRequestTests {
         }
     }
 
+    @Test(
+        "pairing requests refuse a bad key, a missing field or a wrong type with a clear error and nothing reaches the backend; a good one goes by the accessory server's id"
+    )
+    func controllerPairingRequests() async throws {
+        let backend = FakeAccessoryPairing()
+        let key = String(repeating: "ab", count: 32)
+        try await withManagement(backend) { h in
+            let refusals: [(String, String, String)] = [
+                (
+                    "add_pairing", #"{"accessory":"kitchen_lamp","pairing_id":"s","public_key":"abcd"}"#,
+                    "the controller's public key must be 32 bytes (Ed25519), written as 64 hex digits or as base64; this one is 2 bytes"
+                ),
+                (
+                    "add_pairing",
+                    #"{"accessory":"kitchen_lamp","pairing_id":"s","public_key":"\#(key)","admin":"yes"}"#,
+                    #""admin" must be true or false"#
+                ),
+                (
+                    "add_pairing", #"{"accessory":"kitchen_lamp","pairing_id":"s"}"#,
+                    #"give the controller's Ed25519 public key: {"accessory":"<slug, id or pairing name>","pairing_id":"…","public_key":"<64 hex digits or base64>","admin":false}"#
+                ),
+                (
+                    "remove_pairing", #"{"accessory":"kitchen_lamp","pairing_id":7}"#,
+                    #"give the controller's pairing id: {"accessory":"<slug, id or pairing name>","pairing_id":"…"}"#
+                ),
+                (
+                    "list_pairings", #"{"accessory":""}"#,
+                    #"name the accessory: {"accessory":"<slug, id or pairing name>"}"#
+                ),
+            ]
+            for (command, payload, error) in refusals {
+                let answer = try await request(h, command, payload)
+                #expect(answer["error"] as? String == error, "\(payload)")
+            }
+            #expect(backend.controllerChanges.isEmpty)
+            let added = try await request(
+                h, "add_pairing",
+                #"{"accessory":"kitchen_lamp","pairing_id":"s","public_key":"\#(key)","transaction":"t"}"#)
+            #expect(added["status"] as? String == "ok" && added["transaction"] as? String == "t", "\(added)")
+            #expect(backend.controllerChanges == ["add s \(GatewayFixture.id(2).serverID)"])
+        }
+    }
+
     @Test("a refused rename and an unknown request are answered and logged")
     func otherRefusalsLogged() async throws {
         try await withManagement(FakeAccessoryPairing()) { h in

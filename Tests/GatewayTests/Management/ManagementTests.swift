@@ -68,6 +68,34 @@ struct ManagementTests {
         #expect(backend.pairCount == 2)
     }
 
+    @Test("controller pairing operations go to the backend by the name given; refused ones never reach it")
+    func controllerPairings() async throws {
+        let backend = FakeAccessoryPairing()
+        let management = Management(pairing: backend, logger: LogCapture().logger(label: "test"))
+        let key = [UInt8](repeating: 7, count: 32)
+        _ = try await management.addControllerPairing(
+            ControllerPairing(id: "standby", publicKey: key, admin: false), to: "Desk Lamp")
+        _ = try await management.controllerPairings(of: "Desk Lamp")
+        _ = try await management.removeControllerPairing("standby", from: "AA:BB:CC:DD:EE:FF")
+        #expect(
+            backend.controllerChanges == [
+                "add standby Desk Lamp", "list Desk Lamp", "remove standby AA:BB:CC:DD:EE:FF",
+            ])
+        await #expect(throws: ManagementError.invalidRequest("give the pairing id of the controller to remove")) {
+            try await management.removeControllerPairing("", from: "Desk Lamp")
+        }
+        await #expect(
+            throws: ManagementError.invalidRequest("name the accessory: its topic slug, its id, or its pairing's name")
+        ) {
+            try await management.controllerPairings(of: " ")
+        }
+        #expect(backend.controllerChanges.count == 3, "refused requests never reach the backend")
+        backend.fail(with: .failed("Desk Lamp: the accessory refused with an authentication error"))
+        await #expect(throws: ManagementError.failed("Desk Lamp: the accessory refused with an authentication error")) {
+            try await management.controllerPairings(of: "Desk Lamp")
+        }
+    }
+
     @Test("the setup code never shows in an error, a description or the log")
     func codeNeverShown() async throws {
         let log = LogCapture()

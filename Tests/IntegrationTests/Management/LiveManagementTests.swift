@@ -113,8 +113,8 @@ struct LiveManagementTests {
         await live.observer.clear()
         try await live.observer.publish(
             "hap2mqtt/bridge/request/pair", #"{"host":"127.0.0.1","port":\#(port),"code":"\#(code)","name":"Desk"}"#,
-            properties: MQTTProperties(responseTopic: "replies/pair", correlationData: Array("c1".utf8)))
-        let reply = try await live.observer.waitFor(topic: "replies/pair", timeout: .seconds(60))
+            properties: MQTTProperties(responseTopic: "hap2mqtt/response/pair", correlationData: Array("c1".utf8)))
+        let reply = try await live.observer.waitFor(topic: "hap2mqtt/response/pair", timeout: .seconds(60))
         #expect(reply.properties.correlationData == Array("c1".utf8))
         let answer = try #require((try? JSONSerialization.jsonObject(with: Data(reply.payload))) as? [String: Any])
         #expect(answer["status"] as? String == "ok", "\(answer)\n\(live.gateway.log.suffix(3000))")
@@ -178,6 +178,120 @@ struct LiveManagementTests {
         }
         #expect(try await live.accessory.status().paired == false)
         try await live.expectCodeNowhere()
+        await live.stop()
+    }
+
+    /// Two controllers' Ed25519 public keys (RFC 8032 §7.1, tests 1 and 2), the second also in base64.
+    static let keyOne = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+    static let keyTwo = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"
+    static let keyTwoBase64 = "PUAXw+hDiVqStwqnTRt+vJyYLM8uxJaMwM1V8Sr0Zgw="
+
+    /// The pairings in an answer's `data`, by pairing id: (admin, public key, this gateway).
+    static func pairings(_ answer: [String: Any]) -> [String: (admin: Bool, key: String, own: Bool)] {
+        let list = (answer["data"] as? [String: Any])?["pairings"] as? [[String: Any]] ?? []
+        var byID: [String: (admin: Bool, key: String, own: Bool)] = [:]
+        for entry in list {
+            guard let id = entry["pairing_id"] as? String else { continue }
+            byID[id] = (
+                entry["admin"] as? Bool ?? false, entry["public_key"] as? String ?? "",
+                entry["this_gateway"] as? Bool ?? false
+            )
+        }
+        return byID
+    }
+
+    @Test(
+        "pairings over MQTT: list, add a second controller (admin or not, hex or base64 key), list it, remove it; bad requests change nothing on the accessory"
+    )
+    func controllerPairings() async throws {
+        let live = try await Unpaired.start()
+        try await live.pairOverMQTT(waitingFor: "light")
+
+        let first = try await live.request("list_pairings", #"{"accessory":"light","transaction":1}"#)
+        #expect(first["status"] as? String == "ok", "\(first)")
+        #expect(first["transaction"] as? Int == 1)
+        let own = Self.pairings(first)
+        #expect(own.count == 1 && own.values.first?.admin == true && own.values.first?.own == true, "\(first)")
+        let ownID = try #require(own.keys.first)
+
+        // Refused before anything is sent to the accessory.
+        let standby = UUID().uuidString
+        let bad: [(command: String, payload: String, error: String)] = [
+            (
+                "add_pairing",
+                #"{"accessory":"light","pairing_id":"\#(standby)","public_key":"\#(Self.keyOne.dropLast(2))"}"#,
+                "the controller's public key must be 32 bytes (Ed25519), written as 64 hex digits or as base64; this one is 31 bytes"
+            ),
+            (
+                "add_pairing", #"{"accessory":"light","pairing_id":"\#(standby)","public_key":"not a key!"}"#,
+                "the controller's public key must be 32 bytes (Ed25519), written as 64 hex digits or as base64; this one is neither"
+            ),
+            (
+                "add_pairing", #"{"accessory":"light","public_key":"\#(Self.keyOne)"}"#,
+                "give the controller's pairing id"
+            ),
+            (
+                "add_pairing", #"{"accessory":"light","pairing_id":"\#(standby)"}"#,
+                "give the controller's Ed25519 public key"
+            ),
+            ("list_pairings", "{}", "name the accessory"),
+            (
+                "add_pairing", #"{"accessory":"nobody","pairing_id":"\#(standby)","public_key":"\#(Self.keyOne)"}"#,
+                #"no pairing named "nobody""#
+            ),
+            (
+                "remove_pairing", #"{"accessory":"light","pairing_id":"\#(ownID)"}"#,
+                "\(ownID) is this gateway's own pairing"
+            ),
+            (
+                "add_pairing", #"{"accessory":"light","pairing_id":"\#(ownID)","public_key":"\#(Self.keyOne)"}"#,
+                "\(ownID) is this gateway's own pairing id"
+            ),
+        ]
+        for request in bad {
+            let answer = try await live.request(request.command, request.payload)
+            #expect(answer["status"] as? String == "error", "\(request.payload): \(answer)")
+            #expect((answer["error"] as? String)?.hasPrefix(request.error) == true, "\(request.payload): \(answer)")
+        }
+        let removeOwn = try await live.request("remove_pairing", #"{"accessory":"light","pairing_id":"\#(ownID)"}"#)
+        #expect((removeOwn["error"] as? String)?.contains("unpair") == true, "\(removeOwn)")
+        #expect(Self.pairings(try await live.request("list_pairings", #"{"accessory":"light"}"#)).count == 1)
+
+        // A second controller, not an admin; then a third, an admin, by its base64 key.
+        let added = try await live.request(
+            "add_pairing",
+            #"{"accessory":"light","pairing_id":"\#(standby)","public_key":"\#(Self.keyOne)","admin":false}"#)
+        #expect(added["status"] as? String == "ok", "\(added)")
+        let hub = UUID().uuidString
+        let addedAdmin = try await live.request(
+            "add_pairing",
+            #"{"accessory":"light","pairing_id":"\#(hub)","public_key":"\#(Self.keyTwoBase64)","admin":true}"#)
+        #expect(addedAdmin["status"] as? String == "ok", "\(addedAdmin)")
+        let listed = Self.pairings(try await live.request("list_pairings", #"{"accessory":"light"}"#))
+        #expect(listed.count == 3, "\(listed)")
+        #expect(listed[standby]?.admin == false && listed[standby]?.key == Self.keyOne && listed[standby]?.own == false)
+        #expect(listed[hub]?.admin == true && listed[hub]?.key == Self.keyTwo)
+        #expect(listed[ownID]?.admin == true && listed[ownID]?.own == true)
+
+        let removed = try await live.request("remove_pairing", #"{"accessory":"light","pairing_id":"\#(standby)"}"#)
+        #expect(removed["status"] as? String == "ok", "\(removed)")
+        #expect(Self.pairings(removed)[standby] == nil && Self.pairings(removed).count == 2, "\(removed)")
+        _ = try await live.request("remove_pairing", #"{"accessory":"light","pairing_id":"\#(hub)"}"#)
+        #expect(
+            Self.pairings(try await live.request("list_pairings", #"{"accessory":"light"}"#)).keys.sorted() == [ownID])
+        // Where this gateway is no admin, the accessory's own answer is the error.
+        try await live.accessory.setAdmin(false)
+        let refused = try await live.request("list_pairings", #"{"accessory":"light"}"#)
+        #expect(
+            (refused["error"] as? String)?.hasSuffix(
+                "the accessory refused with an authentication error: this gateway is not an admin of it, and only an admin may list, add or remove its pairings"
+            ) == true, "\(refused)")
+        try await live.accessory.setAdmin(true)
+        // The gateway's own session went on meanwhile.
+        try await live.observer.publish("hap2mqtt/light/lightbulb/on/set", "true")
+        let result = try await live.observer.waitFor(
+            topic: "hap2mqtt/light/lightbulb/on/set/result", timeout: .seconds(30))
+        #expect(result.payloadString == #"{"status":"ok","value":true}"#)
         await live.stop()
     }
 

@@ -26,10 +26,7 @@ struct UnpairCommand: Subcommand {
     }
 
     init(_ arguments: ParsedArguments) throws(CommandLineError) {
-        guard let pairing = arguments.positionals.first else {
-            throw .missingArgument(Self.arguments[0].name, command: Self.name)
-        }
-        self.pairing = pairing
+        pairing = try Self.firstArgument(arguments)
         force = arguments.options["force"] != nil
     }
 

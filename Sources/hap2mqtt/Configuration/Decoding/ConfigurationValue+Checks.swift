@@ -1,5 +1,6 @@
 import Gateway
 import JSON
+import MQTT
 import SystemSupport
 
 #if canImport(Glibc)
@@ -26,6 +27,25 @@ extension ConfigurationValue {
             throw invalid("must not start or end with /, got \(topic.jsonQuoted)")
         }
         return topic
+    }
+
+    /// An MQTT topic filter from the configuration (MQTT 5 §4.7.1): a topic whose `+` fills a whole level
+    /// and whose `#` is the whole last level, without NUL, at most four times
+    /// `TopicScheme.maximumBaseLength` bytes.
+    /// - Throws: `wrongType` for a list or mapping, `invalidValue` for a filter that breaks these rules.
+    func topicFilter() throws(ConfigurationError) -> String {
+        let filter = try nonEmptyText()
+        let limit = 4 * TopicScheme.maximumBaseLength
+        if filter.utf8.count > limit {
+            throw invalid("is \(filter.utf8.count) bytes long; at most \(limit) are allowed")
+        }
+        do throws(MQTTError) {
+            try MQTTTopic.validateFilter(filter)
+        } catch {
+            guard case .invalidTopic(let why) = error else { throw invalid("\(error)") }
+            throw invalid("is no MQTT topic filter: \(why)")
+        }
+        return filter
     }
 
     /// Checks that the file at `path` (relative to the working directory) can be read, so a TLS

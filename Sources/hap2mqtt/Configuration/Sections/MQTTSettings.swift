@@ -1,6 +1,7 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 // Why: v3_1_1 is MQTT's version name, as mqtt.protocol spells it.
 
+import Gateway
 import MQTT
 
 /// The `mqtt` section: the broker, the client's identity and credentials, TLS files, and the base
@@ -28,12 +29,8 @@ struct MQTTSettings: Sendable, Hashable {
     var password: Secret?
     /// `mqtt.password_file`: where the password came from, when it came from a file.
     var passwordFile: String?
-    /// `mqtt.ca_file`: the certificate authorities to trust, in PEM, instead of the system's.
-    var caFile: String?
-    /// `mqtt.cert_file`: a client certificate in PEM (with `keyFile`, or neither).
-    var certFile: String?
-    /// `mqtt.key_file`: the client certificate's private key in PEM.
-    var keyFile: String?
+    /// `mqtt.ca_file`, `mqtt.cert_file` and `mqtt.key_file`, kept as one value.
+    var tls = MQTTTLSFiles()
     /// `mqtt.keepalive` in seconds; 0 turns MQTT keep-alive off.
     var keepalive = 30
     /// `mqtt.qos`: the QoS of state messages.
@@ -47,6 +44,30 @@ struct MQTTSettings: Sendable, Hashable {
     /// `mqtt.health_interval`: how often `bridge/health` is published (docs/topics.md
     /// "Managing the gateway over MQTT").
     var healthInterval = Duration.seconds(600)
+    /// `mqtt.response_topics`: the topic filters an MQTT 5 response topic must match to be answered on
+    /// (docs/security.md "Response topics"); nil for the default, `<base_topic>/response/#`.
+    var responseTopics: [String]?
+
+    /// The response topic filters in force: `mqtt.response_topics`, or `<base_topic>/response/#`.
+    var answeredResponseTopics: [String] {
+        responseTopics ?? [GatewayConfiguration.defaultResponseTopicFilter(baseTopic: baseTopic)]
+    }
+
+    /// `mqtt.ca_file`: the certificate authorities to trust, in PEM, instead of the system's.
+    var caFile: String? {
+        get { tls.caFile }
+        set { tls.caFile = newValue }
+    }
+    /// `mqtt.cert_file`: a client certificate in PEM (with `keyFile`, or neither).
+    var certFile: String? {
+        get { tls.certFile }
+        set { tls.certFile = newValue }
+    }
+    /// `mqtt.key_file`: the client certificate's private key in PEM.
+    var keyFile: String? {
+        get { tls.keyFile }
+        set { tls.keyFile = newValue }
+    }
 
     init() {}
 
@@ -93,6 +114,11 @@ struct MQTTSettings: Sendable, Hashable {
         }
         if let value = section.value("health_interval") {
             healthInterval = try value.seconds(in: 10...86_400)
+        }
+        if let value = section.value("response_topics") {
+            responseTopics = try value.list().map { (item) throws(ConfigurationError) in
+                try item.topicFilter()
+            }
         }
         if let value = section.value("qos") {
             guard let level = try? value.integer("0, 1 or 2"), let qos = MQTTQoS(rawValue: Int32(clamping: level))
