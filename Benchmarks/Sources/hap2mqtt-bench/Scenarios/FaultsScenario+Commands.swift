@@ -35,7 +35,7 @@ extension FaultsScenario {
             try await pair(gateway, port: bridge.port, code: bridge.setupCode)
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["\(base)/bridge/state"])
             try await start(gateway, observer: observer, base: base)
-            let answers = try await MQTTTestClient.connect(to: broker, subscribe: ["\(base)-answers/set"]) {
+            let answers = try await MQTTTestClient.connect(to: broker, subscribe: ["\(base)/response/faults"]) {
                 $0.sessionExpiry = .seconds(60)
             }
             let commander = try await MQTTTestClient.connect(to: broker, subscribe: [])
@@ -43,7 +43,7 @@ extension FaultsScenario {
                 MQTTMessage(
                     topic: "\(base)/light/lightbulb/hue/set", string: "\(Self.hue(n))", qos: .atLeastOnce,
                     properties: MQTTProperties(
-                        responseTopic: "\(base)-answers/set", correlationData: Array("\(n)".utf8)))
+                        responseTopic: "\(base)/response/faults", correlationData: Array("\(n)".utf8)))
             }
             publisher.start()
             for restart in 1...restarts {
@@ -63,7 +63,7 @@ extension FaultsScenario {
             let accepted = publisher.accepted
             func answered() async -> [Int: String] {
                 var outcomes: [Int: String] = [:]
-                for message in await answers.messages(on: "\(base)-answers/set") {
+                for message in await answers.messages(on: "\(base)/response/faults") {
                     guard let data = message.properties.correlationData,
                         let n = Int(String(decoding: data, as: UTF8.self))
                     else { continue }
