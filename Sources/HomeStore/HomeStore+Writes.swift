@@ -36,12 +36,18 @@ extension HomeStore {
     /// places in the accessory's queue in order, without a second trip to the store. Like
     /// `write(_:value:)`, a command that reaches a write still waiting for the same characteristic
     /// replaces that write's value.
+    ///
+    /// When the outcome is `.unconfirmed` (the write went out and no answer came), `settled` gets the
+    /// second answer once the value was read back (`WriteSettlement`); not when a later write to the
+    /// characteristic was answered first, nor when the accessory never answers again.
     /// - Returns: the outcome when it is known before the call returns (a failed check, see `check(_:)`;
     ///   or an accessory that answered at once); otherwise nil, and `completion` gets the outcome.
-    public func enqueueWrite(_ command: WriteCommand, completion: @escaping WriteCompletion) -> WriteResult? {
+    public func enqueueWrite(
+        _ command: WriteCommand, completion: @escaping WriteCompletion, settled: WriteSettlementHandler? = nil
+    ) -> WriteResult? {
         let write: CharacteristicWrite
         do { write = try checkedWrite(command) } catch { return .failure(error) }
-        let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")))
+        let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")), settled: settled)
         enqueue(write, waiter: waiter)
         return waiter.handOver(to: completion)
     }
@@ -180,6 +186,8 @@ extension HomeStoreError {
         case .status(let status): self = .status(status)
         case .unreachable(let why): self = .unreachable(accessory, why)
         case .timedOut: self = .timedOut(seconds: timeout.inSeconds)
+        case .unconfirmed(let why): self = .unconfirmed(why)
+        case .notSent(let why): self = .notSent(why)
         case .unknown, .failed: self = .failed(error.description)
         }
     }

@@ -103,7 +103,7 @@ struct HAPConnectionScriptedTests {
         await session.close()
     }
 
-    @Test("a request without an answer times out, closes the connection and fails the queued ones")
+    @Test("a request without an answer times out, closes the connection and fails the queued ones as not sent")
     func requestTimeout() async throws {
         let session = try await ScriptedSession.start()
         let connection = session.connection
@@ -115,10 +115,12 @@ struct HAPConnectionScriptedTests {
         let unanswered = Task { try await connection.send(HAPRequests.accessories(), timeout: .milliseconds(300)) }
         #expect(try await session.accessory.readRequest().line == "GET /accessories HTTP/1.1")
         await #expect(throws: timedOut) { try await unanswered.value }
-        await #expect(throws: timedOut) { try await queued.value }
+        // The queued request never went out: it must not read as one the accessory did not answer.
+        let notSent = HAPConnectionError.notSent(endedBy: timedOut)
+        await #expect(throws: notSent) { try await queued.value }
         #expect(await connection.waitUntilClosed() == timedOut)
         #expect(await session.accessory.sawClose(), "the accessory sees the connection close")
-        await #expect(throws: timedOut) { try await connection.send(HAPRequests.accessories()) }
+        await #expect(throws: notSent) { try await connection.send(HAPRequests.accessories()) }
         #expect(
             timedOut.description
                 == "the accessory did not answer GET /accessories within 0.3 s; the connection was closed")
