@@ -279,7 +279,9 @@ extension Gateway {
         case .failure(let error):
             // Once a minute per topic, like refusals: a client repeating a command to a dead accessory
             // must not fill the log.
-            if let line = refusals.admit("write of \(address) failed: \(error)", topic: "failed " + command.topic) {
+            let what: String
+            if case .unconfirmed = error { what = "got no answer" } else { what = "failed" }
+            if let line = refusals.admit("write of \(address) \(what): \(error)", topic: "failed " + command.topic) {
                 logger.warning("\(line)", ["accessory": address.accessory.description])
             }
             respond(.failure(error), to: command.request)

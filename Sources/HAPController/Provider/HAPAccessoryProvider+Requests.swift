@@ -115,7 +115,7 @@ extension HAPAccessoryProvider {
 
     /// The session for a read or write: `session(by:)`, but a connection from which nothing came for
     /// `quietBeforeCheck` or more is first asked for the keep-alive characteristic, within `probeTimeout`
-    /// (and by `deadline`). A connection dropped without a FIN (a lost network, an accessory or router that
+    /// (when `deadline` leaves that much time). A connection dropped without a FIN (a lost network, an accessory or router that
     /// forgot it) looks open and never answers: sent on it, the request would wait out its whole time-out
     /// and fail. One that does not answer the check is closed, and the request waits for the reconnect
     /// (docs/DESIGN.md "Writes"). Nothing of the request itself has gone out by then, so any write may go on
@@ -125,9 +125,12 @@ extension HAPAccessoryProvider {
         guard let probe = index?.keepalive, await client.connection.quietTime >= Self.quietBeforeCheck else {
             return client
         }
-        let limit = deadline.map { min(Self.probeTimeout, $0 - .now) } ?? Self.probeTimeout
+        // With less time left than the check takes, the write goes out unchecked: a check cut short would
+        // close a connection that is only slow, and a write on a dead one is answered `unconfirmed` and
+        // read back all the same.
+        if let deadline, deadline - .now < Self.probeTimeout { return client }
         do {
-            _ = try await client.read([probe], timeout: max(limit, .milliseconds(1)))
+            _ = try await client.read([probe], timeout: Self.probeTimeout)
             return client
         } catch {
             logger.info(
