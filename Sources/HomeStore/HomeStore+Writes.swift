@@ -86,10 +86,13 @@ extension HomeStore {
     /// write queue).
     /// - Returns: every outcome, with the checks' failures, when all are known before the call returns
     ///   (nothing passed, or the accessories answered at once); otherwise nil, and `completion` gets them.
-    public func enqueue(_ checked: CheckedWrites, completion: @escaping BatchWriteCompletion)
-        -> [CharacteristicAddress: WriteResult]?
-    {
-        enqueue(checked).handOver(to: completion)
+    ///
+    /// `settled` gets a `WriteSettlement` for each write that was `.unconfirmed`, once it was read back
+    /// (as for `enqueueWrite(_:completion:settled:)`).
+    public func enqueue(
+        _ checked: CheckedWrites, completion: @escaping BatchWriteCompletion, settled: WriteSettlementHandler? = nil
+    ) -> [CharacteristicAddress: WriteResult]? {
+        enqueue(checked, settled: settled).handOver(to: completion)
     }
 
     /// Checks and writes several commands, one provider request per accessory. Commands that fail the
@@ -98,7 +101,7 @@ extension HomeStore {
         await outcome(of: enqueue(check(commands)))
     }
 
-    private func enqueue(_ checked: CheckedWrites) -> WriteQueue.BatchWaiter {
+    private func enqueue(_ checked: CheckedWrites, settled: WriteSettlementHandler? = nil) -> WriteQueue.BatchWaiter {
         var groups: [AccessoryID: [CharacteristicWrite]] = [:]
         for write in checked.writes { groups[write.address.accessory, default: []].append(write) }
         let all = BatchOutcome(checked.failures.mapValues { .failure($0) }, parts: groups.count, dropped: .init())
@@ -107,7 +110,7 @@ extension HomeStore {
                 batch.map { ($0.address, WriteResult.failure(.failed("the write was dropped"))) },
                 uniquingKeysWith: { _, new in new })
             writeQueues[id, default: WriteQueue()].enqueue(
-                batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, deliver: all.add))
+                batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, settled: settled, deliver: all.add))
             startDraining(id)
         }
         return all.waiter
