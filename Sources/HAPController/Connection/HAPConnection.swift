@@ -39,6 +39,9 @@ public actor HAPConnection {
 
     /// The default request time-out.
     public static let defaultRequestTimeout: Duration = .seconds(10)
+    /// The least time a request sent with `answerBy` must have left for its answer: one sent with less
+    /// would most likely go unanswered in time, and its time-out would reset a connection that is fine.
+    public static let shortestAnswerTime: Duration = .seconds(1)
     /// Event messages held for a slow consumer before the oldest are dropped.
     public static let eventBufferLimit = 4096
 
@@ -135,7 +138,8 @@ public actor HAPConnection {
     /// `send`, refused with `.notVerified` before anything is sent when pair-verify has not finished: one
     /// entry into the actor for both, rather than asking `isEncrypted` first and then sending.
     /// - Parameter answerBy: when given, the answer must come by then (the limit is what is left of it
-    ///   when the request's turn comes), and a request whose turn comes later is not sent (`.notSent`).
+    ///   when the request's turn comes), and a request whose turn comes with less than
+    ///   `shortestAnswerTime` left is not sent (`.notSent`).
     func sendEncrypted(_ request: HTTPRequest, timeout: Duration?, answerBy: ContinuousClock.Instant? = nil)
         async throws(HAPConnectionError) -> HTTPMessage
     {
@@ -155,7 +159,9 @@ public actor HAPConnection {
         defer { releaseTurn() }
         if let reason = end.reason { throw .notSent(endedBy: reason) }
         let start = ContinuousClock.now
-        if let answerBy, answerBy <= start { throw .notSent("its time ran out while an earlier request was answered") }
+        if let answerBy, answerBy - start < Self.shortestAnswerTime {
+            throw .notSent("too little of its time was left when the connection was free")
+        }
         var bytes = request.encoded(host: tcp.remoteAddress)
         if cipher != nil {
             do {

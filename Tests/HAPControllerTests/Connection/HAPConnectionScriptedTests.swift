@@ -103,6 +103,35 @@ struct HAPConnectionScriptedTests {
         await session.close()
     }
 
+    @Test(
+        "a request that must be answered by a deadline is not sent when its turn comes with less than a second left, and the connection goes on"
+    )
+    func answerByDeadline() async throws {
+        let session = try await ScriptedSession.start()
+        let connection = session.connection
+        let first = Task { try await connection.send(HAPRequests.accessories()) }
+        #expect(try await session.accessory.readRequest().line == "GET /accessories HTTP/1.1")
+        // Less than a second to be answered, whether its turn comes behind the first request or after it.
+        let answerBy = ContinuousClock.now + .milliseconds(900)
+        let late = Task {
+            try await connection.sendEncrypted(.get("/characteristics?id=1.2"), timeout: nil, answerBy: answerBy)
+        }
+        try await session.accessory.send(ScriptedAccessory.response(json: #"{"accessories":[]}"#))
+        _ = try await first.value
+        await #expect(
+            throws: HAPConnectionError.notSent("too little of its time was left when the connection was free")
+        ) {
+            try await late.value
+        }
+        // Nothing of it went out: the next request is the next the accessory reads, on the same connection.
+        let next = Task { try await connection.send(.get("/characteristics?id=1.3")) }
+        #expect(try await session.accessory.readRequest().line == "GET /characteristics?id=1.3 HTTP/1.1")
+        try await session.accessory.send(ScriptedAccessory.response(json: #"{"characteristics":[]}"#))
+        _ = try await next.value
+        #expect(await connection.closeReason == nil)
+        await session.close()
+    }
+
     @Test("a request without an answer times out, closes the connection and fails the queued ones as not sent")
     func requestTimeout() async throws {
         let session = try await ScriptedSession.start()
