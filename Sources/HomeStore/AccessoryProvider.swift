@@ -46,6 +46,17 @@ public protocol AccessoryProvider: Sendable {
     nonisolated(nonsending) func write(_ writes: [CharacteristicWrite]) async
         -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
 
+    /// `write(_:)`, answered by `deadline` (the store's write time-out, counted from when the command
+    /// came): a provider that keeps it (`keepsWriteDeadline`) sends nothing after it and says, for each
+    /// write, whether it went out (`.unconfirmed`) or not (`.notSent`). The default ignores it.
+    nonisolated(nonsending) func write(_ writes: [CharacteristicWrite], deadline: ContinuousClock.Instant) async
+        -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+
+    /// Whether `write(_:deadline:)` answers by its deadline; the store's watchdog then gives it a second
+    /// more before it fails the write itself, so that the provider's answer, which knows whether the
+    /// write went out, is the one the writer gets. False by default.
+    var keepsWriteDeadline: Bool { get }
+
     /// Asks the accessory to identify itself (blink, beep).
     /// - Throws: `AccessoryError` when the accessory cannot be reached or refuses.
     func identify(_ accessory: AccessoryID) async throws(AccessoryError)
@@ -132,6 +143,25 @@ public enum ProviderEvent: Sendable {
     case accessoryUpdated(Accessory)
     /// Accessories became reachable or unreachable; `reason` says why when they became unreachable.
     case reachability([AccessoryID], reachable: Bool, reason: String?)
+    /// Writes that failed `.unconfirmed` were read back once the accessory answered again: what each
+    /// characteristic holds now, after the connection the write went out on was gone.
+    case writesSettled([WriteReadBack])
+}
+
+/// One characteristic read back after a write to it failed `.unconfirmed` (`ProviderEvent.writesSettled`).
+public struct WriteReadBack: Sendable, Hashable {
+    /// The characteristic written.
+    public var address: CharacteristicAddress
+    /// The value the unconfirmed write sent.
+    public var written: CharacteristicValue
+    /// The value read back (nil when the accessory gave none).
+    public var value: CharacteristicValue?
+
+    public init(address: CharacteristicAddress, written: CharacteristicValue, value: CharacteristicValue?) {
+        self.address = address
+        self.written = written
+        self.value = value
+    }
 }
 
 /// Why a provider could not read, write or identify.
@@ -142,6 +172,11 @@ public enum AccessoryError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreachable(String)
     /// The accessory did not answer in time.
     case timedOut
+    /// A write was sent and no answer came (`why`): the accessory may have carried it out. A provider
+    /// that reports it reads the value back once the accessory answers again (`.writesSettled`).
+    case unconfirmed(String)
+    /// A write was never sent (`why`): the accessory cannot carry it out.
+    case notSent(String)
     /// The provider does not know this accessory or characteristic.
     case unknown(String)
     /// Any other failure, in words.
@@ -152,6 +187,7 @@ public enum AccessoryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .status(let s): return s.description
         case .unreachable(let why): return "accessory unreachable: \(why)"
         case .timedOut: return "accessory did not answer in time"
+        case .unconfirmed(let why), .notSent(let why): return why
         case .unknown(let what): return "unknown \(what)"
         case .failed(let why): return why
         }
@@ -161,8 +197,8 @@ public enum AccessoryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var hapStatus: HAPStatus? {
         switch self {
         case .status(let s): return s
-        case .unreachable: return .serviceCommunicationFailure
-        case .timedOut: return .operationTimedOut
+        case .unreachable, .notSent: return .serviceCommunicationFailure
+        case .timedOut, .unconfirmed: return .operationTimedOut
         case .unknown: return .resourceDoesNotExist
         case .failed: return nil
         }
@@ -172,4 +208,11 @@ public enum AccessoryError: Error, Sendable, Hashable, CustomStringConvertible {
 extension AccessoryProvider {
     public var serverID: String? { nil }
     public var connectsOnDemand: Bool { false }
+    public var keepsWriteDeadline: Bool { false }
+
+    public nonisolated(nonsending) func write(_ writes: [CharacteristicWrite], deadline: ContinuousClock.Instant)
+        async -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+    {
+        await write(writes)
+    }
 }

@@ -23,6 +23,8 @@ extension HomeStore {
             remove(id)
         case .reachability(let ids, let reachable, let reason):
             for id in ids { setReachable(id, reachable, reason: reason, from: provider) }
+        case .writesSettled(let readBacks):
+            for readBack in readBacks { settle(readBack, from: provider) }
         }
     }
 
@@ -186,7 +188,7 @@ extension HomeStore {
         emit(.reachabilityChanged(id, reachable: reachable, reason: reachable ? nil : reason))
     }
 
-    private func owns(_ id: AccessoryID, _ provider: Int) -> Bool {
+    func owns(_ id: AccessoryID, _ provider: Int) -> Bool {
         guard let entry = entries[id] else {
             logger.debug("event for an unknown accessory ignored", ["accessory": id.description])
             return false

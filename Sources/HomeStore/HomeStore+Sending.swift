@@ -13,8 +13,8 @@ extension HomeStore {
     /// first waits.
     func startDraining(_ id: AccessoryID) {
         guard let queue = writeQueues[id], queue.drain == nil else { return }
-        nextDrain += 1
-        let drain = nextDrain
+        writeBook.nextDrain += 1
+        let drain = writeBook.nextDrain
         writeQueues[id]?.drain = drain
         let task: Task<Void, Never>
         if #available(macOS 26.0, *) {
@@ -29,12 +29,24 @@ extension HomeStore {
     /// Sends an accessory's queued writes one at a time until its queue is empty, or until the watchdog
     /// replaced this drain because its write timed out.
     private func drainWrites(_ id: AccessoryID, drain: Int) async {
-        while writeQueues[id]?.drain == drain, let item = writeQueues[id]?.popFirst() {
+        while writeQueues[id]?.drain == drain, let queued = writeQueues[id]?.popFirst() {
+            let item = queued.item
             let timeout = configuration.writeTimeout
-            let deadline = ContinuousClock.now + timeout
-            writeQueues[id]?.inFlight = WriteQueue.InFlight(item: item, deadline: deadline, timeout: timeout)
-            watchWrite(until: deadline)
-            let answers = await send(item.writes, to: id, timeout: timeout)
+            // The time-out counts from when the command came, not from when its turn came: no caller waits
+            // longer than the time-out (and the provider's second) for an answer, however many writes were
+            // ahead of it.
+            let deadline = queued.since + timeout
+            guard deadline > .now else {
+                item.fail(.notSent(Self.waitedTooLong(timeout)))
+                continue
+            }
+            // A provider that answers by the deadline itself says whether the write went out; the watchdog
+            // only steps in when it does not.
+            let keepsDeadline = providerKeepsWriteDeadline(id)
+            let watched = keepsDeadline ? deadline + Self.providerAnswerGrace : deadline
+            writeQueues[id]?.inFlight = WriteQueue.InFlight(item: item, deadline: watched, timeout: timeout)
+            watchWrite(until: watched)
+            let answers = await send(item.writes, to: id, timeout: timeout, deadline: deadline)
             // Timed out meanwhile: the callers have their answer and another drain has the queue.
             guard writeQueues[id]?.drain == drain else { return }
             let changedByEvent = writeQueues[id]?.inFlight?.changedByEvent ?? []
@@ -46,19 +58,70 @@ extension HomeStore {
             _ = batcher.endProviderEvent()
             // The subscribers have the confirmed values before the writers have their answers.
             flush()
+            awaitSettlements(item, outcomes)
             item.resume(returning: outcomes, missing: .failed("the accessory sent no result"))
         }
         if writeQueues[id]?.drain == drain { writeQueues[id] = nil }
     }
 
+    /// How long a provider that keeps the write deadline (`AccessoryProvider.keepsWriteDeadline`) may
+    /// take past it before the watchdog fails the write.
+    static let providerAnswerGrace = Duration.seconds(1)
+
+    /// Why the writes queued behind one that timed out were not sent.
+    public static let waitedBehindTimeout = "the write before it got no answer in time"
+
+    /// Why a write that waited out its time-out in the queue was not sent.
+    static func waitedTooLong(_ timeout: Duration) -> String {
+        "its time-out (\(CharacteristicValue.format(timeout.inSeconds)) s) ran out while earlier writes to the accessory waited for an answer"
+    }
+
+    /// Whether the provider of accessory `id` answers writes by their deadline.
+    private func providerKeepsWriteDeadline(_ id: AccessoryID) -> Bool {
+        guard let entry = entries[id] else { return false }
+        return providers[entry.provider].provider.keepsWriteDeadline
+    }
+
+    /// The writers of writes that failed `.unconfirmed` wait for their settlement; a write the accessory
+    /// answered ends the wait of older ones to that characteristic.
+    private func awaitSettlements(_ item: WriteQueue.Item, _ outcomes: [CharacteristicAddress: WriteResult]) {
+        for write in item.writes {
+            switch outcomes[write.address] {
+            case .failure(.unconfirmed)?:
+                for handler in item.settlementHandlers(for: write.address) {
+                    writeBook.unsettled.add(write.address, written: write.value, handler: handler)
+                }
+            case .success?: _ = writeBook.unsettled.take(write.address)
+            default: break
+            }
+        }
+    }
+
+    /// Settles the writes waiting for `readBack`: applied when the value read back is the one written.
+    func settle(_ readBack: WriteReadBack, from provider: Int) {
+        let address = readBack.address
+        guard owns(address.accessory, provider) else { return }
+        let characteristic = entries[address.accessory]?.characteristic(address.iid)
+        let normalize = { (value: CharacteristicValue) in characteristic?.normalized(value) ?? value }
+        let value = readBack.value.map(normalize)
+        for (written, handler) in writeBook.unsettled.take(address) {
+            handler(
+                WriteSettlement(address: address, written: written, value: value, applied: value == normalize(written)))
+        }
+    }
+
     /// One provider request, or the store's reason for not sending it (stopped, unreachable).
-    private func send(_ writes: [CharacteristicWrite], to id: AccessoryID, timeout: Duration) async -> Answers {
+    private func send(
+        _ writes: [CharacteristicWrite], to id: AccessoryID, timeout: Duration, deadline: ContinuousClock.Instant
+    )
+        async -> Answers
+    {
         let entry: StoredAccessory
         do { entry = try usableAccessory(id, onDemand: true) } catch {
             if case .unreachable = error, let stored = entries[id] { countUnsentWrites(writes.count, of: stored) }
             return Answers(writes: writes, id: id, timeout: timeout, failure: error)
         }
-        let answers = await providers[entry.provider].provider.write(writes)
+        let answers = await providers[entry.provider].provider.write(writes, deadline: deadline)
         let failed = writes.count(where: { write in
             if case .success? = answers[write.address] { return false }
             return true
@@ -114,7 +177,7 @@ extension HomeStore {
 
     /// Fails the writes still waiting in one accessory's queue (its provider was removed).
     func failWaitingWrites(of id: AccessoryID, _ error: HomeStoreError) {
-        while let item = writeQueues[id]?.popFirst() { item.fail(error) }
+        while let queued = writeQueues[id]?.popFirst() { queued.item.fail(error) }
     }
 
     // MARK: The watchdog
@@ -154,7 +217,10 @@ extension HomeStore {
             writeQueues[id]?.drain = nil
             writeQueues[id]?.drainTask = nil
             inFlight.item.fail(.timedOut(seconds: inFlight.timeout.inSeconds))
-            if queue.isEmpty {
+            // The writes queued behind it waited for an accessory that does not answer: they fail now,
+            // unsent, rather than each waiting out a time-out of its own.
+            failWaitingWrites(of: id, .notSent(Self.waitedBehindTimeout))
+            if writeQueues[id]?.isEmpty ?? true {
                 writeQueues[id] = nil
             } else {
                 startDraining(id)

@@ -36,12 +36,18 @@ extension HomeStore {
     /// places in the accessory's queue in order, without a second trip to the store. Like
     /// `write(_:value:)`, a command that reaches a write still waiting for the same characteristic
     /// replaces that write's value.
+    ///
+    /// When the outcome is `.unconfirmed` (the write went out and no answer came), `settled` gets the
+    /// second answer once the value was read back (`WriteSettlement`); not when a later write to the
+    /// characteristic was answered first, nor when the accessory never answers again.
     /// - Returns: the outcome when it is known before the call returns (a failed check, see `check(_:)`;
     ///   or an accessory that answered at once); otherwise nil, and `completion` gets the outcome.
-    public func enqueueWrite(_ command: WriteCommand, completion: @escaping WriteCompletion) -> WriteResult? {
+    public func enqueueWrite(
+        _ command: WriteCommand, completion: @escaping WriteCompletion, settled: WriteSettlementHandler? = nil
+    ) -> WriteResult? {
         let write: CharacteristicWrite
         do { write = try checkedWrite(command) } catch { return .failure(error) }
-        let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")))
+        let waiter = WriteQueue.SingleWaiter(dropped: .failure(.failed("the write was dropped")), settled: settled)
         enqueue(write, waiter: waiter)
         return waiter.handOver(to: completion)
     }
@@ -80,10 +86,13 @@ extension HomeStore {
     /// write queue).
     /// - Returns: every outcome, with the checks' failures, when all are known before the call returns
     ///   (nothing passed, or the accessories answered at once); otherwise nil, and `completion` gets them.
-    public func enqueue(_ checked: CheckedWrites, completion: @escaping BatchWriteCompletion)
-        -> [CharacteristicAddress: WriteResult]?
-    {
-        enqueue(checked).handOver(to: completion)
+    ///
+    /// `settled` gets a `WriteSettlement` for each write that was `.unconfirmed`, once it was read back
+    /// (as for `enqueueWrite(_:completion:settled:)`).
+    public func enqueue(
+        _ checked: CheckedWrites, completion: @escaping BatchWriteCompletion, settled: WriteSettlementHandler? = nil
+    ) -> [CharacteristicAddress: WriteResult]? {
+        enqueue(checked, settled: settled).handOver(to: completion)
     }
 
     /// Checks and writes several commands, one provider request per accessory. Commands that fail the
@@ -92,7 +101,7 @@ extension HomeStore {
         await outcome(of: enqueue(check(commands)))
     }
 
-    private func enqueue(_ checked: CheckedWrites) -> WriteQueue.BatchWaiter {
+    private func enqueue(_ checked: CheckedWrites, settled: WriteSettlementHandler? = nil) -> WriteQueue.BatchWaiter {
         var groups: [AccessoryID: [CharacteristicWrite]] = [:]
         for write in checked.writes { groups[write.address.accessory, default: []].append(write) }
         let all = BatchOutcome(checked.failures.mapValues { .failure($0) }, parts: groups.count, dropped: .init())
@@ -101,7 +110,7 @@ extension HomeStore {
                 batch.map { ($0.address, WriteResult.failure(.failed("the write was dropped"))) },
                 uniquingKeysWith: { _, new in new })
             writeQueues[id, default: WriteQueue()].enqueue(
-                batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, deliver: all.add))
+                batch: batch, waiter: WriteQueue.BatchWaiter(dropped: dropped, settled: settled, deliver: all.add))
             startDraining(id)
         }
         return all.waiter
@@ -180,6 +189,8 @@ extension HomeStoreError {
         case .status(let status): self = .status(status)
         case .unreachable(let why): self = .unreachable(accessory, why)
         case .timedOut: self = .timedOut(seconds: timeout.inSeconds)
+        case .unconfirmed(let why): self = .unconfirmed(why)
+        case .notSent(let why): self = .notSent(why)
         case .unknown, .failed: self = .failed(error.description)
         }
     }

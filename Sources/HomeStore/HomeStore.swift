@@ -37,8 +37,8 @@ public actor HomeStore {
     /// When the changes go out (`ChangeBatcher.swift`).
     var batcher = ChangeBatcher()
     var writeQueues: [AccessoryID: WriteQueue] = [:]
-    /// The number of the last drain task started (`HomeStore+Sending.swift`).
-    var nextDrain = 0
+    /// The drain tasks' numbers and the writers waiting for settlements (`UnsettledWrites.swift`).
+    var writeBook = WriteBook()
     /// When the task that fails writes past their time-out runs (`WriteWatchdog.swift`).
     var watchdog = WriteWatchdog()
     /// Accessories a provider reported unreachable before they arrived, with the provider and the reason.

@@ -19,6 +19,12 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case readRefused(HAPStatus)
     /// No answer within the write time-out, in seconds.
     case timedOut(seconds: Double)
+    /// The write was sent and no answer came (`why`): the accessory may have carried it out. It is read
+    /// back when the accessory answers again, and the writer learns the outcome then
+    /// (`WriteSettlement`, docs/DESIGN.md "Writes").
+    case unconfirmed(String)
+    /// The write was never sent (`why`): the accessory will not carry it out.
+    case notSent(String)
     /// The provider failed otherwise.
     case failed(String)
 
@@ -32,6 +38,9 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .status(let s): return "the accessory refused the write: \(s)"
         case .readRefused(let s): return "the accessory refused the read: \(s)"
         case .timedOut(let s): return "the accessory did not answer within \(CharacteristicValue.format(s)) s"
+        case .unconfirmed(let why):
+            return "\(why); the write may have been carried out: it is read back when the accessory answers again"
+        case .notSent(let why): return "the write was not sent (\(why)); it will not be carried out"
         case .failed(let why): return why
         }
     }
@@ -40,8 +49,8 @@ public enum HomeStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var hapStatus: HAPStatus? {
         switch self {
         case .status(let s), .readRefused(let s): return s
-        case .unreachable: return .serviceCommunicationFailure
-        case .timedOut: return .operationTimedOut
+        case .unreachable, .notSent: return .serviceCommunicationFailure
+        case .timedOut, .unconfirmed: return .operationTimedOut
         case .invalidValue(let error): return error.rule == .readOnly ? .readOnlyCharacteristic : .invalidValueInRequest
         case .unknownCharacteristic, .unknownAccessory: return .resourceDoesNotExist
         case .notReady, .failed: return nil

@@ -39,6 +39,21 @@ struct WriteQueue {
 
         /// Fails every caller with `error`.
         func fail(_ error: HomeStoreError) { resume(returning: [:], missing: error) }
+
+        /// Who waits for the settlement of the write to `address`.
+        func settlementHandlers(for address: CharacteristicAddress) -> [WriteSettlementHandler] {
+            switch self {
+            case .single(let write, let waiters): return write.address == address ? waiters.compactMap(\.settled) : []
+            case .batch(let writes, let waiter):
+                return writes.contains { $0.address == address } ? [waiter.settled].compactMap { $0 } : []
+            }
+        }
+    }
+
+    /// A write taken out of the queue, with when it was queued: its time-out counts from then.
+    struct Queued {
+        let item: Item
+        let since: ContinuousClock.Instant
     }
 
     /// The write being sent: its callers, and when the store's watchdog fails it.
@@ -61,6 +76,8 @@ struct WriteQueue {
     /// Whether writes wait that no one sends yet.
     var isEmpty: Bool { head == tail }
     private var items: [Int: Item] = [:]
+    /// When each item was queued (a write folded into a waiting one keeps the first caller's time).
+    private var queuedAt: [Int: ContinuousClock.Instant] = [:]
     private var head = 0
     private var tail = 0
     private var waitingSingles: [CharacteristicAddress: Int] = [:]
@@ -84,6 +101,7 @@ struct WriteQueue {
             return true
         }
         items[tail] = .single(write, [waiter])
+        queuedAt[tail] = .now
         waitingSingles[write.address] = tail
         tail += 1
         return false
@@ -92,16 +110,18 @@ struct WriteQueue {
     /// Queues writes that go out in one request.
     mutating func enqueue(batch writes: [CharacteristicWrite], waiter: BatchWaiter) {
         items[tail] = .batch(writes, waiter)
+        queuedAt[tail] = .now
         tail += 1
     }
 
     /// Takes the oldest write out of the queue.
-    mutating func popFirst() -> Item? {
+    mutating func popFirst() -> Queued? {
         guard head < tail, let item = items.removeValue(forKey: head) else { return nil }
+        let since = queuedAt.removeValue(forKey: head) ?? .now
         head += 1
         if case .single(let write, _) = item, waitingSingles[write.address] == head - 1 {
             waitingSingles[write.address] = nil
         }
-        return item
+        return Queued(item: item, since: since)
     }
 }

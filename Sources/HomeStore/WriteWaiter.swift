@@ -18,16 +18,21 @@ final class WriteWaiter<Outcome: Sendable>: Sendable {
 
     private let state = Mutex(State.holding)
     private let dropped: @Sendable () -> Outcome
+    /// Who gets the settlement of each of its writes that fails `.unconfirmed` (`UnsettledWrites`); nil
+    /// when the caller does not want one.
+    let settled: WriteSettlementHandler?
 
-    init(dropped: @autoclosure @escaping @Sendable () -> Outcome) {
+    init(dropped: @autoclosure @escaping @Sendable () -> Outcome, settled: WriteSettlementHandler? = nil) {
         self.dropped = dropped
+        self.settled = settled
     }
 
     /// A waiter that gives its outcome to `deliver` when it comes.
     convenience init(
-        dropped: @autoclosure @escaping @Sendable () -> Outcome, deliver: @escaping @Sendable (Outcome) -> Void
+        dropped: @autoclosure @escaping @Sendable () -> Outcome, settled: WriteSettlementHandler? = nil,
+        deliver: @escaping @Sendable (Outcome) -> Void
     ) {
-        self.init(dropped: dropped())
+        self.init(dropped: dropped(), settled: settled)
         _ = handOver(to: deliver)
     }
 

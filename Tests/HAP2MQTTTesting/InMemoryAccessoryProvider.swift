@@ -15,6 +15,9 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
         case succeed
         /// Refuse with this HAP status.
         case fail(HAPStatus)
+        /// Report the write sent and not answered (`AccessoryError.unconfirmed`), storing nothing; the
+        /// test settles it with `send(.writesSettled(…))`.
+        case unanswered
         /// Never answer (until the call is cancelled; it then reports `.timedOut`).
         case hang
         /// Wait this long, then succeed.
@@ -184,6 +187,8 @@ public final class InMemoryAccessoryProvider: SnapshotProvider {
             for (write, behavior) in zip(writes, behaviors) {
                 if case .fail(let status) = behavior {
                     results[write.address] = .failure(.status(status))
+                } else if behavior == .unanswered {
+                    results[write.address] = .failure(.unconfirmed("the in-memory accessory did not answer"))
                 } else if s.unreachable.contains(write.address.accessory) {
                     results[write.address] = .failure(.unreachable("in-memory accessory set unreachable"))
                 } else if let (a, sv, c) = s.locate(write.address) {

@@ -62,13 +62,16 @@ public final class TCPProxy: Sendable {
     /// `blackHoleConnections()` makes it, and new ones are closed as soon as they are accepted, as a host
     /// whose network is gone refuses them) or up again (`false`). With `refusing`, the port itself is
     /// closed while the link is down, so that a connect fails (`ECONNREFUSED`) instead of opening.
-    public func linkDown(_ down: Bool, silently: Bool = false, refusing: Bool = false) {
+    /// With `silently` and `passingRequests`, what the client sends is still delivered and only the
+    /// server's bytes are dropped: a link that failed after the request went out, so that the server
+    /// carries it out and its answer never comes back.
+    public func linkDown(_ down: Bool, silently: Bool = false, refusing: Bool = false, passingRequests: Bool = false) {
         relay.refuse(down, closingPort: down && refusing)
         // The accept loop closes or opens the port within its next turn (100 ms): wait for it, so that no
         // connect slips through in between.
         while relay.listening != !(down && refusing) { usleep(10_000) }
         guard down else { return }
-        if silently { relay.blackHoleConnections() } else { relay.cutConnections() }
+        if silently { relay.blackHoleConnections(passingRequests: passingRequests) } else { relay.cutConnections() }
     }
 
     /// How many connections are being relayed.
@@ -100,6 +103,8 @@ private final class Relay: Sendable {
         var lastTraffic = ContinuousClock.now
         var closing = false
         var blackHoled = false
+        /// Only the server's bytes are dropped (`linkDown(passingRequests:)`).
+        var repliesBlackHoled = false
     }
 
     private struct State {
@@ -195,7 +200,9 @@ private final class Relay: Sendable {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             let relaying = state.withLock { state -> Bool in
-                guard state.connections[id]?.blackHoled != true else { return false }
+                guard let connection = state.connections[id], !connection.blackHoled,
+                    !(connection.repliesBlackHoled && source == connection.sockets.1)
+                else { return false }
                 state.connections[id]?.lastTraffic = .now
                 return true
             }
@@ -269,9 +276,15 @@ private final class Relay: Sendable {
         return reopened
     }
 
-    func blackHoleConnections() {
+    func blackHoleConnections(passingRequests: Bool = false) {
         state.withLock { state in
-            for id in state.connections.keys { state.connections[id]?.blackHoled = true }
+            for id in state.connections.keys {
+                if passingRequests {
+                    state.connections[id]?.repliesBlackHoled = true
+                } else {
+                    state.connections[id]?.blackHoled = true
+                }
+            }
         }
     }
 

@@ -156,6 +156,7 @@ struct InMemoryAccessoryProviderTests {
             case .reachability(let ids, let reachable, _): return "reachability \(ids.map(\.aid)) \(reachable)"
             case .synced(let accessories): return "synced \(accessories.map(\.aid))"
             case .syncFailed(let reason): return "failed \(reason)"
+            case .writesSettled(let readBacks): return "settled \(readBacks.map(\.address.iid))"
             }
         }
         #expect(

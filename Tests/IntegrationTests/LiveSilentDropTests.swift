@@ -13,17 +13,9 @@ struct LiveSilentDropTests {
         "after the connection goes silent, the next /set is written on a new connection within the write time-out"
     )
     func setAfterSilentDrop() async throws {
-        let broker = try await MosquittoBroker()
-        let accessory = try await HAPPythonAccessory.start()
-        let proxy = try TCPProxy(to: Int(accessory.port))
+        let (live, proxy) = try await LiveGateway.startBehindProxy()
         defer { proxy.stop() }
-        let gateway = try GatewayProcess(brokerURL: broker.url)
-        try await LiveGateway.pair(gateway, port: UInt16(proxy.port), code: accessory.setupCode)
-        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#"])
-        let live = LiveGateway(broker: broker, accessory: accessory, gateway: gateway, observer: observer)
-        try gateway.start()
-        try await live.waitUntilOnline()
-        try await live.waitFor("hap2mqtt/light/availability", "online")
+        let (observer, gateway, accessory) = (live.observer, live.gateway, live.accessory)
 
         proxy.blackHoleConnections()
         // A silent drop is noticed by what comes next; here nothing comes for a while, as when an idle

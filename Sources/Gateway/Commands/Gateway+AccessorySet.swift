@@ -66,10 +66,25 @@ extension Gateway {
             respond(.failure(problems.joined(separator: "; ")), to: request)
             return
         }
-        let outcome = await store.enqueue(checked) { [weak self] outcome in
-            self?.assumeIsolated { $0.finishAccessorySet(layout, outcome, request) }
-        }
+        let outcome = await store.enqueue(
+            checked,
+            completion: { [weak self] outcome in
+                self?.assumeIsolated { $0.finishAccessorySet(layout, outcome, request) }
+            },
+            settled: { [weak self] settlement in
+                self?.assumeIsolated { $0.settleAccessorySet(layout, settlement, request) }
+            })
         if let outcome { finishAccessorySet(layout, outcome, request) }
+    }
+
+    /// The second answer for one characteristic of a multi-write whose write was `unknown`, once it was
+    /// read back (docs/DESIGN.md "Writes").
+    func settleAccessorySet(_ layout: AccessoryLayout, _ settlement: WriteSettlement, _ request: Responder.Request) {
+        guard let topic = layout.byIID[settlement.address.iid] else { return }
+        outbox.send(
+            contentsOf: Responder.answer(
+                settled: settlement, service: topic.serviceSlug, characteristic: topic.slug, to: request))
+        flush()
     }
 
     /// `{"<service>":{"<characteristic>":scalar}}`, or what is wrong with its shape (a service that is not

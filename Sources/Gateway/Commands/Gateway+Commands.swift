@@ -240,8 +240,22 @@ extension Gateway {
             completion: { [weak self] outcome in
                 // The store calls this on its executor, which is this actor's.
                 self?.assumeIsolated { $0.finishSet(command, outcome) }
+            },
+            settled: { [weak self] settlement in
+                self?.assumeIsolated { $0.settleSet(command, settlement) }
             })
         if let outcome { finishSet(command, outcome) }
+    }
+
+    /// The second answer to a `/set` whose write was `unknown`: the value read back says whether the
+    /// accessory carried it out (docs/DESIGN.md "Writes"). The state topic has that value already.
+    func settleSet(_ command: SetCommand, _ settlement: WriteSettlement) {
+        let verdict = settlement.applied ? "was carried out" : "was not carried out"
+        logger.info(
+            "the write of \(settlement.written) to \(command.address) without an answer \(verdict)",
+            ["accessory": command.address.accessory.description])
+        respond(.settled(settlement), to: command.request)
+        flush()
     }
 
     /// What a `/set` needs for its answer once its write has an outcome.
@@ -268,9 +282,9 @@ extension Gateway {
         case .failure(let error):
             // Once a minute per topic, like refusals: a client repeating a command to a dead accessory
             // must not fill the log.
-            if let line = parts.commands.refusals.admit(
-                "write of \(address) failed: \(error)", topic: "failed " + command.topic)
-            {
+            let what: String
+            if case .unconfirmed = error { what = "got no answer" } else { what = "failed" }
+            if let line = parts.commands.refusals.admit("write of \(address) \(what): \(error)", topic: "failed " + command.topic) {
                 logger.warning("\(line)", ["accessory": address.accessory.description])
             }
             respond(.failure(error), to: command.request)

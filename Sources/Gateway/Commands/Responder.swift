@@ -32,9 +32,11 @@ enum Responder {
 
     /// A multi-write's answer, its outcomes in the order given (grouped by service, services sorted):
     /// `{"status":"ok","results":{"<service>":{"<characteristic>":{"status":"ok","value":…}}}}`; when any
-    /// failed, `"status":"error"` and an `"error"` that names each failed characteristic and why.
+    /// failed, `"status":"error"` and an `"error"` that names each failed characteristic and why
+    /// (`"status":"unknown"` when each of them is a write sent without an answer).
     static func answer(_ outcomes: [WriteOutcome], to request: Request) -> [MQTTMessage] {
         var failures: [String] = []
+        var knownFailures = 0
         var perService: [String: JSONObject] = [:]
         for outcome in outcomes {
             let result: CommandResult
@@ -43,13 +45,33 @@ enum Responder {
             case .failure(let error):
                 failures.append("\(outcome.service)/\(outcome.characteristic): \(error)")
                 result = .failure(error)
+                if result.status != .unknown { knownFailures += 1 }
             }
             perService[outcome.service, default: JSONObject()].append(outcome.characteristic, result.jsonValue)
         }
         var results = JSONObject()
         for (service, values) in perService.sorted(by: { $0.key < $1.key }) { results.append(service, .object(values)) }
-        var answer: JSONObject = ["status": failures.isEmpty ? "ok" : "error"]
+        // `unknown` when every characteristic that is not `ok` is unknown: nothing is known to have failed.
+        let status = failures.isEmpty ? "ok" : knownFailures == 0 ? "unknown" : "error"
+        var answer: JSONObject = ["status": .string(status)]
         if !failures.isEmpty { answer.append("error", .string(failures.joined(separator: "; "))) }
+        answer.append("results", .object(results))
+        return messages(JSONValue.object(answer).description, to: request)
+    }
+
+    /// The second answer to a multi-write for one characteristic whose write was `unknown`:
+    /// `{"status":"ok"|"error","settled":"applied"|"not_applied","results":{"<service>":{"<characteristic>":…}}}`,
+    /// the inner result as on `/set/result` (`CommandResult.settled`).
+    static func answer(settled: WriteSettlement, service: String, characteristic: String, to request: Request)
+        -> [MQTTMessage]
+    {
+        let result = CommandResult.settled(settled)
+        var answer: JSONObject = ["status": .string(result.status.rawValue)]
+        if let verdict = result.settled { answer.append("settled", .string(verdict)) }
+        var inner = JSONObject()
+        inner.append(characteristic, result.jsonValue)
+        var results = JSONObject()
+        results.append(service, .object(inner))
         answer.append("results", .object(results))
         return messages(JSONValue.object(answer).description, to: request)
     }

@@ -10,30 +10,40 @@ extension HAPClient {
     /// characteristics with `tw` (locks, garage doors) need: `PUT /prepare` with `ttl` and a random `pid`
     /// first, then the write carrying the same `pid`. When the accessory refuses the prepare, nothing is
     /// written and every result carries its status.
+    ///
+    /// With `answerBy`, every answer must come by then, and a request whose turn on the connection comes
+    /// later is not sent (`.notSent`).
     /// - Returns: one result per written characteristic.
-    /// - Throws: `.invalidResponse` for an answer that is not a HAP result, or why the connection closed.
+    /// - Throws: `.invalidResponse` for an answer that is not a HAP result, `.notSent` when the request never
+    ///   went out, or why the connection closed.
     public func write(
-        _ items: [HAPCharacteristicWriteItem], timed: Bool = false, ttl: Duration = HAPClient.defaultTimedWriteTTL
+        _ items: [HAPCharacteristicWriteItem], timed: Bool = false, ttl: Duration = HAPClient.defaultTimedWriteTTL,
+        answerBy: ContinuousClock.Instant? = nil
     ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
         guard !items.isEmpty else { return [:] }
         let ids = items.map(\.id)
         var pid: UInt64?
         if timed {
             let id = UInt64.random(in: 1...UInt64.max)
-            let status = try await prepare(pid: id, ttl: ttl)
+            let status = try await prepare(pid: id, ttl: ttl, answerBy: answerBy)
             guard status.isSuccess else {
                 return Dictionary(ids.map { ($0, HAPCharacteristicResult(id: $0, status: status)) }) { first, _ in first
                 }
             }
             pid = id
         }
-        return try await characteristics(HAPRequests.writeCharacteristics(items, pid: pid), requested: ids)
+        return try await characteristics(
+            HAPRequests.writeCharacteristics(items, pid: pid), requested: ids, answerBy: answerBy)
     }
 
     /// `PUT /prepare` for a timed write with `pid`, valid for `ttl`; the accessory's status.
-    private func prepare(pid: UInt64, ttl: Duration) async throws(HAPConnectionError) -> HAPStatus {
+    private func prepare(pid: UInt64, ttl: Duration, answerBy: ContinuousClock.Instant?)
+        async throws(HAPConnectionError)
+        -> HAPStatus
+    {
         let milliseconds = Int(clamping: ttl.inMilliseconds)
-        let response = try await encryptedSend(HAPRequests.prepare(ttlMilliseconds: max(milliseconds, 1), pid: pid))
+        let response = try await encryptedSend(
+            HAPRequests.prepare(ttlMilliseconds: max(milliseconds, 1), pid: pid), answerBy: answerBy)
         do {
             return try HAPCharacteristicResult.status(httpStatus: response.status, body: response.body)
         } catch {

@@ -99,9 +99,10 @@ public struct HAPClient: Sendable {
     /// accessory that adds them (a `-70402` for another accessory in every answer) would otherwise make
     /// what was not asked look answered, or unreachable.
     func characteristics(
-        _ request: HTTPRequest, requested: [HAPCharacteristicID], timeout: Duration? = nil
+        _ request: HTTPRequest, requested: [HAPCharacteristicID], timeout: Duration? = nil,
+        answerBy: ContinuousClock.Instant? = nil
     ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
-        let response = try await encryptedSend(request, timeout: timeout)
+        let response = try await encryptedSend(request, timeout: timeout, answerBy: answerBy)
         do {
             let results = try HAPCharacteristicResult.parse(
                 httpStatus: response.status, body: response.body, requested: requested)
@@ -115,8 +116,9 @@ public struct HAPClient: Sendable {
     }
 
     /// `connection.send`, refused before anything is sent when the connection is not encrypted.
-    func encryptedSend(_ request: HTTPRequest, timeout: Duration? = nil) async throws(HAPConnectionError) -> HTTPMessage
-    {
-        try await connection.sendEncrypted(request, timeout: timeout)
+    func encryptedSend(
+        _ request: HTTPRequest, timeout: Duration? = nil, answerBy: ContinuousClock.Instant? = nil
+    ) async throws(HAPConnectionError) -> HTTPMessage {
+        try await connection.sendEncrypted(request, timeout: timeout, answerBy: answerBy)
     }
 }

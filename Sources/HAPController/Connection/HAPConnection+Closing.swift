@@ -18,7 +18,8 @@ extension HAPConnection {
         return await withCheckedContinuation { end.waiters.append($0) }
     }
 
-    /// Closes the connection. The request in flight and queued ones fail with `.closed`; `events` finishes.
+    /// Closes the connection. The request in flight fails with `.closed`, queued ones with `.notSent`;
+    /// `events` finishes.
     /// Calling it again does nothing.
     public func close() { shutDown(.closed) }
 
@@ -45,7 +46,8 @@ extension HAPConnection {
         if case .requestTimedOut = why { tcp.abort() } else { tcp.close() }
         let queued = turns.queue
         turns.queue = []
-        for waiter in queued { waiter.resume(returning: .failure(why)) }
+        // They never went out: saying that the accessory did not answer them would be untrue.
+        for waiter in queued { waiter.resume(returning: .failure(.notSent(endedBy: why))) }
         eventContinuation.finish()
         let waiters = end.waiters
         end.waiters = []

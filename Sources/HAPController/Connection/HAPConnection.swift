@@ -15,8 +15,9 @@ import SystemSupport
 /// resumes the caller and yields the events from there.
 ///
 /// A request that gets no answer within its time-out, a frame that fails authentication, bytes that are
-/// not HTTP and a dropped TCP connection all close the connection: the request in flight and every queued
-/// one fail with that `HAPConnectionError`, `events` finishes, and `waitUntilClosed()` returns it.
+/// not HTTP and a dropped TCP connection all close the connection: the request in flight fails with that
+/// `HAPConnectionError`, every queued one with `.notSent` (it never went out), `events` finishes, and
+/// `waitUntilClosed()` returns the reason.
 ///
 /// ```swift
 /// let connection = try await HAPConnection.connect(host: "192.168.1.20", port: 51826, logger: logger)
@@ -38,6 +39,9 @@ public actor HAPConnection {
 
     /// The default request time-out.
     public static let defaultRequestTimeout: Duration = .seconds(10)
+    /// The least time a request sent with `answerBy` must have left for its answer: one sent with less
+    /// would most likely go unanswered in time, and its time-out would reset a connection that is fine.
+    public static let shortestAnswerTime: Duration = .seconds(1)
     /// Event messages held for a slow consumer before the oldest are dropped.
     public static let eventBufferLimit = 4096
 
@@ -125,44 +129,56 @@ public actor HAPConnection {
     /// Cancelling the calling task does not withdraw the request: once queued it goes out, and the answer
     /// or the time-out ends the call (an answer left unread would shift every later one).
     /// - Parameter timeout: the limit for the answer, counted from the send; nil for `requestTimeout`.
-    /// - Throws: `HAPConnectionError`: `.requestTimedOut` (the connection is then closed), or the reason the
-    ///   connection closed before the answer came.
+    /// - Throws: `HAPConnectionError`: `.requestTimedOut` (the connection is then closed), the reason the
+    ///   connection closed before the answer came, or `.notSent` when it closed before the request went out.
     public func send(_ request: HTTPRequest, timeout: Duration? = nil) async throws(HAPConnectionError) -> HTTPMessage {
         try await send(request, timeout: timeout, switchesToEncryption: false)
     }
 
     /// `send`, refused with `.notVerified` before anything is sent when pair-verify has not finished: one
     /// entry into the actor for both, rather than asking `isEncrypted` first and then sending.
-    func sendEncrypted(_ request: HTTPRequest, timeout: Duration?) async throws(HAPConnectionError) -> HTTPMessage {
+    /// - Parameter answerBy: when given, the answer must come by then (the limit is what is left of it
+    ///   when the request's turn comes), and a request whose turn comes with less than
+    ///   `shortestAnswerTime` left is not sent (`.notSent`).
+    func sendEncrypted(_ request: HTTPRequest, timeout: Duration?, answerBy: ContinuousClock.Instant? = nil)
+        async throws(HAPConnectionError) -> HTTPMessage
+    {
         guard cipher != nil else { throw .notVerified }
-        return try await send(request, timeout: timeout, switchesToEncryption: false)
+        return try await send(request, timeout: timeout, switchesToEncryption: false, answerBy: answerBy)
     }
 
     /// `send`, where the response to this request is the last cleartext message (pair-verify M4): bytes
-    /// after it are held until `startEncryption` or the connection closes.
-    func send(_ request: HTTPRequest, timeout: Duration?, switchesToEncryption: Bool) async throws(HAPConnectionError)
-        -> HTTPMessage
-    {
+    /// after it are held until `startEncryption` or the connection closes. A failure before the request's
+    /// bytes reach the socket is `.notSent`: the caller may send it again elsewhere, as it cannot have
+    /// been carried out.
+    func send(
+        _ request: HTTPRequest, timeout: Duration?, switchesToEncryption: Bool,
+        answerBy: ContinuousClock.Instant? = nil
+    ) async throws(HAPConnectionError) -> HTTPMessage {
         try await acquireTurn()
         defer { releaseTurn() }
-        if let reason = end.reason { throw reason }
+        if let reason = end.reason { throw .notSent(endedBy: reason) }
+        let start = ContinuousClock.now
+        if let answerBy, answerBy - start < Self.shortestAnswerTime {
+            throw .notSent("too little of its time was left when the connection was free")
+        }
         var bytes = request.encoded(host: tcp.remoteAddress)
         if cipher != nil {
             do {
                 bytes = try cipher?.seal(bytes) ?? bytes
             } catch {
                 shutDown(.sessionBroken(error))
-                throw .sessionBroken(error)
+                throw .notSent(endedBy: .sessionBroken(error))
             }
         }
         nextRequestID += 1
         let id = nextRequestID
         if let ended = reader.expect(id, switchesToEncryption: switchesToEncryption) {
             shutDown(ended)
-            throw ended
+            throw .notSent(endedBy: ended)
         }
-        let limit = timeout ?? requestTimeout
-        let deadline = ContinuousClock.now.advanced(by: limit)
+        let limit = answerBy.map { $0 - start } ?? timeout ?? requestTimeout
+        let deadline = start.advanced(by: limit)
         inFlight = InFlight(id: id, method: request.method, path: request.path, limit: limit, deadline: deadline)
         watch(until: deadline)
         do {
@@ -182,7 +198,7 @@ public actor HAPConnection {
 
     /// Waits until no other request is in flight; the caller then owns the connection until `releaseTurn`.
     private func acquireTurn() async throws(HAPConnectionError) {
-        if let reason = end.reason { throw reason }
+        if let reason = end.reason { throw .notSent(endedBy: reason) }
         guard turns.busy else {
             turns.busy = true
             return

@@ -3,8 +3,9 @@ public import HomeModel
 /// Why a request on a `HAPConnection` failed, or why the connection closed. Prints as one line a user can
 /// act on.
 ///
-/// Every case except `pairing`, `refused` and `invalidResponse` ends the connection: the pending request
-/// and every queued one fail with the same error, `events` finishes and `waitUntilClosed()` returns it.
+/// Every case except `pairing`, `refused`, `invalidResponse` and `notSent` ends the connection: the pending
+/// request fails with the same error (the queued ones with `notSent`), `events` finishes and
+/// `waitUntilClosed()` returns it.
 public enum HAPConnectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No TCP connection could be made (refused, unreachable, timed out, name not resolved).
     case connectFailed(TCPError)
@@ -33,6 +34,14 @@ public enum HAPConnectionError: Error, Sendable, Hashable, CustomStringConvertib
     /// The answer to `request` could not be used: an HTTP error without a HAP status, or a body that is not
     /// what HAP prescribes. The connection stays usable.
     case invalidResponse(HAPModelError, request: String)
+    /// The request was never handed to the connection's socket (`why`: the connection ended while it
+    /// waited for its turn, or its time ran out first): the accessory cannot carry it out.
+    case notSent(String)
+
+    /// `.notSent` for a request whose connection ended (`reason`) before it went out.
+    public static func notSent(endedBy reason: HAPConnectionError) -> HAPConnectionError {
+        .notSent("the connection ended before it went out (\(reason))")
+    }
     /// The request needs an encrypted session: call `verify(controller:pairing:)` first.
     case notVerified
     /// Pair-verify was already run on this connection (it runs once, on a cleartext connection).
@@ -61,6 +70,8 @@ public enum HAPConnectionError: Error, Sendable, Hashable, CustomStringConvertib
             return "the accessory refused \(request) with \(status)"
         case .invalidResponse(let error, let request):
             return "unusable answer to \(request): \(error)"
+        case .notSent(let why):
+            return "the request was not sent: \(why)"
         case .notVerified:
             return "the connection is not pair-verified: run pair-verify first"
         case .alreadyVerified:

@@ -134,6 +134,7 @@ extension HAPAccessoryProvider {
     private func runSession() async -> ProviderConnectionStateMachine.Event? {
         guard let client else { return nil }
         context.wakeup.clear()
+        await readBackUnconfirmedWrites(on: client)
         let reason = await watch(client)
         let quiet = await client.connection.quietBeforeClose
         link.client = nil

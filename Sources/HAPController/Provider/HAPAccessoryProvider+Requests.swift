@@ -34,17 +34,34 @@ extension HAPAccessoryProvider {
         return results
     }
 
-    /// Writes values and awaits the accessory's answer: characteristics with `tw` in one timed write
-    /// (`PUT /prepare`, then the write with its `pid`), the others in one `PUT /characteristics`;
-    /// `wantsResponse` asks for the write response (`"r":true`). Waits for a reconnect under way
-    /// (`session(after:)`), checks a connection quiet for a while first (`checkedSession()`), and sends plain value writes once more on the new connection when theirs
-    /// closed before any answer was read (`send(_:on:index:)`); fails fast with `.unreachable` while there
-    /// is no connection; `.status` with the accessory's HAP status per characteristic.
+    /// Writes values and awaits the accessory's answer, by `HAPConnection.defaultRequestTimeout` from now
+    /// (`write(_:deadline:)`).
     public func write(_ writes: [CharacteristicWrite]) async -> [CharacteristicAddress: Result<
         CharacteristicValue?, AccessoryError
     >] {
+        await write(writes, deadline: .now + HAPConnection.defaultRequestTimeout)
+    }
+
+    /// It answers every write by the deadline the store gives (`write(_:deadline:)`).
+    public nonisolated var keepsWriteDeadline: Bool { true }
+
+    /// Writes values and awaits the accessory's answer, by `deadline`: characteristics with `tw` in one
+    /// timed write (`PUT /prepare`, then the write with its `pid`), the others in one `PUT /characteristics`;
+    /// `wantsResponse` asks for the write response (`"r":true`). Waits for a reconnect under way
+    /// (`session(after:by:)`), checks a connection quiet for a while first (`checkedSession(by:)`), and sends
+    /// a write once more on the new connection when it never went out on the old one, or, for a plain value
+    /// write, when its connection closed before any answer was read (`send(_:timed:on:index:deadline:)`).
+    ///
+    /// The failures say whether the write went out (docs/DESIGN.md "Writes"): `.unconfirmed` when it was
+    /// sent and no answer came (its connection is reset; the value is read back on the next session and
+    /// reported as `.writesSettled`); `.unreachable` (offline since …) or `.notSent` when it never went
+    /// out; `.status` with the accessory's HAP status per characteristic.
+    public func write(_ writes: [CharacteristicWrite], deadline: ContinuousClock.Instant) async
+        -> [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>]
+    {
         var results: [CharacteristicAddress: Result<CharacteristicValue?, AccessoryError>] = [:]
-        let (client, index, known) = route(await checkedSession(), writes.map(\.address), into: &results)
+        let (client, index, known) = route(
+            await checkedSession(by: deadline), writes.map(\.address), into: &results)
         guard let client, let index, !known.isEmpty else { return results }
         var items: (plain: [HAPCharacteristicWriteItem], timed: [HAPCharacteristicWriteItem]) = ([], [])
         var idOf: [CharacteristicAddress: HAPCharacteristicID] = [:]
@@ -62,39 +79,56 @@ extension HAPAccessoryProvider {
             }
         }
         var answers: [HAPCharacteristicID: HAPCharacteristicResult] = [:]
-        var failure: AccessoryError?
+        var failures: [HAPCharacteristicID: AccessoryError] = [:]
+        var sentOn = machine.sessionsInstalled
         for (batch, timed) in [(items.plain, false), (items.timed, true)] where !batch.isEmpty {
+            var attempt = WriteAttempt(client: client, session: machine.sessionsInstalled)
             do {
-                let answered =
-                    timed ? try await client.write(batch, timed: true) : try await send(batch, on: client, index: index)
+                let answered = try await send(batch, timed: timed, index: index, deadline: deadline, &attempt)
                 answers.merge(answered) { _, new in new }
             } catch {
-                failure = Self.accessoryError(error)
+                let failure = writeFailure(error, attempt)
+                for item in batch { failures[item.id] = failure }
+                if case .unconfirmed = failure { sentOn = attempt.session }
             }
         }
         await note(answers)
         for (address, id) in idOf {
             if let answer = answers[id] {
+                unconfirmed.forget(id)
                 results[address] =
                     answer.status.isSuccess ? answered(answer.value, for: id, index) : .failure(.status(answer.status))
             } else {
-                results[address] = .failure(failure ?? .status(.resourceDoesNotExist))
+                let failure = failures[id] ?? .status(.resourceDoesNotExist)
+                if case .unconfirmed = failure, let write = writes.first(where: { $0.address == address }) {
+                    unconfirmed.add(id, address: address, written: write.value, session: sentOn)
+                }
+                results[address] = .failure(failure)
             }
+        }
+        // A session that came meanwhile was synced after the write's connection ended: read it back there.
+        if let client = self.client, !unconfirmed.due(on: machine.sessionsInstalled).isEmpty {
+            Task { await self.readBackUnconfirmedWrites(on: client) }
         }
         return results
     }
 
-    /// The session for a read or write: `session()`, but a connection from which nothing came for
-    /// `quietBeforeCheck` or more is first asked for the keep-alive characteristic, within `probeTimeout`.
-    /// A connection dropped without a FIN (a lost network, an accessory or router that forgot it) looks
-    /// open and never answers: sent on it, the request would wait out its whole time-out and fail. One that
-    /// does not answer the check is closed, and the request waits for the reconnect (docs/DESIGN.md
-    /// "Writes"). Nothing of the request itself has gone out by then, so any write may go on the new one.
-    func checkedSession() async -> HAPClient? {
-        guard let client = await session() else { return nil }
+    /// The session for a read or write: `session(by:)`, but a connection from which nothing came for
+    /// `quietBeforeCheck` or more is first asked for the keep-alive characteristic, within `probeTimeout`
+    /// (when `deadline` leaves that much time). A connection dropped without a FIN (a lost network, an accessory or router that
+    /// forgot it) looks open and never answers: sent on it, the request would wait out its whole time-out
+    /// and fail. One that does not answer the check is closed, and the request waits for the reconnect
+    /// (docs/DESIGN.md "Writes"). Nothing of the request itself has gone out by then, so any write may go on
+    /// the new one.
+    func checkedSession(by deadline: ContinuousClock.Instant? = nil) async -> HAPClient? {
+        guard let client = await session(by: deadline) else { return nil }
         guard let probe = index?.keepalive, await client.connection.quietTime >= Self.quietBeforeCheck else {
             return client
         }
+        // With less time left than the check takes, the write goes out unchecked: a check cut short would
+        // close a connection that is only slow, and a write on a dead one is answered `unconfirmed` and
+        // read back all the same.
+        if let deadline, deadline - .now < Self.probeTimeout { return client }
         do {
             _ = try await client.read([probe], timeout: Self.probeTimeout)
             return client
@@ -103,30 +137,79 @@ extension HAPAccessoryProvider {
                 "the connection to \(displayName) was quiet and does not answer (\(error)); waiting for a new connection"
             )
             await client.connection.close()
-            return await session(after: client)
+            return await session(after: client, by: deadline)
         }
     }
 
     /// How long a connection may have been quiet before a read or write checks it first.
     static let quietBeforeCheck = Duration.seconds(5)
 
-    /// A plain write whose connection closed before any answer was read may or may not have been carried
-    /// out; writing the same values again does no harm, so it goes once more on the next connection
-    /// (docs/DESIGN.md "Writes"). Not for Identify or stateless characteristics (an identify or a button
-    /// press would happen twice), nor timed writes (their `pid` belongs to the old connection).
+    /// What a write's requests have done so far: the client it goes on, and whether one of them went out
+    /// (then the accessory may have carried the write out, whatever happens next).
+    struct WriteAttempt {
+        /// The client it goes on, and the number of its session (`sessionsInstalled`).
+        var client: HAPClient
+        var session: Int
+        var sent = false
+
+        /// It goes on `client`, the live session's now.
+        mutating func move(to client: HAPClient, session: Int) {
+            self.client = client
+            self.session = session
+        }
+    }
+
+    /// Sends one batch, by `deadline`. A request that never went out (`.notSent`) goes on the next
+    /// connection, whatever it writes. A plain write whose connection closed before any answer was read
+    /// may or may not have been carried out; writing the same values again does no harm, so it goes once
+    /// more on the next connection (docs/DESIGN.md "Writes"). Not for Identify or stateless
+    /// characteristics (an identify or a button press would happen twice), nor timed writes (their `pid`
+    /// belongs to the old connection).
     private func send(
-        _ batch: [HAPCharacteristicWriteItem], on client: HAPClient, index: AccessoryIndex
+        _ batch: [HAPCharacteristicWriteItem], timed: Bool, index: AccessoryIndex, deadline: ContinuousClock.Instant,
+        _ attempt: inout WriteAttempt
     ) async throws(HAPConnectionError) -> [HAPCharacteristicID: HAPCharacteristicResult] {
-        do {
-            return try await client.write(batch)
-        } catch .connectionLost(let why) {
-            guard batch.allSatisfy({ index.mayRepeatWrite(to: $0.id) }), let next = await session(after: client),
-                !Task.isCancelled
-            else { throw .connectionLost(why) }
-            logger.info(
-                "the connection to \(displayName) closed before it answered a write (\(why)); writing again on the new connection"
-            )
-            return try await next.write(batch)
+        var repeated = false
+        while true {
+            do {
+                return try await attempt.client.write(batch, timed: timed, answerBy: deadline)
+            } catch .notSent(let why) {
+                guard let next = await session(after: attempt.client, by: deadline), !Task.isCancelled else {
+                    throw .notSent(why)
+                }
+                attempt.move(to: next, session: machine.sessionsInstalled)
+            } catch .connectionLost(let why) {
+                attempt.sent = true
+                guard !timed, !repeated, batch.allSatisfy({ index.mayRepeatWrite(to: $0.id) }),
+                    let next = await session(after: attempt.client, by: deadline), !Task.isCancelled
+                else { throw .connectionLost(why) }
+                logger.info(
+                    "the connection to \(displayName) closed before it answered a write (\(why)); writing again on the new connection"
+                )
+                repeated = true
+                attempt.move(to: next, session: machine.sessionsInstalled)
+            } catch {
+                if case .refused = error {} else if case .invalidResponse = error {} else { attempt.sent = true }
+                throw error
+            }
+        }
+    }
+
+    /// What a write that got no answer reports: `.unconfirmed` once a request of it went out, else why it
+    /// was not sent (offline since …, when no session came).
+    private func writeFailure(_ error: HAPConnectionError, _ attempt: WriteAttempt) -> AccessoryError {
+        switch error {
+        case .refused(let status, _): return .status(status)
+        case .invalidResponse: return .failed(error.description)
+        case .notSent(let why) where !attempt.sent:
+            // Offline since …, once the connection's end has reached the machine; until then, why not sent.
+            return client == nil && machine.offlineSince != nil ? .unreachable(offlineDescription) : .notSent(why)
+        case .requestTimedOut(let request, let seconds):
+            // Its limit was what was left of the write's time-out when its turn came: said in whole seconds.
+            return .unconfirmed(
+                "the accessory did not answer \(request) within \(Int(seconds.rounded())) s; the connection was reset")
+        default:
+            return attempt.sent ? .unconfirmed(error.description) : Self.accessoryError(error)
         }
     }
 
@@ -195,6 +278,7 @@ extension HAPAccessoryProvider {
     static func accessoryError(_ error: HAPConnectionError) -> AccessoryError {
         switch error {
         case .requestTimedOut: return .timedOut
+        case .notSent: return .unreachable(error.description)
         case .refused(let status, _): return .status(status)
         case .invalidResponse: return .failed(error.description)
         default: return .unreachable(error.description)

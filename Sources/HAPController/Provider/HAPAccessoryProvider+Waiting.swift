@@ -14,12 +14,15 @@ extension HAPAccessoryProvider {
     /// back-off (`.commandArrived`) and waits for the attempt, `demandWait` at most, or until the attempt
     /// ends once its TCP connection is open (the link is back): the first command after an outage
     /// brings the accessory back instead of failing until the back-off runs out (docs/DESIGN.md "Writes").
-    func session(after old: HAPClient? = nil) async -> HAPClient? {
+    ///
+    /// With `deadline` (a write's), it waits until then at most, whatever the attempt under way.
+    func session(after old: HAPClient? = nil, by deadline: ContinuousClock.Instant? = nil) async -> HAPClient? {
         if let client, client.connection !== old?.connection { return client }
-        if machine.waitersMayWait { return await waitForSession(limit: Self.reconnectWait) }
+        if let deadline, deadline <= .now { return nil }
+        if machine.waitersMayWait { return await waitForSession(limit: Self.reconnectWait, by: deadline) }
         guard machine.connectsOnDemand else { return nil }
         await perform(machine.handle(.commandArrived))
-        return await waitForSession(limit: Self.demandWait)
+        return await waitForSession(limit: Self.demandWait, by: deadline)
     }
 
     /// How long a read or write that found no session waits for the attempt it asked for, unless that
@@ -32,13 +35,20 @@ extension HAPAccessoryProvider {
     static let reconnectWait = Duration.seconds(5)
 
     /// Waits for the reconnect's client (nil: none came), `limit` at most unless the attempt under way
-    /// reached the accessory's host by then.
-    private func waitForSession(limit: Duration) async -> HAPClient? {
+    /// reached the accessory's host by then; never past `deadline`.
+    private func waitForSession(limit: Duration, by deadline: ContinuousClock.Instant?) async -> HAPClient? {
         let token = waiters.nextToken()
         let clock = context.clock
         Task { [weak self] in
             try? await clock.sleep(for: limit)
             await self?.endLimitedWait(token)
+        }
+        if let deadline {
+            // The write's own deadline is the system clock's, whatever clock the provider runs on.
+            Task { [weak self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                await self?.endWait(token)
+            }
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<HAPClient?, Never>) in

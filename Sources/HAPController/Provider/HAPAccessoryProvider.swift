@@ -66,6 +66,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// How quiet connections may get before the accessory ends them, learned from its drops.
     var idleLimit = IdleLimit()
     var logLimits = ProviderLogLimits()
+    /// Writes sent without an answer, to read back on a later session.
+    var unconfirmed = UnconfirmedWrites()
     /// The run loop and the announcements' reader.
     private var tasks: (runner: Task<Void, Never>?, listener: Task<Void, Never>?) = (nil, nil)
 

@@ -103,7 +103,36 @@ struct HAPConnectionScriptedTests {
         await session.close()
     }
 
-    @Test("a request without an answer times out, closes the connection and fails the queued ones")
+    @Test(
+        "a request that must be answered by a deadline is not sent when its turn comes with less than a second left, and the connection goes on"
+    )
+    func answerByDeadline() async throws {
+        let session = try await ScriptedSession.start()
+        let connection = session.connection
+        let first = Task { try await connection.send(HAPRequests.accessories()) }
+        #expect(try await session.accessory.readRequest().line == "GET /accessories HTTP/1.1")
+        // Less than a second to be answered, whether its turn comes behind the first request or after it.
+        let answerBy = ContinuousClock.now + .milliseconds(900)
+        let late = Task {
+            try await connection.sendEncrypted(.get("/characteristics?id=1.2"), timeout: nil, answerBy: answerBy)
+        }
+        try await session.accessory.send(ScriptedAccessory.response(json: #"{"accessories":[]}"#))
+        _ = try await first.value
+        await #expect(
+            throws: HAPConnectionError.notSent("too little of its time was left when the connection was free")
+        ) {
+            try await late.value
+        }
+        // Nothing of it went out: the next request is the next the accessory reads, on the same connection.
+        let next = Task { try await connection.send(.get("/characteristics?id=1.3")) }
+        #expect(try await session.accessory.readRequest().line == "GET /characteristics?id=1.3 HTTP/1.1")
+        try await session.accessory.send(ScriptedAccessory.response(json: #"{"characteristics":[]}"#))
+        _ = try await next.value
+        #expect(await connection.closeReason == nil)
+        await session.close()
+    }
+
+    @Test("a request without an answer times out, closes the connection and fails the queued ones as not sent")
     func requestTimeout() async throws {
         let session = try await ScriptedSession.start()
         let connection = session.connection
@@ -115,10 +144,12 @@ struct HAPConnectionScriptedTests {
         let unanswered = Task { try await connection.send(HAPRequests.accessories(), timeout: .milliseconds(300)) }
         #expect(try await session.accessory.readRequest().line == "GET /accessories HTTP/1.1")
         await #expect(throws: timedOut) { try await unanswered.value }
-        await #expect(throws: timedOut) { try await queued.value }
+        // The queued request never went out: it must not read as one the accessory did not answer.
+        let notSent = HAPConnectionError.notSent(endedBy: timedOut)
+        await #expect(throws: notSent) { try await queued.value }
         #expect(await connection.waitUntilClosed() == timedOut)
         #expect(await session.accessory.sawClose(), "the accessory sees the connection close")
-        await #expect(throws: timedOut) { try await connection.send(HAPRequests.accessories()) }
+        await #expect(throws: notSent) { try await connection.send(HAPRequests.accessories()) }
         #expect(
             timedOut.description
                 == "the accessory did not answer GET /accessories within 0.3 s; the connection was closed")

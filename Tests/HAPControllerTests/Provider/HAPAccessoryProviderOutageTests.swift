@@ -37,6 +37,50 @@ struct HAPAccessoryProviderOutageTests {
     }
 
     @Test(
+        "a write whose answer is lost is unconfirmed by its deadline, and read back on the next session; a write that never went out is not"
+    )
+    func unansweredWrite() async throws {
+        let rig = try await Rig.start()
+        let (setup, proxy, provider, events, brightness) = (
+            rig.setup, rig.proxy, rig.provider, rig.events, rig.brightness
+        )
+        // The request reaches the accessory, which carries it out; the answer is lost.
+        proxy.linkDown(true, silently: true, refusing: true, passingRequests: true)
+        let sent = ContinuousClock.now
+        let lost = await provider.write(
+            [CharacteristicWrite(address: brightness, value: .int(35))], deadline: sent + .seconds(2))
+        let took = ContinuousClock.now - sent
+        guard case .failure(.unconfirmed(let why))? = lost[brightness] else {
+            Issue.record("a write sent without an answer is unconfirmed: \(lost)")
+            return
+        }
+        #expect(why == "the accessory did not answer PUT /characteristics within 2 s; the connection was reset")
+        // By its deadline (2 s), not the connection's own request time-out (10 s); a busy machine may add
+        // a little.
+        #expect(took < HAPConnection.defaultRequestTimeout, "answered by its deadline: \(took)")
+        #expect(try await setup.accessory.value(accessory: "Light", characteristic: "Brightness") == .int(35))
+        // The connection is gone and no new one comes while the link is down: nothing is sent.
+        let unsent = await provider.write(
+            [CharacteristicWrite(address: brightness, value: .int(80))], deadline: .now + .milliseconds(500))
+        guard case .failure(let error)? = unsent[brightness], error.hapStatus == .serviceCommunicationFailure else {
+            Issue.record("a write that never went out fails as not sent: \(unsent)")
+            return
+        }
+
+        // The link's return ends the back-off (a probe finds it); the new session reads the write back.
+        proxy.linkDown(false)
+        let settled = "settled 2.\(brightness.iid)=35 (written 35)"
+        try await eventually("the write is read back", timeout: .seconds(60)) {
+            await events.summaries.contains(settled)
+        }
+        #expect(try await setup.accessory.value(accessory: "Light", characteristic: "Brightness") == .int(35))
+        let summaries = await events.summaries
+        let readBack = try #require(summaries.firstIndex(of: settled))
+        #expect(summaries[readBack - 1] == "values 2.\(brightness.iid)=35 read", "\(summaries)")
+        await rig.stop()
+    }
+
+    @Test(
         "while the link is down a write fails at once, saying since when and the last error; the first write after it returns ends the back-off and succeeds"
     )
     func commandEndsBackoff() async throws {

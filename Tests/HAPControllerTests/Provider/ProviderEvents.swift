@@ -41,6 +41,11 @@ actor ProviderEvents {
         case .accessoryRemoved(let id): return "removed \(id.aid)"
         case .accessoryUpdated(let a): return "updated \(a.aid)"
         case .reachability(let ids, let reachable, _): return "reachability \(ids.map(\.aid)) \(reachable)"
+        case .writesSettled(let readBacks):
+            return "settled "
+                + readBacks.map {
+                    "\($0.address.accessory.aid).\($0.address.iid)=\($0.value?.description ?? "nil") (written \($0.written))"
+                }.joined(separator: " ")
         }
     }
 

@@ -81,6 +81,22 @@ struct LiveGateway {
         }
     }
 
+    /// The gateway paired with a fresh HAP-python bridge through a `TCPProxy` (which the test can cut or
+    /// black-hole), running, and online with its Light accessory.
+    static func startBehindProxy() async throws -> (LiveGateway, TCPProxy) {
+        let broker = try await MosquittoBroker()
+        let accessory = try await HAPPythonAccessory.start()
+        let proxy = try TCPProxy(to: Int(accessory.port))
+        let gateway = try GatewayProcess(brokerURL: broker.url)
+        try await pair(gateway, port: UInt16(proxy.port), code: accessory.setupCode)
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#"])
+        let live = LiveGateway(broker: broker, accessory: accessory, gateway: gateway, observer: observer)
+        try gateway.start()
+        try await live.waitUntilOnline()
+        try await live.waitFor("hap2mqtt/light/availability", "online")
+        return (live, proxy)
+    }
+
     /// Waits until the observer sees `payload` on `topic` (retained or not); returns the message.
     /// - Throws: the time-out, with the end of the gateway's log.
     @discardableResult
