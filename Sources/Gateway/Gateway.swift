@@ -72,14 +72,8 @@ public actor Gateway {
             homeAssistant: HomeAssistantPart(
                 discovery: HomeAssistantDiscovery(
                     configuration: configuration.homeAssistant, topics: topics, version: configuration.version)),
-            management: ManagementPart(management: management), health: HealthPart(logging: logging))
-    }
-
-    /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
-    public static func lastWill(baseTopic: String) -> MQTTMessage {
-        MQTTMessage(
-            topic: TopicScheme(base: baseTopic).bridgeState, string: #"{"state":"offline"}"#,
-            qos: .atLeastOnce, retain: true)
+            management: ManagementPart(management: management), health: HealthPart(logging: logging),
+            ownership: OwnershipPart(claim: configuration.claim))
     }
 
     /// Waits for the store's first sync, publishes everything, subscribes to the command topics, and then
@@ -111,6 +105,9 @@ public actor Gateway {
             logger.warning(
                 "the state directory \(configuration.stateDirectory?.path ?? "") holds no slug map (slugs.json), but the broker holds topics of accessories an earlier run published under \(topics.base)/: they are left as they are, in case this is not the state directory used before (a volume not mounted, another homekit.state_dir); with the right one they are published again, and a start with this one after it has its slug map clears what no longer belongs"
             )
+        } else if case .takenOver = claimOutcome {
+            // Another instance published what is there: this run clears none of it (Gateway+Ownership.swift).
+            leavesEarlierRun = true
         } else if let scan {
             let unlisted = await store.serversWithoutAccessoryList
             reportRemoved(scan, keepingServers: unlisted)
@@ -128,7 +125,7 @@ public actor Gateway {
         await publishAccessoryList()
         await publishDiscovered()
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
-        outbox.retain(topics.bridgeState, #"{"state":"online"}"#, qos: .atLeastOnce)
+        outbox.retain(topics.bridgeState, bridgeStatePayload(online: true), qos: .atLeastOnce)
         // The slugs of the accessories just registered, on disk before their topics go out.
         while index.hasUnsavedSlugs || slugWrite != nil { await saveSlugs() }
         flush()
@@ -189,7 +186,7 @@ public actor Gateway {
         for task in tasks { task.cancel() }
         lanes.removeAll()
         exclusionFollowers.finishAll()
-        let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
+        let offline = Gateway.lastWill(baseTopic: configuration.baseTopic, claim: claim)
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1
         // message waits for the next connection). The broker that lost us publishes the last will.
         guard mqtt.isConnected else {

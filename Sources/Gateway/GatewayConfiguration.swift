@@ -28,6 +28,9 @@ public struct GatewayConfiguration: Sendable {
     /// How often `bridge/health` is published (`mqtt.health_interval`, default 600 s); also on start and
     /// on every `health_check` request.
     public var bridgeHealthInterval: Duration
+    /// This gateway's claim on the base topic, carried in `bridge/state` and its last will
+    /// (docs/DESIGN.md "Owning the base topic"); nil claims nothing.
+    public var claim: BaseTopicClaim?
 
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
@@ -35,8 +38,9 @@ public struct GatewayConfiguration: Sendable {
         homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
         snapshotInterval: Duration = .seconds(60),
         maxCommandSize: Int = GatewayConfiguration.defaultMaxCommandSize, healthInterval: Duration = .seconds(60),
-        bridgeHealthInterval: Duration = .seconds(600)
+        bridgeHealthInterval: Duration = .seconds(600), claim: BaseTopicClaim? = nil
     ) {
+        self.claim = claim
         self.bridgeHealthInterval = bridgeHealthInterval
         self.baseTopic = baseTopic
         self.stateQoS = stateQoS

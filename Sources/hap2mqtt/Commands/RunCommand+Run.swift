@@ -42,6 +42,16 @@ enum RunCommandRunner {
             StandardStream.write("hap2mqtt: cannot use the state directory: \(error)\n", to: STDERR_FILENO)
             return 1
         }
+        // Who this gateway is, for its claim on the base topic (docs/DESIGN.md "Owning the base topic").
+        let claim: BaseTopicClaim
+        do throws(OwnershipError) {
+            claim = BaseTopicClaim(
+                instance: try InstanceIdentity.load(from: stateDirectory), clientID: configuration.mqtt.clientID,
+                host: ProcessInfo.processInfo.hostName)
+        } catch {
+            StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
+            return 1
+        }
         // Held until run returns; the kernel drops it if the process dies first.
         defer { withExtendedLifetime(lock) {} }
         let signals = await SignalHandler(SignalAction.handled)
@@ -62,7 +72,8 @@ enum RunCommandRunner {
             isFollowedAddress: { controller.isFollowedAddress(of: $0) })
         let mqtt: MQTTClient
         do {
-            mqtt = try MQTTClient(configuration: configuration.mqttClientConfiguration, logger: loggers.mqtt)
+            mqtt = try MQTTClient(
+                configuration: configuration.mqttClientConfiguration(claim: claim), logger: loggers.mqtt)
         } catch {
             StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
             return 1
@@ -75,7 +86,8 @@ enum RunCommandRunner {
             discovery: discovery, options: AccessoryOptionsFile(directory: stateDirectory), logger: loggers.program,
             pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
-            configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
+            configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory, claim: claim),
+            store: store, mqtt: mqtt,
             management: management, logging: .program, logger: loggers.gateway)
         await management.attach(gateway)
         await watcher.onPairingRemoved { await gateway.forgetPairing(serverID: $0) }
@@ -148,7 +160,11 @@ enum RunCommandRunner {
                 stop: { await monitor.stopping() }),
             Service(
                 "MQTT client", awaiting: "the broker could be reached",
-                start: { () async throws(ServiceStartError) in try await connect(mqtt, url: brokerURL, logger: logger)
+                start: { () async throws(ServiceStartError) in
+                    // The base topic is claimed before the connection that carries the claim in its last will.
+                    try await claim(for: gateway, url: brokerURL, logger: logger)
+                    try await connect(mqtt, url: brokerURL, logger: logger)
+                    await gateway.holdClaim()
                 },
                 stop: { await mqtt.disconnect() }),
             discovery,
@@ -178,6 +194,32 @@ enum RunCommandRunner {
                     run: { await webPage.run() }, stop: { webPage.stop() }))
         }
         return services
+    }
+
+    /// Claims the base topic for `gateway` (`Gateway.claimBaseTopic()`), retrying with back-off (1 s
+    /// doubling to 30 s) while the broker cannot be read.
+    /// - Throws: `ServiceStartError` when another gateway holds the base topic or its claim is unreadable
+    ///   (one line naming the other, or what is wrong), or when cancelled.
+    private static func claim(for gateway: Gateway, url: String, logger: Logger) async throws(ServiceStartError) {
+        var delay = Duration.seconds(1)
+        while true {
+            do throws(OwnershipError) {
+                _ = try await gateway.claimBaseTopic()
+                return
+            } catch .brokerNotRead(let reason) {
+                logger.error(
+                    "cannot connect to the MQTT broker at \(url) to read the claim on the base topic: \(reason); retrying in \(delay.inSeconds) s"
+                )
+            } catch {
+                throw ServiceStartError(service: "gateway", reason: error.description)
+            }
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw ServiceStartError(service: "MQTT client", reason: "stopped before the broker could be reached")
+            }
+            delay = min(delay * 2, .seconds(30))
+        }
     }
 
     /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or the task is cancelled
