@@ -7,7 +7,8 @@ import SystemSupport
 /// The MQTT side of hap2mqtt: maps the home store to the topics of docs/DESIGN.md and `/set` commands back
 /// to awaited accessory writes.
 ///
-/// It publishes nothing and takes no command before the store has finished its first sync (lesson 1);
+/// It publishes nothing but its claim on the base topic (`bridge/state` offline, the claim held:
+/// `Gateway+Ownership.swift`) and takes no command before the store has finished its first sync (lesson 1);
 /// it then publishes every retained topic, follows the store's changes, and after every broker reconnect
 /// republishes everything it holds retained, because a broker without persistence loses retained
 /// messages. It never talks to an accessory: every read and write goes through the `HomeStore`.
@@ -133,7 +134,7 @@ public actor Gateway {
         logger.info("published \(published.count) accessories under \(topics.base)/")
 
         mqtt.onConnect { [weak self] reconnect in
-            guard reconnect, let self else { return }
+            guard reconnect, let self, await self.keepsClaim() else { return }
             await self.republishAll()
             await self.converge()
         }
@@ -186,6 +187,8 @@ public actor Gateway {
         for task in tasks { task.cancel() }
         lanes.removeAll()
         exclusionFollowers.finishAll()
+        // Another gateway holds the base topic now: its bridge/state and availability are its own to say.
+        guard claimLostTo == nil else { return }
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic, claim: claim)
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1
         // message waits for the next connection). The broker that lost us publishes the last will.

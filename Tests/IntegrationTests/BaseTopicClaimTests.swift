@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HAP2MQTTTesting
 import MQTT
 import Testing
@@ -97,6 +98,48 @@ struct BaseTopicClaimTests {
         await successor.stop()
         #expect(successor.terminationStatus == 0, "\(successor.log.suffix(2000))")
         await live.stop()
+    }
+
+    @Test(
+        "a gateway frozen until its last will was published, whose base topic another took over, stops when it comes back, publishing nothing"
+    )
+    func returningGatewayDoesNotFight() async throws {
+        let broker = try await MosquittoBroker()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#"])
+        // A short keep-alive: the broker publishes the last will 1.5 keep-alives after the last packet.
+        let frozen = try GatewayProcess(brokerURL: broker.url, environment: ["HAP2MQTT_MQTT_KEEPALIVE": "5"])
+        try frozen.start()
+        let first = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
+            $0.bridgeState == "online"
+        }
+        let pid = try #require(frozen.processIdentifier)
+        #expect(Glibc.kill(pid, SIGSTOP) == 0)
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(30)) {
+            $0.bridgeClaim == "released" && $0.bridgeInstance == first.bridgeInstance
+        }
+        let successor = try GatewayProcess(brokerURL: broker.url)
+        try successor.start()
+        let taken = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
+            $0.bridgeState == "online" && $0.bridgeInstance != first.bridgeInstance
+        }
+        await observer.clear()
+        #expect(Glibc.kill(pid, SIGCONT) == 0)
+        try await eventually("the frozen gateway to stop once it is back", timeout: .seconds(60)) { !frozen.isRunning }
+        #expect(frozen.terminationStatus == 1, "\(frozen.log.suffix(3000))")
+        #expect(frozen.log.contains("another gateway took the base topic hap2mqtt/ over while this one was cut off"))
+        // Nothing from the frozen one since it came back: a marker after its end comes back alone.
+        try await observer.publish("hap2mqtt/test-marker", "end")
+        _ = try await observer.waitFor(topic: "hap2mqtt/test-marker")
+        // The successor's own log lines (its take-over warning) may come on bridge/logging meanwhile.
+        let messages = await observer.allMessages
+        let seen = messages.filter { $0.topic != "hap2mqtt/bridge/logging" }.map(\.topic)
+        #expect(seen == ["hap2mqtt/test-marker"], "\(seen)")
+        #expect(!messages.contains { ($0.payloadString ?? "").contains("cut off") })
+        let retained = try #require(try await observer.retained("hap2mqtt/bridge/state"))
+        #expect(retained.payloadString == taken.payloadString)
+        await successor.stop()
+        await observer.disconnect()
+        await broker.stop()
     }
 
     @Test("junk in the retained claim: a clear error, exit status 1, and nothing changed on the broker")

@@ -43,6 +43,44 @@ extension Gateway {
         return outcome
     }
 
+    /// Calls `handler` once, with the line to print, when this gateway finds after a reconnect that
+    /// another gateway took its base topic over (`keepsClaim()`); the gateway has stopped by then,
+    /// publishing nothing more, and the caller ends the process.
+    public func onClaimLost(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
+        parts.ownership.onLost = handler
+    }
+
+    /// After a reconnect, before anything is published again: whether the claim is still this
+    /// gateway's. While it was cut off the broker published its last will (the claim released), and
+    /// another gateway may have taken the base topic over: then this one stops at once without
+    /// publishing anything (not even `offline`, which is the other's to say) and says so through
+    /// `onClaimLost(_:)`. When the broker cannot be read now, the claim is taken as kept (logged).
+    func keepsClaim() async -> Bool {
+        guard let claim, !isStopped else { return !isStopped }
+        let topic = topics.bridgeState
+        let found: FoundClaim
+        do throws(MQTTError) {
+            let messages = try await mqtt.retainedMessages(
+                matching: [topic], endMarker: "\(topics.base)-claim/\(claim.instance)", timeout: Gateway.scanTimeout,
+                keepingPayloadOf: { _ in true })
+            found =
+                (try? FoundClaim(payload: messages.first { $0.topic == topic }?.payload ?? [], topic: topic)) ?? .none
+        } catch {
+            logger.warning(
+                "cannot read the claim on \(topic) after the reconnect: \(error); taken as still this gateway's")
+            return true
+        }
+        guard case .claim(let owner, held: true) = found, owner.instance != claim.instance else { return true }
+        parts.ownership.lostTo = owner
+        let reason =
+            "another gateway took the base topic \(topics.base)/ over while this one was cut off from the broker: \(owner); this one stops without publishing anything more"
+        // Stopped first: the line is not published on bridge/logging either.
+        await stop()
+        logger.error("\(reason)")
+        parts.ownership.onLost?(reason)
+        return false
+    }
+
     /// Publishes the held claim (`bridge/state` offline, claim held) once the MQTT client is connected,
     /// before the store's first sync: from then on another gateway that starts finds the base topic
     /// taken. `bridge/state` says online only when everything is published (`run()`).

@@ -91,6 +91,8 @@ enum RunCommandRunner {
             management: management, logging: .program, logger: loggers.gateway)
         await management.attach(gateway)
         await watcher.onPairingRemoved { await gateway.forgetPairing(serverID: $0) }
+        let stop = StopRequest()
+        await gateway.onClaimLost { stop.request(.claimLost($0)) }
         let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
         }
@@ -110,7 +112,6 @@ enum RunCommandRunner {
             }
         }
         defer { webPage?.stop() }
-        let stop = StopRequest()
         let group = ServiceGroup(
             services(
                 mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
@@ -135,6 +136,10 @@ enum RunCommandRunner {
             } catch {
                 return error
             }
+        }
+        if case .claimLost(let reason) = stop.reason {
+            StandardStream.write("hap2mqtt: \(reason)\n", to: STDERR_FILENO)
+            return 1
         }
         guard let failure else { return 0 }
         StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO)
