@@ -55,9 +55,16 @@ struct BaseTopicClaimTests {
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeClaim == "released" }
         // What the broker holds when it has not noticed the kill yet (a half-open connection): the claim
         // the killed run held.
-        try await observer.publish("hap2mqtt/bridge/state", try #require(online.payloadString), retain: true)
+        let stale = try #require(online.payloadString)
+        await observer.clear()
+        try await observer.publish("hap2mqtt/bridge/state", stale, retain: true)
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == stale }
         await observer.clear()
         try gateway.start()
+        // The new run's own messages: its claim held while it starts, then online.
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
+            $0.bridgeState == "offline" && $0.bridgeClaim == "held"
+        }
         let again = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
             $0.bridgeState == "online"
         }

@@ -83,7 +83,7 @@ struct ConfigurationTests {
         }
         collect(root, "")
         let settings = Configuration.environmentVariables
-        #expect(settings.count == 39)
+        #expect(settings.count == 40)
         #expect(Set(settings).subtracting(documented).isEmpty)
         for key in ["name", "room", "home", "exclude"] {
             #expect(text.contains("  #     \(key): "), "the example accessory entry shows \(key)")

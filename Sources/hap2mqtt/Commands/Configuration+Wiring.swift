@@ -19,7 +19,9 @@ extension Configuration {
         c.tls.certFile = mqtt.certFile
         c.tls.keyFile = mqtt.keyFile
         c.keepAlive = mqtt.keepalive
-        c.sessionExpiry = mqtt.sessionExpiry > .zero ? mqtt.sessionExpiry : nil
+        // A standby pair starts clean: a command queued for this gateway while its peer held the base topic
+        // was the peer's to answer, and must not run twice (docs/DESIGN.md "Owning the base topic").
+        c.sessionExpiry = mqtt.sessionExpiry > .zero && !standby ? mqtt.sessionExpiry : nil
         c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic, claim: claim)
         // A flood of commands costs bounded memory (docs/DESIGN.md "Hostile input"): a command over the
         // limit arrives without its payload, to be refused with an error result; unread commands are

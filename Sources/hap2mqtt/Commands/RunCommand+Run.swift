@@ -117,7 +117,7 @@ enum RunCommandRunner {
                 mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
                 gateway: gateway, watcher: watcher, monitor: monitor, webPage: webPage, stop: stop,
                 logger: loggers.program,
-                discovery: discovery.map(DiscoveryWiring.service)),
+                discovery: discovery.map(DiscoveryWiring.service), standby: configuration.standby),
             logger: loggers.program)
 
         let reload = ConfigurationReload(
@@ -156,7 +156,7 @@ enum RunCommandRunner {
     static func services(
         mqtt: MQTTClient, brokerURL: String, store: HomeStore, providers: [any AccessoryProvider], gateway: Gateway,
         watcher: PairingWatcher, monitor: HealthMonitor, webPage: WebPage? = nil, stop: StopRequest, logger: Logger,
-        discovery: Service? = nil
+        discovery: Service? = nil, standby: Bool = false
     ) -> [Service] {
         var services = [
             Service(
@@ -167,7 +167,7 @@ enum RunCommandRunner {
                 "MQTT client", awaiting: "the broker could be reached",
                 start: { () async throws(ServiceStartError) in
                     // The base topic is claimed before the connection that carries the claim in its last will.
-                    try await claim(for: gateway, url: brokerURL, logger: logger)
+                    try await claim(for: gateway, url: brokerURL, standby: standby, logger: logger)
                     try await connect(mqtt, url: brokerURL, logger: logger)
                     await gateway.holdClaim()
                 },
@@ -202,12 +202,20 @@ enum RunCommandRunner {
     }
 
     /// Claims the base topic for `gateway` (`Gateway.claimBaseTopic()`), retrying with back-off (1 s
-    /// doubling to 30 s) while the broker cannot be read.
-    /// - Throws: `ServiceStartError` when another gateway holds the base topic or its claim is unreadable
-    ///   (one line naming the other, or what is wrong), or when cancelled.
-    private static func claim(for gateway: Gateway, url: String, logger: Logger) async throws(ServiceStartError) {
+    /// doubling to 30 s) while the broker cannot be read. A `standby` gateway that finds another holding
+    /// the base topic stands by: it reads the claim again every `standbyPoll` until the other's claim is
+    /// released (its last will, or a clean stop), and takes over then; nothing else has started by then
+    /// (no HAP session, nothing published).
+    /// - Throws: `ServiceStartError` when another gateway holds the base topic (and this one is no
+    ///   standby) or its claim is unreadable (one line naming the other, or what is wrong), or when
+    ///   cancelled.
+    private static func claim(for gateway: Gateway, url: String, standby: Bool, logger: Logger)
+        async throws(ServiceStartError)
+    {
         var delay = Duration.seconds(1)
+        var standingBy: BaseTopicClaim?
         while true {
+            var wait = delay
             do throws(OwnershipError) {
                 _ = try await gateway.claimBaseTopic()
                 return
@@ -215,17 +223,30 @@ enum RunCommandRunner {
                 logger.error(
                     "cannot connect to the MQTT broker at \(url) to read the claim on the base topic: \(reason); retrying in \(delay.inSeconds) s"
                 )
+                delay = min(delay * 2, .seconds(30))
+            } catch .claimedByAnother(let base, let owner) where standby {
+                if standingBy != owner {
+                    logger.notice(
+                        "standing by: the base topic \(base)/ is held by \(owner); taking it over when its claim is released"
+                    )
+                    standingBy = owner
+                }
+                wait = standbyPoll
             } catch {
                 throw ServiceStartError(service: "gateway", reason: error.description)
             }
             do {
-                try await Task.sleep(for: delay)
+                try await Task.sleep(for: wait)
             } catch {
                 throw ServiceStartError(service: "MQTT client", reason: "stopped before the broker could be reached")
             }
-            delay = min(delay * 2, .seconds(30))
         }
     }
+
+    /// How often a standby reads the claim it waits for: with `mqtt.keepalive: 5` on the gateway it
+    /// stands by for, the broker releases that claim within 7.5 s of its death, and the standby is
+    /// online within 10 s.
+    static let standbyPoll = Duration.milliseconds(500)
 
     /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or the task is cancelled
     /// (a stop request).
