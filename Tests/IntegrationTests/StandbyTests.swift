@@ -118,4 +118,19 @@ struct StandbyTests {
         await accessory.stop()
         await broker.stop()
     }
+
+    @Test("a standby without a pairing of its own: one line saying how to add one, exit status 1, nothing published")
+    func standbyWithoutPairing() async throws {
+        let broker = try await MosquittoBroker()
+        let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "homeassistant/#"])
+        let standby = try GatewayProcess(brokerURL: broker.url, environment: Self.environment)
+        let run = try await standby.runCommand(["run"], timeout: .seconds(60))
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("a standby needs its own pairing"), "\(run.output)")
+        try await observer.publish("hap2mqtt/test-marker", "end")
+        _ = try await observer.waitFor(topic: "hap2mqtt/test-marker")
+        #expect(await observer.allMessages.map(\.topic) == ["hap2mqtt/test-marker"])
+        await observer.disconnect()
+        await broker.stop()
+    }
 }

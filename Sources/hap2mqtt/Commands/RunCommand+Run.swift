@@ -65,6 +65,13 @@ enum RunCommandRunner {
             configuration, stateDirectory: stateDirectory, configurationFile: context.options.configPath,
             discovery: discovery,
             logger: loggers.hap)
+        // A standby without a pairing of its own would take the base topic over with an empty home.
+        if configuration.standby, made.pairings.isEmpty {
+            StandardStream.write(
+                "hap2mqtt: standby is true, but \(stateDirectory.path) holds no pairing: a standby needs its own pairing on every accessory of the gateway it stands by for (hap2mqtt export --aiohomekit FILE there, hap2mqtt import --aiohomekit FILE here); nothing was published\n",
+                to: STDERR_FILENO)
+            return 1
+        }
         let controller = made.controller
         let watcher = PairingWatcher(
             store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems,
