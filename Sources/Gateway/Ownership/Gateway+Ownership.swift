@@ -70,6 +70,7 @@ extension Gateway {
                 "cannot read the claim on \(topic) after the reconnect: \(error); taken as still this gateway's")
             return true
         }
+        logger.debug("after the reconnect the broker holds this claim on \(topic): \(found)")
         guard case .claim(let owner, held: true) = found, owner.instance != claim.instance else { return true }
         parts.ownership.lostTo = owner
         let reason =
