@@ -8,7 +8,8 @@ import SystemSupport
 /// The MQTT side of hap2mqtt: maps the home store to the topics of docs/DESIGN.md and `/set` commands back
 /// to awaited accessory writes.
 ///
-/// It publishes nothing and takes no command before the store has finished its first sync (lesson 1);
+/// It publishes nothing but its claim on the base topic (`bridge/state` offline, the claim held:
+/// `Gateway+Ownership.swift`) and takes no command before the store has finished its first sync (lesson 1);
 /// it then publishes every retained topic, follows the store's changes, and after every broker reconnect
 /// republishes everything it holds retained, because a broker without persistence loses retained
 /// messages. It never talks to an accessory: every read and write goes through the `HomeStore`.
@@ -75,14 +76,8 @@ public actor Gateway {
             homeAssistant: HomeAssistantPart(
                 discovery: HomeAssistantDiscovery(
                     configuration: configuration.homeAssistant, topics: topics, version: configuration.version)),
-            management: ManagementPart(management: management), health: HealthPart(logging: logging))
-    }
-
-    /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
-    public static func lastWill(baseTopic: String) -> MQTTMessage {
-        MQTTMessage(
-            topic: TopicScheme(base: baseTopic).bridgeState, string: JSONValue.object(["state": "offline"]).description,
-            qos: .atLeastOnce, retain: true)
+            management: ManagementPart(management: management), health: HealthPart(logging: logging),
+            ownership: OwnershipPart(claim: configuration.claim))
     }
 
     /// Waits for the store's first sync, publishes everything, subscribes to the command topics, and then
@@ -113,6 +108,9 @@ public actor Gateway {
             logger.warning(
                 "the state directory \(configuration.stateDirectory?.path ?? "") holds no slug map (slugs.json), but the broker holds topics of accessories an earlier run published under \(topics.base)/: they are left as they are, in case this is not the state directory used before (a volume not mounted, another homekit.state_dir); with the right one they are published again, and a start with this one after it has its slug map clears what no longer belongs"
             )
+        } else if tookBaseTopicOver {
+            // Another instance published what is there: this run clears none of it (Gateway+Ownership.swift).
+            leaveEarlierRunAlone()
         } else if let scan {
             let unlisted = await store.serversWithoutAccessoryList
             reportRemoved(scan, keepingServers: unlisted)
@@ -130,7 +128,7 @@ public actor Gateway {
         await publishAccessoryList()
         await publishDiscovered()
         // Last, so that `online` tells a consumer every retained topic is there, and no stale one.
-        outbox.retain(topics.bridgeState, JSONValue.object(["state": "online"]).description, qos: .atLeastOnce)
+        outbox.retain(topics.bridgeState, bridgeStatePayload(online: true), qos: .atLeastOnce)
         // The slugs of the accessories just registered, on disk before their topics go out.
         while index.hasUnsavedSlugs || slugWrite != nil { await saveSlugs() }
         flush()
@@ -138,7 +136,7 @@ public actor Gateway {
         logger.info("published \(published.count) accessories under \(topics.base)/")
 
         mqtt.onConnect { [weak self] reconnect in
-            guard reconnect, let self else { return }
+            guard reconnect, let self, await self.keepsClaim() else { return }
             await self.republishAll()
             await self.converge()
         }
@@ -181,7 +179,9 @@ public actor Gateway {
         for task in tasks { task.cancel() }
         stopCommands()
         stopExclusionFollowers()
-        let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
+        // Another gateway holds the base topic now: its bridge/state and availability are its own to say.
+        guard holdsBaseTopic else { return }
+        let offline = offlineState
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1
         // message waits for the next connection). The broker that lost us publishes the last will.
         guard mqtt.isConnected else {

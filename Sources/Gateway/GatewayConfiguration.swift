@@ -32,6 +32,9 @@ public struct GatewayConfiguration: Sendable {
     /// docs/security.md "Response topics"); nil for the default, `<base>/response/#`. The refusals of
     /// `ResponseTopicPolicy` apply to a topic that matches one all the same.
     public var responseTopics: [String]?
+    /// This gateway's claim on the base topic, carried in `bridge/state` and its last will
+    /// (docs/DESIGN.md "Owning the base topic"); nil claims nothing.
+    public var claim: BaseTopicClaim?
 
     public init(
         baseTopic: String = "hap2mqtt", stateQoS: MQTTQoS = .atLeastOnce, version: String = "0.0.0",
@@ -39,8 +42,10 @@ public struct GatewayConfiguration: Sendable {
         homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
         snapshotInterval: Duration = .seconds(60),
         maxCommandSize: Int = GatewayConfiguration.defaultMaxCommandSize, healthInterval: Duration = .seconds(60),
-        bridgeHealthInterval: Duration = .seconds(600), responseTopics: [String]? = nil
+        bridgeHealthInterval: Duration = .seconds(600), responseTopics: [String]? = nil,
+        claim: BaseTopicClaim? = nil
     ) {
+        self.claim = claim
         self.bridgeHealthInterval = bridgeHealthInterval
         self.responseTopics = responseTopics
         self.baseTopic = baseTopic

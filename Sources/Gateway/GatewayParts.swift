@@ -15,4 +15,6 @@ struct GatewayParts {
     var health: HealthPart
     /// The start-up scan and the clearing of stale topics (`Convergence/`).
     var convergence = ConvergencePart()
+    /// The claim on the base topic (`Ownership/`).
+    var ownership: OwnershipPart
 }

@@ -18,6 +18,8 @@ public final class GatewayProcess: Sendable {
     public var stateDirectory: URL { directory.appendingPathComponent("data") }
     /// Everything the process wrote to standard error and standard output.
     public var logFile: URL { directory.appendingPathComponent("hap2mqtt.log") }
+    /// The `mqtt.client_id` its configuration gives it.
+    public let clientID: String
     private let process = Mutex<Process?>(nil)
     private let environment: [String: String]
 
@@ -31,12 +33,13 @@ public final class GatewayProcess: Sendable {
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        clientID = "hap2mqtt-\(UUID().uuidString.prefix(8))"
         self.environment = AvahiNamespace.gatewayEnvironment.merging(environment) { _, given in given }
         let yaml = """
             mqtt:
               url: \(brokerURL)
               base_topic: \(baseTopic)
-              client_id: hap2mqtt-\(UUID().uuidString.prefix(8))
+              client_id: \(clientID)
             homekit:
               state_dir: \(directory.appendingPathComponent("data").path)
             log_level: \(logLevel)

@@ -6,8 +6,6 @@ import Testing
 /// The real binary against a real broker: start, stop, crash, and a broker that goes away.
 @Suite("hap2mqtt run: the process and its broker")
 struct GatewayProcessTests {
-    static let online = #"{"state":"online"}"#
-    static let offline = #"{"state":"offline"}"#
 
     @Test("started with the example configuration, it connects and publishes bridge/state online")
     func exampleConfiguration() async throws {
@@ -21,7 +19,7 @@ struct GatewayProcessTests {
         try FileManager.default.copyItem(at: example, to: gateway.configurationFile)
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/#"])
         try gateway.start()
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeState == "online" }
         let list = try await observer.waitFor(topic: "hap2mqtt/bridge/accessories")
         #expect(list.payloadString == "[]")
         await gateway.stop()
@@ -36,10 +34,10 @@ struct GatewayProcessTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
         let gateway = try GatewayProcess(brokerURL: broker.url)
         try gateway.start()
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeState == "online" }
         await gateway.stop()
         #expect(gateway.terminationStatus == 0, "\(gateway.log)")
-        #expect(try await observer.retained("hap2mqtt/bridge/state")?.payloadString == Self.offline)
+        #expect(try await observer.retained("hap2mqtt/bridge/state")?.bridgeState == "offline")
         #expect(!gateway.log.contains("will"), "a clean stop is not a crash")
         await observer.disconnect()
         await broker.stop()
@@ -51,7 +49,7 @@ struct GatewayProcessTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
         let gateway = try GatewayProcess(brokerURL: broker.url)
         try gateway.start()
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeState == "online" }
         await observer.disconnect()
         await broker.stop()
         let noticed = ContinuousClock.now + .seconds(10)
@@ -73,12 +71,12 @@ struct GatewayProcessTests {
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
         let gateway = try GatewayProcess(brokerURL: broker.url)
         try gateway.start()
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeState == "online" }
         await observer.clear()
         await gateway.kill()
         let will = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(15))
-        #expect(will.payloadString == Self.offline)
-        #expect(try await observer.retained("hap2mqtt/bridge/state")?.payloadString == Self.offline)
+        #expect(will.bridgeState == "offline")
+        #expect(try await observer.retained("hap2mqtt/bridge/state")?.bridgeState == "offline")
         await observer.disconnect()
         await broker.stop()
     }
@@ -89,11 +87,11 @@ struct GatewayProcessTests {
         let gateway = try GatewayProcess(brokerURL: broker.url)
         try gateway.start()
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/#"])
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeState == "online" }
         await broker.kill()
         try await broker.restart()
         try await eventually("bridge/state online after the broker restart", timeout: .seconds(20)) {
-            (try? await observer.retained("hap2mqtt/bridge/state"))??.payloadString == Self.online
+            (try? await observer.retained("hap2mqtt/bridge/state"))??.bridgeState == "online"
         }
         #expect(try await observer.retained("hap2mqtt/bridge/info") != nil, "bridge/info is back on the broker")
         #expect(try await observer.retained("hap2mqtt/bridge/accessories")?.payloadString == "[]")
@@ -116,14 +114,14 @@ struct GatewayProcessTests {
             brokerURL: try #require(broker.tlsURL), environment: ["SSL_CERT_FILE": authority.caFile])
         try gateway.start()
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == Self.online }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeState == "online" }
         await broker.kill()
         try await eventually("a failed reconnect is logged as a warning", timeout: .seconds(20)) {
             gateway.log.contains("warning mqtt: reconnecting to mqtts://")
         }
         try await broker.restart()
         try await eventually("bridge/state online after the broker restart", timeout: .seconds(30)) {
-            (try? await observer.retained("hap2mqtt/bridge/state"))??.payloadString == Self.online
+            (try? await observer.retained("hap2mqtt/bridge/state"))??.bridgeState == "online"
         }
         #expect(!gateway.log.contains("MOSQ_OPT_SSL_CTX_WITH_DEFAULTS"), "\(gateway.log)")
         #expect(gateway.isRunning)
@@ -160,7 +158,7 @@ struct GatewayProcessTests {
         try await broker.restart()
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
         try await eventually("bridge/state online once the broker is up", timeout: .seconds(20)) {
-            (try? await observer.retained("hap2mqtt/bridge/state"))??.payloadString == Self.online
+            (try? await observer.retained("hap2mqtt/bridge/state"))??.bridgeState == "online"
         }
         await gateway.stop()
         #expect(gateway.terminationStatus == 0)
@@ -198,7 +196,7 @@ struct FirstBatchOrderTests {
         let gateway = try GatewayProcess(brokerURL: broker.url)
         try gateway.start()
         _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") {
-            $0.payloadString == GatewayProcessTests.online
+            $0.bridgeState == "online"
         }
         let topics = await observer.allMessages.map(\.topic)
         #expect(topics.contains("hap2mqtt/bridge/info") && topics.contains("hap2mqtt/bridge/accessories"), "\(topics)")

@@ -30,7 +30,7 @@ import Testing
                 brokerURL: broker.url, environment: ["HAP2MQTT_HOMEKIT_DISCOVERY": "false"])
             try gateway.start()
             _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") {
-                $0.payloadString == GatewayProcessTests.online
+                $0.bridgeState == "online"
             }
             let maps = try Self.mappedFiles(gateway)
             var unused = ["libmicrohttpd", "libavahi-client", "libavahi-common", "libdbus", "libgnutls"]
@@ -55,7 +55,7 @@ import Testing
                 environment: ["HAP2MQTT_HOMEKIT_DISCOVERY": "false"])
             try gateway.start()
             _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") {
-                $0.payloadString == GatewayProcessTests.online
+                $0.bridgeState == "online"
             }
             #expect(gateway.log.contains("web page at "), "\(gateway.log)")
             let maps = try Self.mappedFiles(gateway)

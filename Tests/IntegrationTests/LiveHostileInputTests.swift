@@ -47,8 +47,8 @@ struct LiveHostileInputTests {
         #expect(await live.observer.messages(on: "r/#").isEmpty)
         #expect(await live.observer.messages(on: "homeassistant/light/hijack/config").isEmpty)
         #expect(
-            await live.observer.messages(on: "hap2mqtt/bridge/state").allSatisfy {
-                $0.payloadString == LiveGateway.online
+            await live.observer.messages(on: "hap2mqtt/bridge/state").drop { $0.bridgeState != "online" }.allSatisfy {
+                $0.bridgeState == "online"
             })
         #expect(
             await live.observer.messages(on: "hap2mqtt/light/lightbulb/on").allSatisfy { $0.payloadString == "false" })

@@ -39,7 +39,7 @@ struct LiveRecoveryTests {
         let events = await offlineEvents()
         #expect(events.count == Self.slugs.count, "\(events)")
         #expect(
-            try await live.retained("hap2mqtt/bridge/state") == LiveGateway.online,
+            try await live.bridgeState() == "online",
             "one accessory down is not the gateway down")
 
         try await live.accessory.start()
@@ -84,7 +84,7 @@ struct LiveRecoveryTests {
         await live.broker.kill()
         try await live.broker.restart()
         try await eventually("bridge/state online after the broker restart", timeout: .seconds(30)) {
-            (try? await live.retained("hap2mqtt/bridge/state")) == LiveGateway.online
+            (try? await live.bridgeState()) == "online"
         }
         try await eventually("every retained topic to be back", timeout: .seconds(30)) {
             try await live.retainedSnapshot() == before
@@ -114,8 +114,8 @@ struct LiveRecoveryTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: live.gateway.stateDirectory.path).sorted()
         await live.observer.clear()
         await live.gateway.kill()
-        try await live.waitFor("hap2mqtt/bridge/state", LiveGateway.offline, timeout: .seconds(15))
-        #expect(try await live.retained("hap2mqtt/bridge/state") == LiveGateway.offline)
+        try await live.waitForBridgeState("offline", timeout: .seconds(15))
+        #expect(try await live.bridgeState() == "offline")
 
         await live.observer.clear()
         try live.gateway.start()
@@ -138,7 +138,7 @@ struct LiveRecoveryTests {
         await live.observer.clear()
 
         try live.gateway.start()
-        try await live.waitFor("hap2mqtt/bridge/state", LiveGateway.online, timeout: .seconds(20))
+        try await live.waitForBridgeState("online", timeout: .seconds(20))
         let published = try await live.next(on: "hap2mqtt/bridge/accessories")
         let list = try JSONDecoder().decode([BridgeAccessory].self, from: Data(published.payload))
         #expect(list.map(\.slug).sorted() == Self.slugs.sorted())
@@ -176,7 +176,7 @@ struct LiveRecoveryTests {
             live.gateway.log.components(separatedBy: "hap: connecting to").count == attempts,
             "no new attempts after the refusal")
         #expect(live.gateway.isRunning)
-        #expect(try await live.retained("hap2mqtt/bridge/state") == LiveGateway.online)
+        #expect(try await live.bridgeState() == "online")
         let errors = live.gateway.log.split(separator: "\n").filter {
             $0.contains(" error ") && $0.contains("no longer accepts this controller")
         }

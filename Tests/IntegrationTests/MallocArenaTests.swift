@@ -40,7 +40,7 @@ import Testing
                 brokerURL: broker.url, extraYAML: "frontend:\n  enabled: true\n  port: 0")
             try gateway.start()
             _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") {
-                $0.payloadString == GatewayProcessTests.online
+                $0.bridgeState == "online"
             }
             let pid = try #require(gateway.processIdentifier)
             #expect(try Self.extraArenas(pid: pid) == 0)

@@ -13,7 +13,7 @@ struct SignalTests {
         let gateway = try GatewayProcess(brokerURL: broker.url)
         let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
         try gateway.start()
-        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.payloadString == #"{"state":"online"}"# }
+        _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state") { $0.bridgeState == "online" }
         let original = try String(contentsOf: gateway.configurationFile, encoding: .utf8)
         try TestFile.write(
             original.replacingOccurrences(of: "mqtt:\n", with: "mqtt:\n  password: changed\n"),
@@ -100,7 +100,7 @@ struct SignalTests {
                 && gateway.log.contains("the running configuration stays")
         }
         #expect(gateway.isRunning)
-        #expect(try await live.retained("hap2mqtt/bridge/state") == LiveGateway.online)
+        #expect(try await live.bridgeState() == "online")
         await discovery.disconnect()
         await live.stop()
     }
@@ -123,7 +123,7 @@ struct SignalTests {
         #expect(await live.observer.messages(on: "hap2mqtt/bridge/state").isEmpty, "bridge/state did not change")
         await gateway.interrupt()
         #expect(gateway.terminationStatus == 0, "\(gateway.log.suffix(2000))")
-        #expect(try await live.retained("hap2mqtt/bridge/state") == LiveGateway.offline)
+        #expect(try await live.bridgeState() == "offline")
         #expect(gateway.log.contains("received signal \(SIGINT); stopping"))
         await live.stop()
     }

@@ -25,7 +25,7 @@ struct SlugLimitTests {
         try JSONSerialization.data(withJSONObject: map).write(to: slugs)
         await live.observer.clear()
         try live.gateway.start()
-        try await live.waitFor("hap2mqtt/bridge/state", LiveGateway.online, timeout: .seconds(60))
+        try await live.waitForBridgeState("online", timeout: .seconds(60))
         let log = live.gateway.log
         #expect(
             log.contains(

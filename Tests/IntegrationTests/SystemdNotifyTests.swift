@@ -7,7 +7,6 @@ import Testing
 /// (packaging/systemd/hap2mqtt.service).
 @Suite("hap2mqtt run under systemd: sd_notify")
 struct SystemdNotifyTests {
-    static let online = #"{"state":"online"}"#
 
     @Test(
         "READY=1 comes only once the broker is up and the home synced; WATCHDOG=1 repeats from the start; STOPPING=1 on SIGTERM"
@@ -37,7 +36,7 @@ struct SystemdNotifyTests {
         let ready = try #require(socket.messages(with: "READY=1").first)
         #expect(ready.contains("STATUS=connected to the MQTT broker, home synced"), "\(ready)")
         #expect(socket.messages(with: "READY=1").count == 1)
-        #expect(try await observer.retained("hap2mqtt/bridge/state")?.payloadString == Self.online)
+        #expect(try await observer.retained("hap2mqtt/bridge/state")?.bridgeState == "online")
         let pings = socket.messages(with: "WATCHDOG=1").count
         try await eventually("WATCHDOG=1 going on after READY=1", timeout: .seconds(60)) {
             socket.messages(with: "WATCHDOG=1").count >= pings + 2

@@ -48,7 +48,7 @@ struct ConfigurationErrorTests {
         #expect(try configurationError("mqtt: 5\n") == #"FILE:1:7: mqtt: expected a mapping of settings, got "5""#)
         #expect(
             try configurationError("- mqtt\n")
-                == "FILE:1:1: expected a mapping of sections (mqtt, homekit, home, homeassistant, frontend, log_level, mqtt_log_level), got a list"
+                == "FILE:1:1: expected a mapping of sections (mqtt, homekit, home, homeassistant, frontend, log_level, mqtt_log_level, standby), got a list"
         )
         #expect(
             try configurationError("homeassistant:\n  discovery: maybe\n")

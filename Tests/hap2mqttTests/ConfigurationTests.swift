@@ -24,7 +24,7 @@ struct ConfigurationTests {
         #expect(c.mqtt.baseTopic == "hap2mqtt" && c.mqtt.clientID == "hap2mqtt" && c.mqtt.protocolVersion == .v5)
         #expect(c.mqtt.username == nil && c.mqtt.password == nil && c.mqtt.caFile == nil)
         #expect(c.mqtt.keepalive == 30 && c.mqtt.qos == .atLeastOnce)
-        #expect(c.mqtt.sessionExpiry == .seconds(60) && c.mqttClientConfiguration.sessionExpiry == .seconds(60))
+        #expect(c.mqtt.sessionExpiry == .seconds(60) && c.mqttClientConfiguration().sessionExpiry == .seconds(60))
         #expect(c.mqtt.healthInterval == .seconds(600))
         #expect(c.homekit.stateDirectory == "./data" && c.homekit.pollInterval == .seconds(60))
         #expect(c.homekit.writeTimeout == .seconds(10) && c.homekit.keepaliveInterval == .seconds(30))
@@ -83,7 +83,7 @@ struct ConfigurationTests {
         }
         collect(root, "")
         let settings = Configuration.environmentVariables
-        #expect(settings.count == 40)
+        #expect(settings.count == 41)
         #expect(Set(settings).subtracting(documented).isEmpty)
         for key in ["name", "room", "home", "exclude"] {
             #expect(text.contains("  #     \(key): "), "the example accessory entry shows \(key)")

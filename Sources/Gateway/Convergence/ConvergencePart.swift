@@ -5,3 +5,9 @@ struct ConvergencePart {
     /// while the broker held an earlier run's accessories (`Gateway+Convergence.swift`).
     var leavesEarlierRun = false
 }
+
+/// What the core asks of this part.
+extension Gateway {
+    /// Leaves what an earlier run published alone for this run: another instance published it.
+    func leaveEarlierRunAlone() { parts.convergence.leavesEarlierRun = true }
+}

@@ -1,5 +1,6 @@
 import HomeModel
 import HomeStore
+import JSON
 import MQTT
 
 /// The retained state on the broker converges to the home (docs/DESIGN.md "Topics", rules): at start and
@@ -18,11 +19,16 @@ extension Gateway {
         // Outside the base topic, so that subscribers to `<base>/#` never see it.
         let marker = "\(topics.base)-scan/\(UInt64.random(in: 0...UInt64.max))"
         let base = topics.base
+        let prefix = configuration.homeAssistant.prefix
+        let legacy = legacyNodes()
         do throws(MQTTError) {
             return RetainedScan(
                 try await mqtt.retainedMessages(
                     matching: filters, endMarker: marker, timeout: Gateway.scanTimeout,
-                    keepingPayloadOf: { RetainedScan.keepsPayload(of: $0, base: base) }))
+                    keepingPayloadOf: {
+                        RetainedScan.keepsPayload(of: $0, base: base)
+                            || RetainedScan.configNode(of: $0, prefix: prefix).map(legacy.contains) == true
+                    }))
         } catch {
             logger.warning(
                 "cannot read the retained topics on the broker: \(error); stale topics are looked for again at the next connection"
@@ -43,11 +49,16 @@ extension Gateway {
         let kept = index.knownAccessories.filter { unlisted.contains($0.serverID) && index.layouts[$0] == nil }
         let keptSlugs = Set(kept.compactMap { index.registeredSlug(of: $0) })
         let nodes = Set(
-            index.knownAccessories.filter { !kept.contains($0) }.map(HomeAssistantDiscovery.nodeID(of:))
-                + [bridgeDiscoveryIdentifier])
+            index.knownAccessories.filter { !kept.contains($0) }.map {
+                HomeAssistantDiscovery.nodeID(of: $0, base: topics.base)
+            } + [bridgeDiscoveryIdentifier])
+        let legacy = legacyNodes(keeping: Set(kept))
         var cleared = 0
         for topic in inClearingOrder(scan.topics)
-        where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) && !isKept(topic, slugs: keptSlugs) {
+        where !expected.contains(topic)
+            && (isMadeByGateway(topic, nodes: nodes) || isLegacyConfig(topic, nodes: legacy, in: scan))
+            && !isKept(topic, slugs: keptSlugs)
+        {
             outbox.clear(topic)
             cleared += 1
         }
@@ -63,6 +74,25 @@ extension Gateway {
     /// A user would take it for the accessories on the network now.
     private func isDiscoveredListStale(_ scan: RetainedScan) -> Bool {
         accessoryDiscovery == nil && scan.topics.contains(topics.bridgeDiscovered)
+    }
+
+    /// The node ids that the known accessories (but `kept`) had before base topics were told apart
+    /// (`HomeAssistantDiscovery.legacyNodeID(of:)`), under a base topic other than the default; none under
+    /// the default, whose node ids are still those.
+    private func legacyNodes(keeping kept: Set<AccessoryID> = []) -> Set<String> {
+        guard topics.base != HomeAssistantDiscovery.defaultBase else { return [] }
+        return Set(index.knownAccessories.filter { !kept.contains($0) }.map(HomeAssistantDiscovery.legacyNodeID(of:)))
+    }
+
+    /// Whether `topic` is a discovery config of one of the legacy `nodes` that this gateway published: its
+    /// availability names this base topic's `bridge/state`. A gateway with the default base topic that
+    /// pairs the same accessory publishes configs of the same node id, which are not this one's to clear.
+    private func isLegacyConfig(_ topic: String, nodes: Set<String>, in scan: RetainedScan) -> Bool {
+        guard !nodes.isEmpty, let node = RetainedScan.configNode(of: topic, prefix: configuration.homeAssistant.prefix),
+            nodes.contains(node), let payload = scan.payloads[topic],
+            let availability = (try? JSONValue(parsing: payload))?["availability"]?.arrayValue
+        else { return false }
+        return availability.contains { $0["topic"]?.stringValue == topics.bridgeState }
     }
 
     /// Whether `topic` lies under the base topic at one of `slugs`.
@@ -156,11 +186,8 @@ extension Gateway {
     private func isMadeByGateway(_ topic: String, nodes: Set<String>) -> Bool {
         let base = topics.base + "/"
         if topic.hasPrefix(base) { return !topic.hasPrefix(base + "bridge/") }
-        let prefix = configuration.homeAssistant.prefix + "/"
-        guard topic.hasPrefix(prefix) else { return false }
-        // <prefix>/<component>/<node_id>/<object_id>/config
-        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        return levels.count == 4 && levels[3] == "config" && nodes.contains(String(levels[1]))
+        return RetainedScan.configNode(of: topic, prefix: configuration.homeAssistant.prefix).map(nodes.contains)
+            == true
     }
 
     /// The retained topics an accessory's layout gives it, whether published this run or not: its

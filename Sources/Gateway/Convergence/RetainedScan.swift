@@ -42,6 +42,14 @@ struct RetainedScan {
         return levels.count == 3 && levels[0] != "bridge" && levels[2] != "snapshot"
     }
 
+    /// The `node_id` of `topic` when it is a discovery config under `prefix`
+    /// (`<prefix>/<component>/<node_id>/<object_id>/config`), else nil.
+    static func configNode(of topic: String, prefix: String) -> String? {
+        guard topic.hasPrefix(prefix + "/") else { return nil }
+        let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        return levels.count == 4 && levels[3] == "config" ? String(levels[1]) : nil
+    }
+
     /// The accessories of the `bridge/accessories` list on `topic` (id, slug and name of each), or none
     /// when it is missing or not such a list.
     func listedAccessories(on topic: String) -> [ListedAccessory] {

@@ -69,7 +69,7 @@ public struct HomeAssistantDiscovery: Sendable {
     public func configs(for accessory: Accessory, layout: AccessoryLayout, applyingExclusions: Bool)
         -> [DiscoveryConfig]
     {
-        let node = HomeAssistantDiscovery.nodeID(of: accessory.id)
+        let node = HomeAssistantDiscovery.nodeID(of: accessory.id, base: topics.base)
         let labels = Self.labels(of: accessory)
         // The primary service, else the first with a mapping of its own (a camera's stream, not its
         // microphone), else the first that gets entities.
@@ -189,9 +189,23 @@ public struct HomeAssistantDiscovery: Sendable {
         return .object(d)
     }
 
-    /// The `node_id` of an accessory's configs: `hap2mqtt_` + its id made safe (`hap2mqtt_aa_bb_cc_dd_ee_ff_2`),
-    /// by which the gateway knows its own configs on the broker.
-    public static func nodeID(of id: AccessoryID) -> String { "hap2mqtt_" + safe(id.description) }
+    /// The `node_id` of an accessory's configs under base topic `base`, which is also its device's
+    /// identifier and the start of its entities' unique ids: `hap2mqtt_` + its id made safe
+    /// (`hap2mqtt_aa_bb_cc_dd_ee_ff_2`) under the default base topic `hap2mqtt`, as it always was, and
+    /// `hap2mqtt_<base made safe>_<id made safe>` under any other, so that gateways with distinct base
+    /// topics that pair the same accessory never share a unique id, a device or a config topic. By it the
+    /// gateway knows its own configs on the broker.
+    public static func nodeID(of id: AccessoryID, base: String) -> String {
+        base == defaultBase ? legacyNodeID(of: id) : "hap2mqtt_" + safe(base) + "_" + safe(id.description)
+    }
+
+    /// The `node_id` an accessory had under every base topic before base topics were told apart:
+    /// `hap2mqtt_` + its id made safe. A gateway with another base topic clears the configs it published
+    /// under it (`Gateway+Convergence.swift`).
+    public static func legacyNodeID(of id: AccessoryID) -> String { "hap2mqtt_" + safe(id.description) }
+
+    /// The default base topic, whose node ids are the legacy ones.
+    public static let defaultBase = "hap2mqtt"
 
     /// `text` with every run of characters other than `[a-z0-9]` turned into one `_`, lower-cased: what
     /// Home Assistant accepts in a `node_id` (`AA:BB:CC:DD:EE:FF/2` → `aa_bb_cc_dd_ee_ff_2`).

@@ -6,7 +6,8 @@ public import SystemSupport
 /// What a backup holds (docs/DESIGN.md "Backup"): the state directory's files that a fresh machine needs to
 /// reach every paired accessory without pairing again, byte for byte: `controller.json`, every
 /// `pairing-<ID>.json` (its accessory's last address included), `accessories-<ID>.json` (the accessory
-/// caches), `slugs.json` and `options.json`. Not `health.json`, the lock, temporary or moved-aside files.
+/// caches), `slugs.json`, `options.json` and `instance.json` (the gateway's instance id, so that the
+/// restored gateway is the same owner of its base topic). Not `health.json`, the lock, temporary or moved-aside files.
 ///
 /// Its payload is a JSON object, `{"format":1,"createdBy":"hap2mqtt 0.1.0","created":"…Z","files":{"name":
 /// base64,…}}`, which `BackupArchive` encrypts.
@@ -22,8 +23,9 @@ public struct StateBackup: Sendable, Hashable {
     /// The pairings it holds, sorted by name.
     public let pairings: [Pairing]
 
-    /// The slug map's and saved options' files, kept by the gateway (`SlugRegistry`, `AccessoryOptionsFile`).
-    static let gatewayFiles: Set<String> = ["slugs.json", "options.json"]
+    /// The slug map's, saved options' and instance id's files, kept by the gateway (`SlugRegistry`,
+    /// `AccessoryOptionsFile`, `InstanceIdentity`).
+    static let gatewayFiles: Set<String> = ["slugs.json", "options.json", "instance.json"]
     /// The accessory caches' prefix (`AccessoryCache`).
     static let cachePrefix = "accessories-"
     /// The largest file read for a backup: an accessory cache of a large bridge is some hundred KiB.

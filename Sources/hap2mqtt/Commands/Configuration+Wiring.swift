@@ -7,8 +7,9 @@ import Web
 
 /// How the configuration becomes the settings of each part.
 extension Configuration {
-    /// The MQTT client's settings, with the last will on `bridge/state`.
-    var mqttClientConfiguration: MQTTConfiguration {
+    /// The MQTT client's settings, with the last will on `bridge/state` (carrying `claim`, the gateway's
+    /// claim on the base topic).
+    func mqttClientConfiguration(claim: BaseTopicClaim? = nil) -> MQTTConfiguration {
         var c = MQTTConfiguration(url: mqtt.url.description, clientID: mqtt.clientID)
         c.clientIDSetting = "mqtt.client_id"
         c.protocolVersion = mqtt.protocolVersion == .v5 ? .v5 : .v311
@@ -18,8 +19,10 @@ extension Configuration {
         c.tls.certFile = mqtt.certFile
         c.tls.keyFile = mqtt.keyFile
         c.keepAlive = mqtt.keepalive
-        c.sessionExpiry = mqtt.sessionExpiry > .zero ? mqtt.sessionExpiry : nil
-        c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic)
+        // A standby pair starts clean: a command queued for this gateway while its peer held the base topic
+        // was the peer's to answer, and must not run twice (docs/DESIGN.md "Owning the base topic").
+        c.sessionExpiry = mqtt.sessionExpiry > .zero && !standby ? mqtt.sessionExpiry : nil
+        c.will = Gateway.lastWill(baseTopic: mqtt.baseTopic, claim: claim)
         // A flood of commands costs bounded memory (docs/DESIGN.md "Hostile input"): a command over the
         // limit arrives without its payload, to be refused with an error result; unread commands are
         // bounded, repeated ones collapse.
@@ -55,7 +58,8 @@ extension Configuration {
     }
 
     /// The gateway's settings; `bridge/info` gets the MQTT settings and the configuration without secrets.
-    func gatewayConfiguration(stateDirectory: StateDirectory) -> GatewayConfiguration {
+    /// - Parameter claim: the gateway's claim on the base topic (`run`); nil claims nothing.
+    func gatewayConfiguration(stateDirectory: StateDirectory, claim: BaseTopicClaim? = nil) -> GatewayConfiguration {
         GatewayConfiguration(
             baseTopic: mqtt.baseTopic, stateQoS: mqtt.qos, version: Hap2mqtt.version, stateDirectory: stateDirectory,
             mqttSummary: [
@@ -63,7 +67,7 @@ extension Configuration {
             ],
             configurationJSON: redactedSummary.description, homeAssistant: homeAssistantConfiguration,
             snapshotInterval: homekit.snapshotInterval, maxCommandSize: mqtt.maxCommandSize,
-            bridgeHealthInterval: mqtt.healthInterval, responseTopics: mqtt.answeredResponseTopics)
+            bridgeHealthInterval: mqtt.healthInterval, responseTopics: mqtt.answeredResponseTopics, claim: claim)
     }
 
     /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay and the exclusions.

@@ -42,6 +42,16 @@ enum RunCommandRunner {
             StandardStream.write("hap2mqtt: cannot use the state directory: \(error)\n", to: STDERR_FILENO)
             return 1
         }
+        // Who this gateway is, for its claim on the base topic (docs/DESIGN.md "Owning the base topic").
+        let claim: BaseTopicClaim
+        do throws(OwnershipError) {
+            claim = BaseTopicClaim(
+                instance: try InstanceIdentity.load(from: stateDirectory), clientID: configuration.mqtt.clientID,
+                host: ProcessInfo.processInfo.hostName)
+        } catch {
+            StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
+            return 1
+        }
         // Held until run returns; the kernel drops it if the process dies first.
         defer { withExtendedLifetime(lock) {} }
         let signals = await SignalHandler(SignalAction.handled)
@@ -55,6 +65,13 @@ enum RunCommandRunner {
             configuration, stateDirectory: stateDirectory, configurationFile: context.options.configPath,
             discovery: discovery,
             logger: loggers.hap)
+        // A standby without a pairing of its own would take the base topic over with an empty home.
+        if configuration.standby, made.pairings.isEmpty {
+            StandardStream.write(
+                "hap2mqtt: standby is true, but \(stateDirectory.path) holds no pairing: a standby needs its own pairing on every accessory of the gateway it stands by for (hap2mqtt export --aiohomekit FILE there, hap2mqtt import --aiohomekit FILE here); nothing was published\n",
+                to: STDERR_FILENO)
+            return 1
+        }
         let controller = made.controller
         let watcher = PairingWatcher(
             store: store, stateDirectory: stateDirectory, pairings: made.pairings, problems: made.problems,
@@ -62,7 +79,8 @@ enum RunCommandRunner {
             isFollowedAddress: { controller.isFollowedAddress(of: $0) })
         let mqtt: MQTTClient
         do {
-            mqtt = try MQTTClient(configuration: configuration.mqttClientConfiguration, logger: loggers.mqtt)
+            mqtt = try MQTTClient(
+                configuration: configuration.mqttClientConfiguration(claim: claim), logger: loggers.mqtt)
         } catch {
             StandardStream.write("hap2mqtt: \(error)\n", to: STDERR_FILENO)
             return 1
@@ -75,10 +93,13 @@ enum RunCommandRunner {
             discovery: discovery, options: AccessoryOptionsFile(directory: stateDirectory), logger: loggers.program,
             pairingsChanged: { await watcher.check() })
         let gateway = Gateway(
-            configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory), store: store, mqtt: mqtt,
+            configuration: configuration.gatewayConfiguration(stateDirectory: stateDirectory, claim: claim),
+            store: store, mqtt: mqtt,
             management: management, logging: .program, logger: loggers.gateway)
         await management.attach(gateway)
         await watcher.onPairingRemoved { await gateway.forgetPairing(serverID: $0) }
+        let stop = StopRequest()
+        await gateway.onClaimLost { stop.request(.claimLost($0)) }
         let monitor = HealthMonitor(stateDirectory: stateDirectory, logger: loggers.program) { [mqtt, gateway] in
             HealthMonitor.Sample(brokerConnected: mqtt.isConnected, homeSynced: await gateway.hasPublishedHome)
         }
@@ -98,13 +119,12 @@ enum RunCommandRunner {
             }
         }
         defer { webPage?.stop() }
-        let stop = StopRequest()
         let group = ServiceGroup(
             services(
                 mqtt: mqtt, brokerURL: configuration.mqtt.url.description, store: store, providers: made.providers,
                 gateway: gateway, watcher: watcher, monitor: monitor, webPage: webPage, stop: stop,
                 logger: loggers.program,
-                discovery: discovery.map(DiscoveryWiring.service)),
+                discovery: discovery.map(DiscoveryWiring.service), standby: configuration.standby),
             logger: loggers.program)
 
         let reload = ConfigurationReload(
@@ -124,6 +144,10 @@ enum RunCommandRunner {
                 return error
             }
         }
+        if case .claimLost(let reason) = stop.reason {
+            StandardStream.write("hap2mqtt: \(reason)\n", to: STDERR_FILENO)
+            return 1
+        }
         guard let failure else { return 0 }
         StandardStream.write("hap2mqtt: \(failure)\n", to: STDERR_FILENO)
         return 1
@@ -139,7 +163,7 @@ enum RunCommandRunner {
     static func services(
         mqtt: MQTTClient, brokerURL: String, store: HomeStore, providers: [any AccessoryProvider], gateway: Gateway,
         watcher: PairingWatcher, monitor: HealthMonitor, webPage: WebPage? = nil, stop: StopRequest, logger: Logger,
-        discovery: Service? = nil
+        discovery: Service? = nil, standby: Bool = false
     ) -> [Service] {
         var services = [
             Service(
@@ -148,7 +172,11 @@ enum RunCommandRunner {
                 stop: { await monitor.stopping() }),
             Service(
                 "MQTT client", awaiting: "the broker could be reached",
-                start: { () async throws(ServiceStartError) in try await connect(mqtt, url: brokerURL, logger: logger)
+                start: { () async throws(ServiceStartError) in
+                    // The base topic is claimed before the connection that carries the claim in its last will.
+                    try await claim(for: gateway, url: brokerURL, standby: standby, logger: logger)
+                    try await connect(mqtt, url: brokerURL, logger: logger)
+                    await gateway.holdClaim()
                 },
                 stop: { await mqtt.disconnect() }),
             discovery,
@@ -179,6 +207,53 @@ enum RunCommandRunner {
         }
         return services
     }
+
+    /// Claims the base topic for `gateway` (`Gateway.claimBaseTopic()`), retrying with back-off (1 s
+    /// doubling to 30 s) while the broker cannot be read. A `standby` gateway that finds another holding
+    /// the base topic stands by: it reads the claim again every `standbyPoll` until the other's claim is
+    /// released (its last will, or a clean stop), and takes over then; nothing else has started by then
+    /// (no HAP session, nothing published).
+    /// - Throws: `ServiceStartError` when another gateway holds the base topic (and this one is no
+    ///   standby) or its claim is unreadable (one line naming the other, or what is wrong), or when
+    ///   cancelled.
+    private static func claim(for gateway: Gateway, url: String, standby: Bool, logger: Logger)
+        async throws(ServiceStartError)
+    {
+        var delay = Duration.seconds(1)
+        var standingBy: BaseTopicClaim?
+        while true {
+            var wait = delay
+            do throws(OwnershipError) {
+                _ = try await gateway.claimBaseTopic()
+                return
+            } catch .brokerNotRead(let reason) {
+                logger.error(
+                    "cannot connect to the MQTT broker at \(url) to read the claim on the base topic: \(reason); retrying in \(delay.inSeconds) s"
+                )
+                delay = min(delay * 2, .seconds(30))
+            } catch .claimedByAnother(let base, let owner) where standby {
+                if standingBy != owner {
+                    logger.notice(
+                        "standing by: the base topic \(base)/ is held by \(owner); taking it over when its claim is released"
+                    )
+                    standingBy = owner
+                }
+                wait = standbyPoll
+            } catch {
+                throw ServiceStartError(service: "gateway", reason: error.description)
+            }
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                throw ServiceStartError(service: "MQTT client", reason: "stopped before the broker could be reached")
+            }
+        }
+    }
+
+    /// How often a standby reads the claim it waits for: with `mqtt.keepalive: 5` on the gateway it
+    /// stands by for, the broker releases that claim within 7.5 s of its death, and the standby is
+    /// online within 10 s.
+    static let standbyPoll = Duration.milliseconds(500)
 
     /// Connects, retrying with back-off (1 s doubling to 30 s) until it works or the task is cancelled
     /// (a stop request).

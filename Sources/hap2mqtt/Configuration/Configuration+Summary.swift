@@ -15,6 +15,7 @@ extension Configuration: CustomStringConvertible {
             "frontend": frontend.summary,
             "log_level": .string(logLevel.description),
             "mqtt_log_level": .string(mqttLogLevel.description),
+            "standby": .bool(standby),
         ]
     }
 

@@ -26,6 +26,9 @@ struct Configuration: Sendable, Hashable {
     var logLevel = LogLevel.info
     /// `mqtt_log_level`: the lowest level published on `bridge/logging` (docs/DESIGN.md "Topics").
     var mqttLogLevel = LogLevel.warning
+    /// `standby`: when another gateway holds the base topic at start, wait for its claim to be released
+    /// and then take over, instead of refusing to start (docs/DESIGN.md "Owning the base topic").
+    var standby = false
 
     /// The defaults.
     init() {}
@@ -103,6 +106,7 @@ struct Configuration: Sendable, Hashable {
             guard let level = try LogLevel(name: value.text()) else { throw value.wrongType("one of \(names)") }
             configuration.mqttLogLevel = level
         }
+        if let value = top.value("standby") { configuration.standby = try value.bool() }
         try top.finish()
         return configuration
     }
@@ -110,7 +114,7 @@ struct Configuration: Sendable, Hashable {
     private static func topLevelNotMapping(_ root: YAMLNode, file: String) -> ConfigurationError {
         .wrongType(
             ConfigurationLocation(source: .file(file), mark: root.mark), key: "",
-            expected: "a mapping of sections (\(sections.joined(separator: ", ")), log_level, mqtt_log_level)",
+            expected: "a mapping of sections (\(sections.joined(separator: ", ")), log_level, mqtt_log_level, standby)",
             got: root.kindDescription)
     }
 }

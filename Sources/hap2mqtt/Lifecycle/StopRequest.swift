@@ -8,6 +8,9 @@ enum StopReason: Sendable, Hashable {
     case requested(by: String)
     /// The task running the services was cancelled.
     case cancelled
+    /// Another gateway took the base topic over while this one was cut off from the broker, with the
+    /// line that says so (`Gateway.onClaimLost(_:)`).
+    case claimLost(String)
 
     /// The start of the log line when the stop comes while the services run: `received signal 15`.
     var whileRunning: String {
@@ -15,6 +18,7 @@ enum StopReason: Sendable, Hashable {
         case .signal(let number): return "received signal \(number)"
         case .requested(let by): return "\(by) asked to stop"
         case .cancelled: return "cancelled"
+        case .claimLost: return "another gateway took the base topic over"
         }
     }
 
@@ -23,7 +27,7 @@ enum StopReason: Sendable, Hashable {
     var whileStarting: String {
         switch self {
         case .signal: return "received a signal"
-        case .requested, .cancelled: return whileRunning
+        case .requested, .cancelled, .claimLost: return whileRunning
         }
     }
 }

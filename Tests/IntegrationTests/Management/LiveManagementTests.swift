@@ -25,7 +25,7 @@ struct LiveManagementTests {
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "replies/#"])
             try gateway.start()
             _ = try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
-                $0.payloadString == #"{"state":"online"}"#
+                $0.bridgeState == "online"
             }
             return Unpaired(broker: broker, accessory: accessory, gateway: gateway, observer: observer)
         }

@@ -28,7 +28,7 @@ struct LiveOptionsTests {
         await live.observer.clear()
         try live.gateway.start()
         _ = try await live.observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: .seconds(60)) {
-            $0.payloadString == #"{"state":"online"}"#
+            $0.bridgeState == "online"
         }
     }
 

@@ -29,7 +29,7 @@ struct HomeAssistantDemoSetup {
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])
             try gateway.start()
             let online = await observer.firstMessage(on: "hap2mqtt/bridge/state", within: .seconds(30)) {
-                $0.payloadString == LiveGateway.online
+                $0.bridgeState == "online"
             }
             await observer.disconnect()
             try #require(online != nil, "hap2mqtt did not come online:\n\(gateway.log.suffix(3000))")

@@ -41,7 +41,7 @@ struct HomeAssistantServicesSetup: Sendable {
             teardown.add { await observer.disconnect() }
             try gateway.start()
             let online = await observer.firstMessage(on: "hap2mqtt/bridge/state", within: .seconds(60)) {
-                $0.payloadString == LiveGateway.online
+                $0.bridgeState == "online"
             }
             try #require(online != nil, "hap2mqtt did not come online:\n\(gateway.log.suffix(3000))")
             try await body(

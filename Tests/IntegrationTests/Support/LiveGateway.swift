@@ -8,8 +8,6 @@ import Testing
 /// binary paired with it (through `hap2mqtt pair`, into the gateway's own state directory), plus an MQTT
 /// observer subscribed to `hap2mqtt/#` before the gateway starts. Every test makes its own and stops it.
 struct LiveGateway {
-    static let online = #"{"state":"online"}"#
-    static let offline = #"{"state":"offline"}"#
 
     let broker: MosquittoBroker
     let accessory: HAPPythonAccessory
@@ -54,13 +52,24 @@ struct LiveGateway {
     /// Waits until `bridge/state` is online (the first sync is done).
     @discardableResult
     func waitUntilOnline(timeout: Duration = .seconds(60)) async throws -> MQTTMessage {
-        try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: timeout) { $0.payloadString == Self.online }
+        try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: timeout) { $0.bridgeState == "online" }
     }
 
     /// The parsed `bridge/accessories` the broker holds.
     func accessoryList() async throws -> [BridgeAccessory] {
         let message = try #require(try await observer.retained("hap2mqtt/bridge/accessories"), "no bridge/accessories")
         return try JSONDecoder().decode([BridgeAccessory].self, from: Data(message.payload))
+    }
+
+    /// The `state` of the retained `bridge/state` (`online`, `offline`), nil when none.
+    func bridgeState() async throws -> String? {
+        try await observer.retained("hap2mqtt/bridge/state")?.bridgeState
+    }
+
+    /// Waits for `bridge/state` to say `state`.
+    @discardableResult
+    func waitForBridgeState(_ state: String, timeout: Duration = .seconds(30)) async throws -> MQTTMessage {
+        try await observer.waitFor(topic: "hap2mqtt/bridge/state", timeout: timeout) { $0.bridgeState == state }
     }
 
     /// The payload the broker holds retained on `topic`, nil when none.

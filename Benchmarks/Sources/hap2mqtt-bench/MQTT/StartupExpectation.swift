@@ -3,7 +3,7 @@ import Foundation
 /// "All retained state published" after `hap2mqtt run` starts (scenario 5), seen by a subscriber to
 /// `<base>/#` that subscribed before the process started. The gateway is ready when all of these have
 /// arrived:
-/// - `<base>/bridge/state` with `{"state":"online"}`;
+/// - `<base>/bridge/state` with `"state":"online"`;
 /// - `<base>/bridge/accessories`, listing `accessories` accessories;
 /// - for each accessory in that list, `online` on `<base>/<accessory>/availability` and its JSON on
 ///   `<base>/<accessory>`;

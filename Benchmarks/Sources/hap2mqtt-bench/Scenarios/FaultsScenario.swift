@@ -1,5 +1,7 @@
 import Foundation
+import Gateway
 import HAP2MQTTTesting
+import HomeModel
 import MQTT
 
 /// Faults a gateway must survive, repeated against the real `hap2mqtt run` binary, a HAP-python bridge and mosquitto,
@@ -86,10 +88,12 @@ struct FaultsScenario: BenchmarkScenario {
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["\(base)/bridge/state"])
             try await start(gateway, observer: observer, base: base)
             let snapshot = try await retained(on: broker, ["\(base)/#", "homeassistant/#"])
-            let node =
-                "hap2mqtt_"
-                + (try Self.accessoryID(slug: "switch", in: snapshot["\(base)/bridge/accessories"]) ?? "")
-                .lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+            // The node id the gateway gives the accessory under this base topic.
+            guard
+                let id = try Self.accessoryID(slug: "switch", in: snapshot["\(base)/bridge/accessories"])
+                    .flatMap(AccessoryID.init)
+            else { throw BenchmarkError.process("bridge/accessories lists no switch") }
+            let node = HomeAssistantDiscovery.nodeID(of: id, base: base)
             await gateway.stop()
             _ = try await bridge.removeAccessory("Switch")
             await observer.clear()
@@ -168,7 +172,7 @@ struct FaultsScenario: BenchmarkScenario {
         try gateway.start()
         do {
             _ = try await observer.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) {
-                $0.payloadString == #"{"state":"online"}"#
+                $0.bridgeState == "online"
             }
         } catch {
             throw BenchmarkError.timedOut("hap2mqtt run did not come online: \(error)\n\(gateway.log.suffix(2_000))")

@@ -45,7 +45,7 @@ struct FloodScenario: BenchmarkScenario {
                     to: broker, subscribe: ["\(base)/bridge/state", "\(base)/bridge/health"])
                 try gateway.start()
                 _ = try await watcher.waitFor(topic: "\(base)/bridge/state", timeout: .seconds(120)) {
-                    $0.payloadString == #"{"state":"online"}"#
+                    $0.bridgeState == "online"
                 }
                 try await Task.sleep(for: .seconds(1))
                 guard let pid = gateway.processIdentifier, let start = ResidentMemory.current(pid: pid) else {
