@@ -3,8 +3,8 @@ import HomeStore
 import JSON
 import SystemSupport
 
-/// The accessory server's learned profile at work (`AccessoryServerProfile`, docs/DESIGN.md "Accessories
-/// that misbehave"): reads in batches it takes, polling where events do not come, the keep-alive below its
+/// The accessory server's learned profile at work (`AccessoryServerProfile`, docs/DESIGN.md "Availability
+/// and recovery"): reads in batches it takes, polling where events do not come, the keep-alive below its
 /// idle limit.
 extension HAPAccessoryProvider {
     /// Loads the stored profile; a damaged one is ignored with a warning (and replaced at the next change).

@@ -1,9 +1,9 @@
 import JSON
 
 /// What a provider learned about how one accessory server misbehaves, kept across restarts in the state
-/// directory (`AccessoryProfileFile`) and shown in `bridge/health` (docs/DESIGN.md "Accessories that
-/// misbehave"). Real accessories advertise events and never send them, refuse reads of many
-/// characteristics at once with `-70407` (out of resources), or end connections that stay quiet.
+/// directory (`AccessoryProfileFile`) and shown in `bridge/health` (docs/DESIGN.md "Availability and
+/// recovery"). Real accessories advertise events and never send them, refuse reads of many characteristics
+/// at once with `-70407` (out of resources), or end connections that stay quiet.
 ///
 /// It is a value with transitions: `learn(_:)` takes what the provider observed and returns the change
 /// to act on (and log, once), or nil when it teaches nothing new. The provider consults it for what to

@@ -1,10 +1,10 @@
 import JSON
 
-/// Whether the characteristics a session subscribed to send their events (docs/DESIGN.md "Accessories
-/// that misbehave"): many accessories advertise `ev`, accept the subscription and never send one. Every
-/// value read or heard is kept (as a hash, in memory only, for one session); a read that finds a value
-/// changed without an event having told it makes the characteristic a suspect, and a suspect that no event
-/// clears within `eventWait` (`takeVerdicts(before:)`) is one whose events do not come. The wait until then lets
+/// Whether the characteristics a session subscribed to send their events (docs/DESIGN.md "Availability and
+/// recovery"): many accessories advertise `ev`, accept the subscription and never send one. Every value
+/// read or heard is kept (as a hash, in memory only, for one session); a read that finds a value changed
+/// without an event having told it makes the characteristic a suspect, and a suspect that no event clears
+/// within `eventWait` (`takeVerdicts(before:)`) is one whose events do not come. The wait until then lets
 /// an event that was already on its way when the read's answer came be heard first.
 ///
 /// Writes of this controller are not told back as events (HAP spec §6.8: the writer gets none), so a
