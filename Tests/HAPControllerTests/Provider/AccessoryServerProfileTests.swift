@@ -1,3 +1,4 @@
+import Foundation
 import HomeModel
 import JSON
 import Testing
@@ -113,6 +114,24 @@ struct AccessoryServerProfileTests {
         #expect(!HAPAccessoryProvider.refusedAsAWhole([Self.thermometer: refused, Self.switchOn: answered]))
         #expect(!HAPAccessoryProvider.refusedAsAWhole([Self.switchOn: busy]))
         #expect(!HAPAccessoryProvider.refusedAsAWhole([:]))
+    }
+
+    @Test("the profile's file: beside the pairing, never taken for one, saved and loaded, a damaged one an error")
+    func file() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = AccessoryProfileFile(directory: directory.stateDirectory, accessoryPairingID: "AA:BB:CC:DD:EE:FF")
+        #expect(file.fileName == "profile-AA-BB-CC-DD-EE-FF.json")
+        #expect(PairingStore.accessoryPairingID(fromFileName: file.fileName) == nil)
+        #expect(try file.load().isEmpty, "none yet")
+        var profile = Profile()
+        _ = profile.learn(.outOfResources(batch: 10))
+        try file.save(profile)
+        #expect(try file.load() == profile)
+        try directory.stateDirectory.write(Data("{not json".utf8), to: file.fileName)
+        #expect(throws: (any Error).self) { try file.load() }
+        try file.remove()
+        #expect(try file.load().isEmpty)
     }
 
     // MARK: Event verification
