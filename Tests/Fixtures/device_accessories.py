@@ -8,6 +8,7 @@ Facts about HAP-python 5.0.0 this relies on (read from its source):
   * `Characteristic.to_HAP` writes min/max/step/unit and valid values for numeric formats only, and maxLen
     for strings; a device's unit on a string, or its maxDataLen, is not served.
   * Writes are checked against format, range and valid values (`to_valid_value`) as a device would.
+  * `Service.to_HAP` knows nothing of `hidden`: DeviceService adds it for the services the device hides.
 """
 
 import json
@@ -34,6 +35,18 @@ class DeviceIIDs(IIDManager):
 
     def get_iid_for_obj(self, obj):
         return self.wanted[obj]
+
+
+class DeviceService(Service):
+    """A service that says `"hidden":true` when the device's did (HAP-python's own never does)."""
+
+    hidden = False
+
+    def to_HAP(self, include_value=True):
+        hap = super().to_HAP(include_value)
+        if self.hidden:
+            hap["hidden"] = True
+        return hap
 
 
 def hap_uuid(short):
@@ -69,7 +82,8 @@ def fill(acc, services):
     by_iid = {}
     made = []
     for item in services:
-        service = Service(hap_uuid(item["type"]), "s" + str(item["iid"]))
+        service = DeviceService(hap_uuid(item["type"]), "s" + str(item["iid"]))
+        service.hidden = bool(item.get("hidden"))
         iids.wanted[service] = item["iid"]
         for c in item.get("characteristics", []):
             service.add_characteristic(make_characteristic(c, iids))
