@@ -299,7 +299,8 @@ async function showAccessory(slug) {
   const accessory = answer.body;
   state.accessory = accessory;
   const carried = state.notice && state.notice.until > Date.now() ? state.notice : null;
-  const reason = accessory.reachable ? null : el("div", { class: "meta reason", id: "reason" }, accessory.reason || "unreachable");
+  const reason = accessory.reachable ? null : el("div", { class: "meta reason", id: "reason", "data-offline-reason": accessory.offline_reason || "unknown" },
+    accessory.reason || "unreachable", " (", accessory.offline_reason || "unknown", ")");
   const services = accessory.services.filter((s) => !hiddenServices.has(s.type));
   const information = accessory.services.filter((s) => hiddenServices.has(s.type));
   main.replaceChildren(...[
@@ -585,6 +586,11 @@ function showDiscovered(list) {
 
 async function showHealth() {
   state.view = "health";
+  // What the gateway learned of a misbehaving accessory server (docs/DESIGN.md "Availability and recovery").
+  const learned = (p) => !p ? [] : [
+    ["polled instead of events", p.polled_instead_of_events.length ? p.polled_instead_of_events.join(", ") : "—"],
+    ["read batch", p.read_batch_limit === null ? "—" : "at most " + p.read_batch_limit],
+    ["idle limit", p.idle_limit === null ? "—" : p.idle_limit + " s"], ["keep-alive", p.keepalive + " s"]];
   const [health, list] = await Promise.all([api("GET", "health"), api("GET", "accessories")]);
   if (state.view !== "health") return;
   const heading = el("div", { class: "heading" }, el("h1", {}, "Health"),
@@ -602,7 +608,7 @@ async function showHealth() {
       el("div", { class: "meta" }, s.id),
       facts([["address", s.address || "—"], ["last event", when(s.last_event)], ["reconnects", s.reconnects],
         ["reads", s.reads], ["writes", s.writes], ["failed writes", s.failed_writes], ["events", s.events],
-        ["accessories", s.accessories]]));
+        ["accessories", s.accessories], ["offline reason", s.offline_reason || "—"]].concat(learned(s.profile))));
   });
   main.replaceChildren(heading,
     el("div", { class: "cards", id: "health" },

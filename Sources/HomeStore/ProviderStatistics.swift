@@ -9,11 +9,20 @@ public struct ProviderDiagnostics: Sendable, Hashable {
     public var address: String?
     /// How often it connected again after a connection was lost.
     public var reconnects: Int
+    /// Why it has no connection, while it has none; nil when it is connected or does not say.
+    public var offlineReason: OfflineReason?
+    /// What it learned about how its accessory server misbehaves; nil when it does not say.
+    public var profile: LearnedProfile?
 
-    public init(connected: Bool? = nil, address: String? = nil, reconnects: Int = 0) {
+    public init(
+        connected: Bool? = nil, address: String? = nil, reconnects: Int = 0, offlineReason: OfflineReason? = nil,
+        profile: LearnedProfile? = nil
+    ) {
         self.connected = connected
         self.address = address
         self.reconnects = reconnects
+        self.offlineReason = offlineReason
+        self.profile = profile
     }
 }
 

@@ -52,6 +52,14 @@ of the six; a camera's snapshots are reported as
                                                     seconds 0 answers that alone and starts nothing.
   storm_status                                      {"running":bool,"changes":N,"stamps":[[round,slice,ns],…]}:
                                                     CLOCK_MONOTONIC just before each slice was changed
+  misbehave [silent_events] [read_limit] [idle_close]  as real accessories do; each key given replaces its
+                                                    setting: silent_events [[accessory, characteristic],…] whose
+                                                    events are never sent (the subscription is accepted);
+                                                    read_limit N: a GET /characteristics of more than N ids is
+                                                    answered -70407 (out of resources) for each (null: off);
+                                                    idle_close S: connections quiet (no byte either way) for S
+                                                    seconds are closed (null: off). Answers the counts below
+  misbehaviour                                      {"refused_reads":N,"idle_closes":N,"largest_read":N}
 
 The loopback-only, mDNS-free driver with event coalescing 0, the control channel itself and its set_value
 and get_value come from scripts/lib/hap_loopback.py, which the demo bridge shares. Facts about HAP-python
@@ -82,6 +90,7 @@ from pyhap.characteristic import Characteristic  # noqa: E402
 from pyhap.service import Service  # noqa: E402
 from pyhap import RESOURCE_DIR, const  # noqa: E402
 
+from device_accessories import build_device  # noqa: E402
 from hap_loopback import NoZeroconf, find_char, make_driver, port_is_free, serve, start_control_server, typed, value_command  # noqa: E402
 
 
@@ -113,10 +122,46 @@ def _wrap_char_setter(char, value, client_addr):
 accessory_driver_module._wrap_char_setter = _wrap_char_setter
 
 
+class Misbehaviour:
+    """What the accessory does wrong (the misbehave command)."""
+
+    def __init__(self):
+        self.silent = set()  # (aid, iid) whose events are dropped
+        self.read_limit = None
+        self.idle_close = None
+        self.refused_reads = 0
+        self.idle_closes = 0
+        self.largest_read = 0
+
+    def counts(self):
+        return {"refused_reads": self.refused_reads, "idle_closes": self.idle_closes, "largest_read": self.largest_read}
+
+
+MISBEHAVIOUR = Misbehaviour()
+
+
 class FixtureDriver(AccessoryDriver):
-    """Notes whether the write in progress is a timed one (top-level "pid") and reports prepares."""
+    """Notes whether the write in progress is a timed one (top-level "pid") and reports prepares; drops the
+    events and refuses the reads that MISBEHAVIOUR asks for."""
 
     current_pid = None
+
+    def publish(self, data, sender_client_addr=None, immediate=False):
+        if (data[const.HAP_REPR_AID], data[const.HAP_REPR_IID]) in MISBEHAVIOUR.silent:
+            return
+        super().publish(data, sender_client_addr, immediate)
+
+    def get_characteristics(self, char_ids):
+        limit = MISBEHAVIOUR.read_limit
+        if limit is not None and len(char_ids) > limit:
+            MISBEHAVIOUR.refused_reads += 1
+            refused = []
+            for aid_iid in char_ids:
+                aid, iid = (int(i) for i in aid_iid.split("."))
+                refused.append({const.HAP_REPR_AID: aid, const.HAP_REPR_IID: iid, const.HAP_REPR_STATUS: -70407})
+            return {const.HAP_REPR_CHARS: refused}
+        MISBEHAVIOUR.largest_read = max(MISBEHAVIOUR.largest_read, len(char_ids))
+        return super().get_characteristics(char_ids)
 
     def set_characteristics(self, chars_query, client_addr):
         self.current_pid = chars_query.get(const.HAP_REPR_PID)
@@ -484,8 +529,14 @@ class Fixture:
             defaults = HOMEASSISTANT_ACCESSORIES
         else:
             defaults = DEFAULT_ACCESSORIES
-        self.layout = Layout(args.state + ".layout.json", defaults)
+        self.layout = Layout(args.state + ".layout.json", defaults if args.device is None else [])
         self.driver = make_driver(FixtureDriver, args.port, args.state, args.code, args.pairing_id, mdns=args.mdns)
+        if args.device is not None:
+            self.bridge = build_device(self.driver, args.device, FixtureBridge)
+            self.bridge.fixture = self
+            self.driver.add_accessory(self.bridge)
+            self.init_counts()
+            return
         self.bridge = FixtureBridge(self.driver, "hap2mqtt Test Bridge")
         self.bridge.fixture = self
         self.bridge.set_info_service(
@@ -493,6 +544,9 @@ class Fixture:
         for name, kind, aid in self.layout.accessories():
             self.bridge.add_accessory(make_accessory(self.driver, kind, name, aid))
         self.driver.add_accessory(self.bridge)
+        self.init_counts()
+
+    def init_counts(self):
         self.control_server = None
         self.flood_seconds = 0.0
         self.flood_count = 0
@@ -587,6 +641,31 @@ class Fixture:
         finally:
             self.storm_running = False
 
+    async def close_idle(self):
+        """Closes connections quiet for MISBEHAVIOUR.idle_close seconds, as accessories that end idle ones do."""
+        while MISBEHAVIOUR.idle_close is not None:
+            now = time.time()
+            for protocol in list(self.driver.http_server.connections.values()):
+                if protocol.last_activity is not None and now - protocol.last_activity > MISBEHAVIOUR.idle_close:
+                    MISBEHAVIOUR.idle_closes += 1
+                    protocol.close()
+            await asyncio.sleep(0.1)
+
+    def misbehave(self, command):
+        if "silent_events" in command:
+            MISBEHAVIOUR.silent = set()
+            for accessory, name in command["silent_events"]:
+                char = self.char(accessory, name)
+                MISBEHAVIOUR.silent.add((self.accessory(accessory).aid, self.accessory(accessory).iid_manager.get_iid(char)))
+        if "read_limit" in command:
+            MISBEHAVIOUR.read_limit = None if command["read_limit"] is None else int(command["read_limit"])
+        if "idle_close" in command:
+            running = MISBEHAVIOUR.idle_close is not None
+            MISBEHAVIOUR.idle_close = None if command["idle_close"] is None else float(command["idle_close"])
+            if MISBEHAVIOUR.idle_close is not None and not running:
+                asyncio.get_running_loop().create_task(self.close_idle())
+        return MISBEHAVIOUR.counts()
+
     def drop_connections(self):
         for protocol in list(self.driver.http_server.connections.values()):
             protocol.close()
@@ -673,6 +752,10 @@ class Fixture:
             return {"iids": iids}
         if cmd == "storm_status":
             return {"running": self.storm_running, "changes": self.storm_changes, "stamps": self.storm_stamps}
+        if cmd == "misbehave":
+            return self.misbehave(command)
+        if cmd == "misbehaviour":
+            return MISBEHAVIOUR.counts()
         if cmd == "flood_status":
             return {"events": self.flood_count, "running": self.flood_running}
         raise KeyError(f"unknown command {cmd!r}")
@@ -693,6 +776,8 @@ def main():
                         help="the scale profile: N lights of 10 characteristics each instead of the six accessories")
     parser.add_argument("--profile", choices=["default", "homeassistant"], default="default",
                         help="homeassistant: one accessory per service type Home Assistant controls instead of the six")
+    parser.add_argument("--device", default=None, metavar="FILE",
+                        help="serve a real device's accessory database (Tests/Fixtures/devices/*.json) instead")
     parser.add_argument("--mdns", action="store_true",
                         help="announce over mDNS on 127.0.0.1 (only inside a private network namespace with lo alone)")
     parser.add_argument("--quiet-writes", action="store_true", help="print no line per accepted write")

@@ -26,10 +26,12 @@ public final class GatewayProcess: Sendable {
     /// Writes a configuration that points at `brokerURL` (plus `extraYAML`, more top-level sections or
     /// keys) into a fresh folder. Nothing runs until `start()`. Outside a private network namespace,
     /// DNS-SD discovery is off unless `environment` says otherwise (`AvahiNamespace.gatewayEnvironment`).
-    /// - Parameter logLevel: `log_level`; tests read the debug lines, benchmarks run at the default `info`.
+    /// - Parameters:
+    ///   - logLevel: `log_level`; tests read the debug lines, benchmarks run at the default `info`.
+    ///   - homekit: more keys of the `homekit` section (`["catchup_interval": "1"]`).
     public init(
         brokerURL: String, baseTopic: String = "hap2mqtt", extraYAML: String = "", environment: [String: String] = [:],
-        logLevel: String = "debug"
+        logLevel: String = "debug", homekit: [String: String] = [:]
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -42,6 +44,7 @@ public final class GatewayProcess: Sendable {
               client_id: \(clientID)
             homekit:
               state_dir: \(directory.appendingPathComponent("data").path)
+            \(homekit.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined())
             log_level: \(logLevel)
             \(extraYAML)
             \(extraYAML.contains("frontend:") ? "" : Self.noWebPage)

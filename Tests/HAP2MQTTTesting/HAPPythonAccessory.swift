@@ -1,6 +1,7 @@
 import Foundation
 public import HomeModel
 import Synchronization
+import SystemSupport
 
 /// A real HomeKit accessory for tests: the HAP-python 5.0.0 bridge of `Tests/Fixtures/hap_fixture.py`,
 /// run as a child process on 127.0.0.1 (not advertised over mDNS unless `announced`, which only works in
@@ -106,6 +107,8 @@ public final class HAPPythonAccessory: Sendable {
     private let fixedPairingID: String?
     private let lights: Int?
     private let profile: Profile
+    /// A real device's accessory database served instead (`Tests/Fixtures/devices/*.json`), by path.
+    private let device: String?
     private let recordsWrites: Bool
 
     /// The default setup code, the one HAP-python's examples use.
@@ -127,7 +130,7 @@ public final class HAPPythonAccessory: Sendable {
 
     private init(
         port: UInt16, setupCode: String, pairingID: String?, lights: Int?, profile: Profile, announced: Bool,
-        recordsWrites: Bool, python given: String?
+        recordsWrites: Bool, python given: String?, device: String? = nil
     ) throws(HAPPythonAccessoryError) {
         let python: String
         if let given {
@@ -154,6 +157,7 @@ public final class HAPPythonAccessory: Sendable {
         self.fixedPairingID = pairingID
         self.lights = lights
         self.profile = profile
+        self.device = device
         self.recordsWrites = recordsWrites
         self.shared = FixtureProcess(log: directory.appendingPathComponent("fixture.log"))
     }
@@ -170,6 +174,8 @@ public final class HAPPythonAccessory: Sendable {
     ///   - lights: the scale profile instead of the six accessories: this many colour lights `Light 1`…
     ///     `Light N` (aids 2…N+1) of 10 characteristics each (the benchmarks' large bridges).
     ///   - profile: the accessories to start with (ignored with `lights`).
+    ///   - device: the path of a real device's accessory database (`Tests/Fixtures/devices/*.json`) to
+    ///     serve instead, with the device's aids, iids, types, permissions, formats, values and ranges.
     ///   - python: a Python with HAP-python instead of `HAP2MQTT_TEST_PYTHON` or `<repo>/.venv`.
     ///   - announced: announce it over mDNS on 127.0.0.1 with HAP-python's own zeroconf; the fixture
     ///     refuses that outside a private network namespace with `lo` alone (`AvahiNamespace`).
@@ -179,7 +185,7 @@ public final class HAPPythonAccessory: Sendable {
     ///   `.startFailed` or `.timedOut` when the fixture does not come up.
     public static func start(
         setupCode: String = defaultSetupCode, pairingID: String? = nil, lights: Int? = nil, profile: Profile = .default,
-        python: String? = nil, announced: Bool = false, recordsWrites: Bool = true
+        python: String? = nil, announced: Bool = false, recordsWrites: Bool = true, device: String? = nil
     ) async throws(HAPPythonAccessoryError) -> HAPPythonAccessory {
         var lastError = HAPPythonAccessoryError.startFailed("no attempt")
         for _ in 0..<3 {  // another process may take the free port between the check and the bind
@@ -187,7 +193,7 @@ public final class HAPPythonAccessory: Sendable {
             do { port = try LoopbackListener.freePort() } catch { throw .startFailed("no free port: \(error)") }
             let accessory = try HAPPythonAccessory(
                 port: port, setupCode: setupCode, pairingID: pairingID, lights: lights, profile: profile,
-                announced: announced, recordsWrites: recordsWrites, python: python)
+                announced: announced, recordsWrites: recordsWrites, python: python, device: device)
             do {
                 try await accessory.start(reset: true)
                 return accessory
@@ -214,6 +220,7 @@ public final class HAPPythonAccessory: Sendable {
         if let fixedPairingID { arguments += ["--pairing-id", fixedPairingID] }
         if let lights { arguments += ["--lights", String(lights)] }
         if profile != .default { arguments += ["--profile", profile.rawValue] }
+        if let device { arguments += ["--device", device] }
         if announced { arguments.append("--mdns") }
         if !recordsWrites { arguments.append("--quiet-writes") }
         if reset { arguments.append("--reset") }
@@ -413,6 +420,44 @@ public final class HAPPythonAccessory: Sendable {
     public func floodStatus() async throws(HAPPythonAccessoryError) -> (events: Int, running: Bool) {
         let answer = try await control(["cmd": "flood_status"])
         return (answer.events ?? 0, answer.running ?? false)
+    }
+
+    /// What the accessory did wrong so far (`misbehave(…)`).
+    public struct Misbehaviour: Sendable, Hashable {
+        /// Reads answered `-70407` for having more characteristics than the limit.
+        public var refusedReads: Int
+        /// Connections closed for being quiet.
+        public var idleCloses: Int
+        /// The most characteristics one answered read asked for.
+        public var largestRead: Int
+    }
+
+    /// Makes the accessory misbehave as real ones do; each argument given replaces its setting:
+    /// `silentEvents` (accessory, characteristic) never send events (their subscriptions are accepted);
+    /// `readLimit`: reads of more characteristics are answered `-70407` (out of resources) for each, `.some(nil)`
+    /// turns it off; `idleClose`: connections quiet that long are closed, `.some(nil)` turns it off.
+    @discardableResult
+    public func misbehave(
+        silentEvents: [(accessory: String, characteristic: String)]? = nil, readLimit: Int?? = nil,
+        idleClose: Duration?? = nil
+    ) async throws(HAPPythonAccessoryError) -> Misbehaviour {
+        var command: [String: Any] = ["cmd": "misbehave"]
+        if let silentEvents { command["silent_events"] = silentEvents.map { [$0.accessory, $0.characteristic] } }
+        if let readLimit { command["read_limit"] = readLimit.map { $0 as Any } ?? NSNull() }
+        if let idleClose { command["idle_close"] = idleClose.map { $0.inSeconds as Any } ?? NSNull() }
+        return try await misbehaviourAnswer(command)
+    }
+
+    /// What the accessory did wrong so far.
+    public func misbehaviour() async throws(HAPPythonAccessoryError) -> Misbehaviour {
+        try await misbehaviourAnswer(["cmd": "misbehaviour"])
+    }
+
+    private func misbehaviourAnswer(_ command: [String: Any]) async throws(HAPPythonAccessoryError) -> Misbehaviour {
+        guard let counts = try await control(command).misbehaviour else {
+            throw .control("the answer carries no counts")
+        }
+        return counts
     }
 
     /// Paired or not, configuration number, pairing id and accessories.

@@ -29,6 +29,9 @@ enum FixtureJSON {
         /// `flood_status`: the changes made by the last flood, and whether it still runs.
         var events: Int?
         var running: Bool?
+        /// `misbehave` and `misbehaviour`: reads refused, connections closed for idleness, the largest read
+        /// answered.
+        var misbehaviour: HAPPythonAccessory.Misbehaviour?
 
         func status() throws(HAPPythonAccessoryError) -> HAPPythonAccessory.Status {
             guard let paired, let configVersion, let pairingID, let accessories else {
@@ -108,6 +111,11 @@ enum FixtureJSON {
         answer.changedNanoseconds = (o["changed_ns"] as? NSNumber).flatMap { UInt64($0.stringValue) }
         answer.events = (o["events"] as? NSNumber)?.intValue
         answer.running = o["running"] as? Bool
+        if let refused = (o["refused_reads"] as? NSNumber)?.intValue {
+            answer.misbehaviour = HAPPythonAccessory.Misbehaviour(
+                refusedReads: refused, idleCloses: (o["idle_closes"] as? NSNumber)?.intValue ?? 0,
+                largestRead: (o["largest_read"] as? NSNumber)?.intValue ?? 0)
+        }
         return answer
     }
 

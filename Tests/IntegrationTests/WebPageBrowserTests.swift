@@ -291,6 +291,15 @@ struct WebPageBrowserTests {
             #expect(why.contains(": "), "no reason: \(why)")
             try await browser.wait(#"#accessories .tile.unavailable[data-slug="lock"] .state"#, text: "Unavailable: ")
             try await browser.waitGone(#".tile[data-slug="lock"] .tile-control"#)
+            // Why, as the code automations read in bridge/accessories, on the accessory's page and the health view.
+            try await browser.open(url + "#/accessory/light")
+            let code = try await browser.wait(#"#reason[data-offline-reason]"#)
+            let codes = ["unreachable", "connection_failed", "connection_lost"]
+            #expect(codes.contains { code.hasSuffix("(\($0))") }, "\(code)")
+            try await browser.click(#"nav a[data-nav="health"]"#)
+            let reason = try await browser.wait(#"#servers .server [data-field="offline_reason"]"#)
+            #expect(codes.contains(reason), "\(reason)")
+            try await browser.wait(#"#servers .server [data-field="keep-alive"]"#, text: "30 s")
         } catch {
             Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
         }

@@ -41,7 +41,7 @@ extension Gateway {
 
     /// `bridge/health`, retained: the gateway's uptime (s), resident memory (bytes), the MQTT messages
     /// received and sent (and the commands collapsed, shed or too large), and per accessory server its
-    /// connection and counts (docs/DESIGN.md "Topics").
+    /// connection and counts, why it is offline and what it learned of it (docs/DESIGN.md "Topics").
     func publishHealth() async {
         parts.health.healthServerIDs = await store.providerIDs
         outbox.retain(topics.bridgeHealth, await healthJSON(), qos: .atLeastOnce)
@@ -83,6 +83,20 @@ extension Gateway {
             "reconnects": .int(Int64(server.diagnostics.reconnects)), "reads": .int(Int64(server.reads)),
             "writes": .int(Int64(server.writes)), "failed_writes": .int(Int64(server.failedWrites)),
             "events": .int(Int64(server.events)),
+            "offline_reason": server.diagnostics.offlineReason.map { .string($0.rawValue) } ?? .null,
+            "profile": server.diagnostics.profile.map(Self.profileJSON) ?? .null,
+        ])
+    }
+
+    /// What a provider learned of its accessory server (docs/DESIGN.md "Availability and recovery"):
+    /// `{"polled_instead_of_events":["2.10"],"read_batch_limit":4,"idle_limit":20.5,"keepalive":10.2}`,
+    /// durations in seconds, a limit never learned `null`.
+    private static func profileJSON(_ profile: LearnedProfile) -> JSONValue {
+        .object([
+            "polled_instead_of_events": .array(profile.polledInsteadOfEvents.map(JSONValue.string)),
+            "read_batch_limit": profile.readBatchLimit.map { .int(Int64($0)) } ?? .null,
+            "idle_limit": profile.idleLimit.map { .double(($0.inSeconds * 10).rounded() / 10) } ?? .null,
+            "keepalive": .double((profile.keepalive.inSeconds * 10).rounded() / 10),
         ])
     }
 

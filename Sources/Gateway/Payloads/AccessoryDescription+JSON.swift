@@ -50,6 +50,7 @@ extension AccessoryDescription {
         members.add("manufacturer", string: manufacturer, to: &out)
         members.add("model", string: model, to: &out)
         members.add("name", string: name, to: &out)
+        members.add("offline_reason", string: offline_reason, to: &out)
         if let options {
             members.key("options", to: &out)
             var fields = JSONMembers(&out)

@@ -52,13 +52,18 @@ public struct AccessoryDescription: Encodable, Sendable {
     public var serial: String?
     public var firmware: String?
     public var reachable: Bool
+    /// Why it is offline, as a code (`OfflineReason`); nil while it is reachable.
+    public var offline_reason: String?
     public var topic: String
     public var services: [ServiceEntry]
 
-    /// - Parameter options: the accessory's saved options (`bridge/request/options`), nil when none.
+    /// - Parameters:
+    ///   - options: the accessory's saved options (`bridge/request/options`), nil when none.
+    ///   - offlineReason: why it is offline (`HomeStore.offlineReasons()`); `unknown` when unreachable
+    ///     without one.
     public init(
         accessory: Accessory, layout: AccessoryLayout, reachable: Bool, topics: TopicScheme,
-        options: AccessoryOptions? = nil
+        options: AccessoryOptions? = nil, offlineReason: OfflineReason? = nil
     ) {
         id = accessory.id.description
         name = accessory.name
@@ -73,6 +78,7 @@ public struct AccessoryDescription: Encodable, Sendable {
         serial = accessory.serialNumber
         firmware = accessory.firmwareRevision
         self.reachable = reachable
+        offline_reason = reachable ? nil : (offlineReason ?? .unknown).rawValue
         topic = topics.accessory(layout.slug)
         var services: [ServiceEntry] = []
         for (service, laid) in zip(accessory.services, layout.services) {

@@ -6,11 +6,12 @@ extension Gateway {
     /// names and availability.
     public func accessoryDescriptions() async -> [AccessoryDescription] {
         let accessories = await store.accessories()
+        let reasons = await store.offlineReasons()
         return accessories.compactMap { accessory in
             guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { return nil }
             return AccessoryDescription(
                 accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics,
-                options: options(of: accessory.id))
+                options: options(of: accessory.id), offlineReason: reasons[accessory.id])
         }
     }
 }

@@ -33,13 +33,14 @@ extension Gateway {
         let estimate =
             outbox.retained[topics.bridgeAccessories].map { $0.payload.count + $0.payload.count / 8 }
             ?? index.layouts.values.reduce(1024) { $0 + 250 * $1.byIID.count }
+        let reasons = await store.offlineReasons()
         var writer = AccessoryDescription.ListWriter(reservingCapacity: estimate)
         for accessory in accessories {
             guard let layout = index.layouts[accessory.id], let entry = published[accessory.id] else { continue }
             writer.append(
                 AccessoryDescription(
                     accessory: accessory, layout: layout, reachable: entry.reachable, topics: topics,
-                    options: options(of: accessory.id)))
+                    options: options(of: accessory.id), offlineReason: reasons[accessory.id]))
         }
         outbox.retain(topics.bridgeAccessories, payload: writer.finish(), qos: .atLeastOnce)
     }

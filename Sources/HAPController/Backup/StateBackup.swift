@@ -6,8 +6,9 @@ public import SystemSupport
 /// What a backup holds (docs/DESIGN.md "Backup"): the state directory's files that a fresh machine needs to
 /// reach every paired accessory without pairing again, byte for byte: `controller.json`, every
 /// `pairing-<ID>.json` (its accessory's last address included), `accessories-<ID>.json` (the accessory
-/// caches), `slugs.json`, `options.json` and `instance.json` (the gateway's instance id, so that the
-/// restored gateway is the same owner of its base topic). Not `health.json`, the lock, temporary or moved-aside files.
+/// caches), `profile-<ID>.json` (what was learned of misbehaving accessories), `slugs.json`, `options.json`
+/// and `instance.json` (the gateway's instance id, so that the restored gateway is the same owner of its
+/// base topic). Not `health.json`, the lock, temporary or moved-aside files.
 ///
 /// Its payload is a JSON object, `{"format":1,"createdBy":"hap2mqtt 0.1.0","created":"…Z","files":{"name":
 /// base64,…}}`, which `BackupArchive` encrypts.
@@ -28,6 +29,9 @@ public struct StateBackup: Sendable, Hashable {
     static let gatewayFiles: Set<String> = ["slugs.json", "options.json", "instance.json"]
     /// The accessory caches' prefix (`AccessoryCache`).
     static let cachePrefix = "accessories-"
+    /// The prefixes of the files kept per accessory server beside its pairing: the caches and the learned
+    /// profiles (`AccessoryProfileFile`).
+    static let perServerPrefixes = [cachePrefix, AccessoryProfileFile.prefix]
     /// The largest file read for a backup: an accessory cache of a large bridge is some hundred KiB.
     static let maximumFileSize = 16 << 20
 
@@ -36,9 +40,9 @@ public struct StateBackup: Sendable, Hashable {
     static func belongs(_ name: String) -> Bool {
         if name == PairingStore.identityFileName || gatewayFiles.contains(name) { return true }
         if PairingStore.accessoryPairingID(fromFileName: name) != nil { return true }
-        guard name.hasPrefix(cachePrefix) else { return false }
+        guard let prefix = perServerPrefixes.first(where: name.hasPrefix) else { return false }
         return PairingStore.accessoryPairingID(
-            fromFileName: PairingStore.pairingFilePrefix + name.dropFirst(cachePrefix.count)) != nil
+            fromFileName: PairingStore.pairingFilePrefix + name.dropFirst(prefix.count)) != nil
     }
 
     /// The backup of `directory`, made at `date` by `createdBy`.

@@ -48,6 +48,12 @@ extension HAPController {
         } catch {
             logger.warning("could not remove the cached accessory list: \(error)", metadata)
         }
+        do {
+            try AccessoryProfileFile(directory: store.directory, accessoryPairingID: pairing.accessoryPairingID)
+                .remove()
+        } catch {
+            logger.warning("could not remove the learned profile: \(error)", metadata)
+        }
         logger.notice("unpaired", metadata)
         return outcome
     }

@@ -23,8 +23,8 @@ struct AccessoryIndex: Sendable {
     var polled: [HAPCharacteristicID]
     /// Readable characteristics with `ev` that hold a state (not the information services, not stateless
     /// buttons): read at the catch-up interval, because some accessories advertise events and never send
-    /// them.
-    let caughtUp: [HAPCharacteristicID]
+    /// them. One found not to send them is moved to `polled` (`pollInstead(of:)`).
+    private(set) var caughtUp: [HAPCharacteristicID]
     /// Readable stateless characteristics (ProgrammableSwitchEvent, ButtonEvent): a read of one tells nothing.
     let stateless: Set<HAPCharacteristicID>
     /// The cheap read that checks the connection: the bridge's (aid 1) firmware revision, as iOS does,
@@ -94,6 +94,14 @@ struct AccessoryIndex: Sendable {
         } else {
             keepalive = readable.first { $0.aid == 1 } ?? readable.first
         }
+    }
+
+    /// Polls `id` at the poll interval instead of trusting its events (the accessory does not send them):
+    /// moved from `caughtUp` to `polled`; nothing for a characteristic not in `caughtUp`.
+    mutating func pollInstead(of id: HAPCharacteristicID) {
+        guard let position = caughtUp.firstIndex(of: id) else { return }
+        caughtUp.remove(at: position)
+        polled.append(id)
     }
 
     /// The aids with a `-70402` answer among `results` and no successful answer of a characteristic outside

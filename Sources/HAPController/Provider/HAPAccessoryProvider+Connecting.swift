@@ -76,7 +76,7 @@ extension HAPAccessoryProvider {
             case .logLinkBack: logger.info("\(displayName) answers at \(address) again; reconnecting now")
             case .logAnnouncedElsewhere:
                 logger.info("\(displayName) is announced as paired at another address; trying pair-verify there")
-            case .learnIdleLimit(let quiet): learnIdleLimit(quiet)
+            case .learnIdleLimit(let quiet): learn(.idleClose(quiet: quiet))
             case .shutDown: await shutDown()
             }
         }
@@ -192,7 +192,7 @@ extension HAPAccessoryProvider {
     {
         var accessories = try await fetchAccessories(client)
         var synced = AccessoryIndex(accessories)
-        let values = try await client.read(synced.readable)
+        let values = try await readInBatches(synced.readable, on: client)
         synced.apply(values, to: &accessories)
         let subscriptions = try await client.subscribe(synced.evented)
         // A characteristic that advertises events but refuses the subscription is polled instead.
@@ -201,6 +201,7 @@ extension HAPAccessoryProvider {
             logger.debug("events refused for \(refused.map(\.description).joined(separator: ",")); polled instead")
             synced.polled += refused
         }
+        applyProfile(to: &synced, values: values)
         return (accessories, synced, values)
     }
 
@@ -263,18 +264,6 @@ extension HAPAccessoryProvider {
             logger.warning(
                 "accessory \(id) is unreachable behind its bridge (HAP status -70402)", ["accessory": id.description])
         }
-    }
-
-    /// Takes the quiet time before the accessory ended a session; a shorter idle limit shortens the
-    /// keep-alive of the next sessions.
-    private func learnIdleLimit(_ quiet: Duration) {
-        guard idleLimit.learn(quiet: quiet) else { return }
-        let keepalive = idleLimit.keepalive(configured: settings.keepaliveInterval)
-        guard keepalive < settings.keepaliveInterval else { return }
-        logger.info(
-            "\(displayName) ended a connection quiet for \(CharacteristicValue.format((quiet.inSeconds * 10).rounded() / 10)) s; "
-                + "keeping its connection alive every \(CharacteristicValue.format((keepalive.inSeconds * 10).rounded() / 10)) s"
-        )
     }
 
     /// After a rejection: waits for an announcement of the paired accessory, as paired, at an address

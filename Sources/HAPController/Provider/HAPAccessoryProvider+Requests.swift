@@ -17,7 +17,7 @@ extension HAPAccessoryProvider {
         guard let client, let index, !known.isEmpty else { return results }
         let answers: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
-            answers = try await client.read(known.map(\.id))
+            answers = try await readInBatches(known.map(\.id), on: client)
         } catch {
             for (address, _) in known { results[address] = .failure(Self.accessoryError(error)) }
             return results
@@ -93,6 +93,7 @@ extension HAPAccessoryProvider {
             }
         }
         await note(answers)
+        for (id, answer) in answers where answer.status.isSuccess { learning.verification.forget(id) }
         for (address, id) in idOf {
             if let answer = answers[id] {
                 unconfirmed.forget(id)

@@ -7,7 +7,7 @@ extension HAPAccessoryProvider {
     func watch(_ client: HAPClient) async -> HAPConnectionError {
         let events = client.events
         let pollInterval = settings.pollInterval
-        let keepaliveInterval = idleLimit.keepalive(configured: settings.keepaliveInterval)
+        let keepaliveInterval = learning.profile.keepalive(configured: settings.keepaliveInterval)
         let catchupInterval = settings.catchupInterval
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -51,6 +51,7 @@ extension HAPAccessoryProvider {
                 continue
             }
             heard.insert(event.id.aid)
+            learning.verification.heard(event.id, event.value)
             let value: CharacteristicValue?
             switch index.decoded(event.value, for: event.id) {
             case .success(let decoded): value = decoded
@@ -79,7 +80,7 @@ extension HAPAccessoryProvider {
     func readAndReport(_ ids: [HAPCharacteristicID], on client: HAPClient, purpose: String) async -> Int {
         let results: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
-            results = try await client.read(ids)
+            results = try await readInBatches(ids, on: client)
         } catch {
             // A broken connection ends the session on its own; anything else is the accessory's odd answer.
             logger.debug("\(purpose) failed: \(error)")
@@ -116,7 +117,9 @@ extension HAPAccessoryProvider {
 
     /// The keep-alive read (a request that gets no answer closes the connection, which ends the session),
     /// plus one characteristic of each bridged accessory that answered `-70402`, to notice its return.
+    /// Characteristics found changed without their event are judged first (`judgeEvents()`).
     func keepAlive(_ client: HAPClient) async {
+        judgeEvents()
         guard let index else { return }
         var ids = index.keepalive.map { [$0] } ?? []
         for aid in bridged.aids {
@@ -161,7 +164,7 @@ extension HAPAccessoryProvider {
         let ids = index.stateful(of: back)
         let results: [HAPCharacteristicID: HAPCharacteristicResult]
         do {
-            results = try await client.read(ids)
+            results = try await readInBatches(ids, on: client)
         } catch {
             // A broken connection ends the session, which takes every accessory offline.
             bridged.markUnreachable(back)

@@ -11,8 +11,10 @@ import SystemSupport
 /// readable value, subscribes to events for every characteristic with `ev` (one request per aid) and only
 /// then reports `.synced` and the accessories reachable. While connected, events become `.values(.event)`,
 /// characteristics without events are polled at `pollInterval`, and a keep-alive read of the bridge's
-/// firmware revision every `keepaliveInterval` notices a dead connection; an accessory that ends quiet
-/// connections sooner gets it at half its learned idle limit (`IdleLimit`). A dropped connection or a
+/// firmware revision every `keepaliveInterval` notices a dead connection. What it learns of an accessory
+/// that misbehaves (`AccessoryServerProfile`, kept in the state directory) changes this: characteristics
+/// whose events do not come are polled, reads are split into the batches it takes, and one that ends quiet
+/// connections gets its keep-alive at half its idle limit. A dropped connection or a
 /// request that times out makes every accessory unreachable, unless a new session is synced within
 /// `offlineGrace`; a session that ran for a second or more is replaced at once, and reads and writes wait
 /// for that attempt; after failed attempts reconnection follows `ReconnectBackoff`. A bridged accessory
@@ -63,8 +65,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     var bridged = BridgedReachability()
     /// Where the accessory server is, from its pairing and its announcements.
     var following: AnnouncementFollowing
-    /// How quiet connections may get before the accessory ends them, learned from its drops.
-    var idleLimit = IdleLimit()
+    /// What it learned of the accessory server (idle limit, read batches, events that do not come).
+    var learning = ProviderLearning()
     var logLimits = ProviderLogLimits()
     /// Writes sent without an answer, to read back on a later session.
     var unconfirmed = UnconfirmedWrites()
@@ -92,6 +94,8 @@ public actor HAPAccessoryProvider: AccessoryProvider {
         self.context = ProviderContext(
             controller: controller,
             cache: AccessoryCache(
+                directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID),
+            profileFile: AccessoryProfileFile(
                 directory: controller.store.directory, accessoryPairingID: pairing.accessoryPairingID),
             discovery: discovery, clock: clock, unreadableReason: unreadableReason)
         self.following = AnnouncementFollowing(address: HAPEndpoint(host: pairing.host, port: pairing.port))
@@ -121,6 +125,7 @@ public actor HAPAccessoryProvider: AccessoryProvider {
     /// Starts connecting; the first sync is reported through `events`.
     public func start() async {
         guard tasks.runner == nil, !stopped else { return }
+        if context.unreadableReason == nil { loadProfile() }
         if let discovery, context.unreadableReason == nil {
             let announcements = await discovery.announcements(for: pairing.accessoryPairingID)
             following.announcement = await discovery.advertisements(for: pairing.accessoryPairingID).first

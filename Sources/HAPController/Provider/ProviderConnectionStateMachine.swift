@@ -153,7 +153,7 @@ struct ProviderConnectionStateMachine: Sendable {
     private let offlineGrace: Duration
     private let followsAnnouncements: Bool
     /// Failed attempts since the last synced session, for the log.
-    private var failuresInARow = 0
+    private(set) var failuresInARow = 0
     /// The accessories of a dropped session whose report waits for the grace timer, and its generation.
     private var heldReport: (accessories: [AccessoryID], generation: UInt64)?
     private var generation: UInt64 = 0
@@ -166,7 +166,7 @@ struct ProviderConnectionStateMachine: Sendable {
     /// What cut the back-off under way short, for the log.
     private var wokenBy = Action.logAnnouncedReturn
     /// Whether the last attempt failed before its TCP connection opened.
-    private var lastAttemptUnreached = false
+    private(set) var lastAttemptUnreached = false
     /// The delay of the back-off under way (or the last one).
     private var backOffDelay = Duration.zero
 

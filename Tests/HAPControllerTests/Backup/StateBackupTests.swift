@@ -24,6 +24,8 @@ struct StateBackupTests {
         try state.write(Data(#"{"AA:BB:CC:DD:EE:01/1":"lamp"}"#.utf8), to: "slugs.json")
         try state.write(Data(#"{"AA:BB:CC:DD:EE:01/1":{"room":"Hall"}}"#.utf8), to: "options.json")
         try state.write(Data(#"{"accessories":[]}"#.utf8), to: "accessories-AA-BB-CC-DD-EE-01.json")
+        try state.write(Data(#"{"read_batch_limit":4}"#.utf8), to: "profile-AA-BB-CC-DD-EE-02.json")
+        try state.write(Data("{}".utf8), to: "profile-of-something-else.json")
         try state.write(Data("{}".utf8), to: "health.json")
         try state.write(Data("{}".utf8), to: "slugs.json.corrupt")
         try state.write(Data("1".utf8), to: ".lock")
@@ -32,10 +34,12 @@ struct StateBackupTests {
 
     static let backedUp = [
         "accessories-AA-BB-CC-DD-EE-01.json", "controller.json", "options.json", "pairing-AA-BB-CC-DD-EE-01.json",
-        "pairing-AA-BB-CC-DD-EE-02.json", "slugs.json",
+        "pairing-AA-BB-CC-DD-EE-02.json", "profile-AA-BB-CC-DD-EE-02.json", "slugs.json",
     ]
 
-    @Test("a backup holds the identity, the pairings, slugs, options and caches; never health, lock or damaged copies")
+    @Test(
+        "a backup holds the identity, the pairings, slugs, options, caches and learned profiles; never health, lock or damaged copies"
+    )
     func collect() throws {
         let (directory, pairings) = try Self.populated()
         defer { directory.remove() }

@@ -18,12 +18,14 @@ struct LiveGateway {
     /// `run` is false, starts `hap2mqtt run`.
     /// - Parameter announced: the accessory announces itself over mDNS and is paired with `pair --id`
     ///   (only inside a private network namespace, `AvahiNamespace`).
-    static func start(extraYAML: String = "", pairingID: String? = nil, run: Bool = true, announced: Bool = false)
-        async throws -> LiveGateway
-    {
+    /// - Parameter homekit: more keys of the gateway's `homekit` section (`["poll_interval": "2"]`).
+    static func start(
+        extraYAML: String = "", pairingID: String? = nil, run: Bool = true, announced: Bool = false,
+        homekit: [String: String] = [:]
+    ) async throws -> LiveGateway {
         let broker = try await MosquittoBroker()
         let accessory = try await HAPPythonAccessory.start(pairingID: pairingID, announced: announced)
-        let gateway = try GatewayProcess(brokerURL: broker.url, extraYAML: extraYAML)
+        let gateway = try GatewayProcess(brokerURL: broker.url, extraYAML: extraYAML, homekit: homekit)
         if announced {
             let id = try await accessory.status().pairingID
             let paired = try await gateway.runCommand(["pair", "--id", id, "--code", accessory.setupCode])

@@ -1,5 +1,6 @@
 /// What a provider learns about an accessory that ends quiet connections (docs/hap-notes.md §7.8): the
-/// shortest quiet time after which it closed or dropped one, and the keep-alive that stays below it.
+/// shortest quiet time after which it closed or dropped one, and the keep-alive that stays below it. Part
+/// of the accessory server's learned profile (`AccessoryServerProfile`).
 ///
 /// Closes are measured by `HAPConnection.quietBeforeClose`. A connection that ended after less than
 /// `shortestQuiet` of quiet was busy, and says nothing about idleness.
