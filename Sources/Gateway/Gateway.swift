@@ -62,8 +62,9 @@ public actor Gateway {
         self.mqtt = mqtt
         let topics = TopicScheme(base: configuration.baseTopic)
         self.topics = topics
-        self.index = TopicIndex(
+        let index = TopicIndex(
             slugs: SlugRegistry(directory: configuration.stateDirectory, logger: logger), scheme: topics)
+        self.index = index
         self.parts = GatewayParts(
             commands: CommandsPart(
                 responseTopics: ResponseTopicPolicy(
@@ -71,7 +72,8 @@ public actor Gateway {
                     statusTopic: configuration.homeAssistant.statusTopic)),
             homeAssistant: HomeAssistantPart(
                 discovery: HomeAssistantDiscovery(
-                    configuration: configuration.homeAssistant, topics: topics, version: configuration.version)),
+                    configuration: configuration.homeAssistant, topics: topics, version: configuration.version),
+                startingIn: configuration.stateDirectory, isNewInstallation: index.slugMapWasAbsent, logger: logger),
             management: ManagementPart(management: management), health: HealthPart(logging: logging))
     }
 
@@ -134,6 +136,7 @@ public actor Gateway {
         flush()
         hasPublishedHome = true
         logger.info("published \(published.count) accessories under \(topics.base)/")
+        startDiscoveryFormat()
 
         mqtt.onConnect { [weak self] reconnect in
             guard reconnect, let self else { return }

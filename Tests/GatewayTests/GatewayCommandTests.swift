@@ -421,7 +421,7 @@ struct GatewayCommandTests {
             let unknown = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/response/reboot")
             #expect(
                 unknown.payloadString
-                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, backup, options, pair, refresh, unpair"}"#
+                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, homeassistant_migrate, backup, options, pair, refresh, unpair"}"#
             )
         }
     }

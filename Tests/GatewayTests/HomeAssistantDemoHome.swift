@@ -55,7 +55,8 @@ final class HomeAssistantDemoHome: Stoppable {
     init(
         accessories: [Accessory] = HomeAssistantDemoHome.build(),
         homeAssistant configuration: HomeAssistantConfiguration = HomeAssistantConfiguration(
-            birthDelay: .milliseconds(100)...(.milliseconds(300)))
+            birthDelay: .milliseconds(100)...(.milliseconds(300)),
+            format: DiscoveryFormat(rawValue: HomeAssistantVersion.current.discoveryFormat))
     ) async throws {
         gateway = try await BrokerGatewayHarness(accessories: accessories, homeAssistant: configuration)
         try await gateway.waitUntilOnline()

@@ -15,6 +15,7 @@ extension Gateway {
     func scanBroker() async -> RetainedScan? {
         var filters = [topics.base + "/#"]
         filters.append(configuration.homeAssistant.prefix + "/+/+/+/config")
+        filters.append(configuration.homeAssistant.prefix + "/device/+/config")
         // Outside the base topic, so that subscribers to `<base>/#` never see it.
         let marker = "\(topics.base)-scan/\(UInt64.random(in: 0...UInt64.max))"
         let base = topics.base
@@ -45,9 +46,14 @@ extension Gateway {
         let nodes = Set(
             index.knownAccessories.filter { !kept.contains($0) }.map(HomeAssistantDiscovery.nodeID(of:))
                 + [bridgeDiscoveryIdentifier])
+        // A migration under way holds both formats' configs on purpose; its own last step clears the old.
+        let prefix = configuration.homeAssistant.prefix + "/"
+        let skipsConfigs = migration.isMigrating
         var cleared = 0
         for topic in inClearingOrder(scan.topics)
-        where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) && !isKept(topic, slugs: keptSlugs) {
+        where !expected.contains(topic) && isMadeByGateway(topic, nodes: nodes) && !isKept(topic, slugs: keptSlugs)
+            && !(skipsConfigs && topic.hasPrefix(prefix))
+        {
             outbox.clear(topic)
             cleared += 1
         }
@@ -152,14 +158,16 @@ extension Gateway {
     }
 
     /// Whether this gateway made `topic`: an accessory's topic under the base topic (`bridge/…` is left
-    /// alone: other parts publish there; `bridge/discovered` has its own rule), or a discovery config whose `node_id` is one of `nodes`.
+    /// alone: other parts publish there; `bridge/discovered` has its own rule), or a discovery config, per
+    /// entity or per device, whose `node_id` is one of `nodes`.
     private func isMadeByGateway(_ topic: String, nodes: Set<String>) -> Bool {
         let base = topics.base + "/"
         if topic.hasPrefix(base) { return !topic.hasPrefix(base + "bridge/") }
         let prefix = configuration.homeAssistant.prefix + "/"
         guard topic.hasPrefix(prefix) else { return false }
-        // <prefix>/<component>/<node_id>/<object_id>/config
+        // <prefix>/<component>/<node_id>/<object_id>/config, or <prefix>/device/<node_id>/config
         let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        if levels.count == 3, levels[0] == "device", levels[2] == "config" { return nodes.contains(String(levels[1])) }
         return levels.count == 4 && levels[3] == "config" && nodes.contains(String(levels[1]))
     }
 

@@ -12,7 +12,14 @@ extension Gateway {
     /// when they must be republished (`retainedInOrder()`), since they are the largest retained payloads
     /// (4 MB at 10,000 characteristics) and needed only after a reconnect or Home Assistant's birth message.
     func publishDiscovery(_ accessory: Accessory, _ layout: AccessoryLayout) {
-        let plan = discovery.plan(for: accessory, layout: layout)
+        // While a migration announces the old configs, nothing is published in either format: its next
+        // step publishes every accessory as it is then.
+        guard let format = migration.publishingFormat else { return }
+        var plan = discovery.plan(for: accessory, layout: layout, format: format)
+        if !configuration.homeAssistant.discovery {
+            // Discovery off removes what either format made.
+            plan.clear += discovery.plan(for: accessory, layout: layout, format: format.other).clear
+        }
         let current = published[accessory.id]?.topics ?? []
         for config in plan.publish {
             published[accessory.id]?.topics.insert(config.topic)
@@ -27,11 +34,13 @@ extension Gateway {
 
     /// The gateway's own device (a connectivity sensor on `bridge/state`), which accessories point to.
     func publishBridgeDiscovery() {
-        let config = discovery.bridgeConfig()
+        guard let format = migration.publishingFormat else { return }
+        let config = discovery.bridgeConfig(format: format)
         if configuration.homeAssistant.discovery {
             outbox.retain(config.topic, config.text, qos: .atLeastOnce)
         } else {
             outbox.clear(config.topic)
+            outbox.clear(discovery.bridgeConfig(format: format.other).topic)
         }
     }
 
@@ -64,10 +73,10 @@ extension Gateway {
     func retainedInOrder() async -> [MQTTMessage] {
         let accessories = await store.accessories()
         var configs: [MQTTMessage] = []
-        if configuration.homeAssistant.discovery {
+        if configuration.homeAssistant.discovery, let format = migration.publishingFormat {
             for accessory in accessories {
                 guard let layout = index.layouts[accessory.id] else { continue }
-                for config in discovery.plan(for: accessory, layout: layout).publish {
+                for config in discovery.plan(for: accessory, layout: layout, format: format).publish {
                     configs.append(
                         MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
                 }
