@@ -120,7 +120,8 @@ struct DiscoveryMigrationGatewayTests {
             #expect((markers.max() ?? .max) < (clears.min() ?? -1), "every old config announced, then cleared")
             #expect((clears.max() ?? .max) < (configs.min() ?? -1), "before any device config")
             #expect(
-                !seen.contains { !Self.isDeviceTopic($0.topic) && !$0.payload.isEmpty && $0.payloadString != Self.marker
+                !seen.contains {
+                    !Self.isDeviceTopic($0.topic) && !$0.payload.isEmpty && $0.payloadString != Self.marker
                 }, "no per-entity config is published again")
             let now = try await setup.retainedConfigs()
             #expect(now.keys.allSatisfy(Self.isDeviceTopic) && now.count == 5, "\(now.keys.sorted())")
@@ -153,7 +154,8 @@ struct DiscoveryMigrationGatewayTests {
                 #expect(devices.count == 5 && devices.keys.allSatisfy(Self.isDeviceTopic))
 
                 await setup.observer.clear()
-                try await setup.observer.publish("hap2mqtt/bridge/request/homeassistant_migrate", #"{"format":"entity"}"#)
+                try await setup.observer.publish(
+                    "hap2mqtt/bridge/request/homeassistant_migrate", #"{"format":"entity"}"#)
                 let answer = try await setup.observer.waitFor(topic: "hap2mqtt/bridge/response/homeassistant_migrate")
                 #expect(answer.payloadString?.contains(#""from":"device","to":"entity""#) == true, "\(answer)")
                 try await setup.waitUntilSettled(.entity)
@@ -186,7 +188,9 @@ struct DiscoveryMigrationGatewayTests {
         }
     }
 
-    @Test("a migration cut short goes on at the next start from the recorded step; a request against the setting is refused")
+    @Test(
+        "a migration cut short goes on at the next start from the recorded step; a request against the setting is refused"
+    )
     func interrupted() async throws {
         try await withStopping(try await Setup()) { setup in
             try await setup.run(format: .entity) { _ in try await setup.waitUntilSettled(.entity) }
@@ -208,10 +212,12 @@ struct DiscoveryMigrationGatewayTests {
 
             await setup.observer.clear()
             try await setup.run(format: .entity) { _ in
-                try await setup.observer.publish("hap2mqtt/bridge/request/homeassistant_migrate", #"{"format":"device"}"#)
+                try await setup.observer.publish(
+                    "hap2mqtt/bridge/request/homeassistant_migrate", #"{"format":"device"}"#)
                 let reply = try await setup.observer.waitFor(topic: "hap2mqtt/bridge/response/homeassistant_migrate")
                 #expect(
-                    reply.payloadString?.contains("homeassistant.discovery_format is entity in the configuration") == true,
+                    reply.payloadString?.contains("homeassistant.discovery_format is entity in the configuration")
+                        == true,
                     "\(reply)")
             }
             #expect(try setup.record() == #"{"format":"entity"}"#)

@@ -1,5 +1,6 @@
-@testable import Gateway
 import Testing
+
+@testable import Gateway
 
 /// The discovery format's state and its migration by Home Assistant's protocol, as transitions and the
 /// actions they ask for; and the record in the state directory.

@@ -109,7 +109,9 @@ struct ConfigurationErrorTests {
                 == "FILE:2:31: homeassistant.exclude_accessories[1]: must not be empty")
         // What Home Assistant refuses in a discovery prefix, and a format it does not have.
         let control = try configurationError("homeassistant:\n  prefix: \"home\\tassistant\"\n")
-        #expect(control?.contains("homeassistant.prefix: must not contain control characters (U+9)") == true, "\(control ?? "")")
+        #expect(
+            control?.contains("homeassistant.prefix: must not contain control characters (U+9)") == true,
+            "\(control ?? "")")
         let nonCharacter = try configurationError("homeassistant:\n  prefix: \"ha\\uFFFE\"\n")
         #expect(nonCharacter?.contains("the Unicode noncharacter U+FFFE") == true, "\(nonCharacter ?? "")")
         #expect(

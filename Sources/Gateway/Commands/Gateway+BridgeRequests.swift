@@ -72,9 +72,10 @@ extension Gateway {
         case "health_check": return await healthCheck()
         case Self.migrateRequest: return migrateDiscovery(request)
         default:
-            let known = (["identify", "rename", "health_check", Self.migrateRequest] + Self.managementRequests.sorted())
+            let known =
+                (["identify", "rename", "health_check", Self.migrateRequest] + Self.managementRequests.sorted())
                 .joined(
-                separator: ", ")
+                    separator: ", ")
             return .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
         }
     }

@@ -38,7 +38,8 @@ extension Gateway {
         }
         guard configuration.homeAssistant.discovery else {
             return .failure(
-                .invalidPayload("Home Assistant discovery is off (homeassistant.discovery): there are no configs to migrate"))
+                .invalidPayload(
+                    "Home Assistant discovery is off (homeassistant.discovery): there are no configs to migrate"))
         }
         let before = migration.state
         let actions: [DiscoveryMigration.Action]
@@ -99,7 +100,8 @@ extension Gateway {
             }.value
             if let failure {
                 logger.warning(
-                    "cannot record the Home Assistant discovery format (\(failure)); a restart may repeat a migration step")
+                    "cannot record the Home Assistant discovery format (\(failure)); a restart may repeat a migration step"
+                )
             }
         }
         await publishBridgeInfo()

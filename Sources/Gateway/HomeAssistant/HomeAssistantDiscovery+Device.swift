@@ -40,7 +40,8 @@ extension HomeAssistantDiscovery {
             top["avty"] = shared.list
             if let mode = shared.mode { top["avty_mode"] = mode }
         }
-        return DiscoveryConfig(component: "device", topic: deviceTopic(node: node), uniqueID: node, payload: .object(top))
+        return DiscoveryConfig(
+            component: "device", topic: deviceTopic(node: node), uniqueID: node, payload: .object(top))
     }
 
     /// The availability (list and mode) that most of the entities among `configs` have, which the

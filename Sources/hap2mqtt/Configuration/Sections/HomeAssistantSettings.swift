@@ -92,11 +92,13 @@ struct HomeAssistantSettings: Sendable, Hashable {
             let v = scalar.value
             if v <= 0x1F || (0x7F...0x9F).contains(v) {
                 throw value.invalid(
-                    "must not contain control characters (U+\(String(v, radix: 16, uppercase: true))), which Home Assistant refuses in a topic")
+                    "must not contain control characters (U+\(String(v, radix: 16, uppercase: true))), which Home Assistant refuses in a topic"
+                )
             }
             if (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE {
                 throw value.invalid(
-                    "must not contain the Unicode noncharacter U+\(String(v, radix: 16, uppercase: true)), which Home Assistant refuses in a topic")
+                    "must not contain the Unicode noncharacter U+\(String(v, radix: 16, uppercase: true)), which Home Assistant refuses in a topic"
+                )
             }
         }
     }
