@@ -76,6 +76,13 @@ final class HomeAssistantDemoHome: Stoppable {
         try await withStopping(try await HomeAssistantDemoHome(accessories: accessories), body)
     }
 
+    /// As `with(accessories:_:)`, with the discovery configs in `format`.
+    static func with(format: DiscoveryFormat, _ body: (HomeAssistantDemoHome) async throws -> Void) async throws {
+        let configuration = HomeAssistantConfiguration(
+            birthDelay: .milliseconds(100)...(.milliseconds(300)), format: format)
+        try await withStopping(try await HomeAssistantDemoHome(homeAssistant: configuration), body)
+    }
+
     func stop() async {
         await homeAssistant.stop()
         await gateway.stop()
