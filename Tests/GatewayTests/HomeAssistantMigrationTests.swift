@@ -21,6 +21,27 @@ struct HomeAssistantMigrationTests {
         return devices
     }
 
+    /// Home Assistant's devices once they show what `expected` does, or after a minute what they show
+    /// then: Home Assistant takes the configs up after the broker acknowledged them, so the migration's
+    /// end on `bridge/info` comes before Home Assistant has reloaded every entity.
+    static func devices(_ ha: HomeAssistant, settlingTo expected: [String: (id: String?, entities: [String])])
+        async throws -> [String: (id: String?, entities: [String])]
+    {
+        func same(_ a: [String: (id: String?, entities: [String])]) -> Bool {
+            a.count == expected.count
+                && a.allSatisfy {
+                    expected[$0.key]?.id == $0.value.id && expected[$0.key]?.entities == $0.value.entities
+                }
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        var now = try await devices(ha)
+        while !same(now), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(250))
+            now = try await devices(ha)
+        }
+        return now
+    }
+
     /// Changes `homeassistant.discovery_format` as a reload does (`Gateway.reconfigure`) and waits until
     /// `bridge/info` shows the configs settled in `format` and every main entity is back.
     static func migrate(_ home: HomeAssistantDemoHome, to format: DiscoveryFormat) async throws {
@@ -66,7 +87,7 @@ struct HomeAssistantMigrationTests {
             try await ha.waitForState("automation.porch_double") { $0.state == "on" }
 
             try await Self.migrate(home, to: .device)
-            let device = try await Self.devices(ha)
+            let device = try await Self.devices(ha, settlingTo: before)
             for (name, was) in before {
                 #expect(device[name]?.entities == was.entities, "\(name): the same entity ids")
                 #expect(device[name]?.id == was.id, "\(name): the same device")
@@ -76,7 +97,7 @@ struct HomeAssistantMigrationTests {
             try await ha.expectNoProblems()
 
             try await Self.migrate(home, to: .entity)
-            let back = try await Self.devices(ha)
+            let back = try await Self.devices(ha, settlingTo: before)
             for (name, was) in before {
                 #expect(back[name]?.entities == was.entities, "\(name): the same entity ids after the way back")
                 #expect(back[name]?.id == was.id)
