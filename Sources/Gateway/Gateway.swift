@@ -192,6 +192,7 @@ public actor Gateway {
         for task in tasks { task.cancel() }
         lanes.removeAll()
         exclusionFollowers.finishAll()
+        await endDiscoveryMigrationStep()
         let offline = Gateway.lastWill(baseTopic: configuration.baseTopic)
         // A broker that is down, or never acknowledges, must not keep the process from stopping (a QoS 1
         // message waits for the next connection). The broker that lost us publishes the last will.

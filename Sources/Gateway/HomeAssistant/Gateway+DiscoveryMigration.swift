@@ -56,6 +56,14 @@ extension Gateway {
         return .success(JSONValue.object(["from": .string(from.rawValue), "to": .string(format.rawValue)]).description)
     }
 
+    /// At a stop: lets the migration's action under way end (a record being written), for at most a few
+    /// seconds, so that nothing is written after the gateway stopped; the steps after it wait for the next
+    /// start, which the record names.
+    func endDiscoveryMigrationStep() async {
+        guard let task = migrationTask else { return }
+        _ = await withDeadline(.seconds(3)) { await task.value }
+    }
+
     /// Runs `actions` after the ones running now.
     func perform(_ actions: [DiscoveryMigration.Action]) {
         guard !actions.isEmpty else { return }

@@ -12,9 +12,9 @@ extension Gateway {
     /// when they must be republished (`retainedInOrder()`), since they are the largest retained payloads
     /// (4 MB at 10,000 characteristics) and needed only after a reconnect or Home Assistant's birth message.
     func publishDiscovery(_ accessory: Accessory, _ layout: AccessoryLayout) {
-        // While a migration announces the old configs, nothing is published in either format: its next
-        // step publishes every accessory as it is then.
-        guard let format = migration.publishingFormat else { return }
+        // While a migration announces and clears the old configs, nothing is published in either format:
+        // its last step publishes every accessory as it is then. Discovery off clears both formats anyway.
+        guard let format = clearingOrPublishingFormat else { return }
         var plan = discovery.plan(for: accessory, layout: layout, format: format)
         if !configuration.homeAssistant.discovery {
             // Discovery off removes what either format made.
@@ -34,7 +34,7 @@ extension Gateway {
 
     /// The gateway's own device (a connectivity sensor on `bridge/state`), which accessories point to.
     func publishBridgeDiscovery() {
-        guard let format = migration.publishingFormat else { return }
+        guard let format = clearingOrPublishingFormat else { return }
         let config = discovery.bridgeConfig(format: format)
         if configuration.homeAssistant.discovery {
             outbox.retain(config.topic, config.text, qos: .atLeastOnce)
@@ -42,6 +42,12 @@ extension Gateway {
             outbox.clear(config.topic)
             outbox.clear(discovery.bridgeConfig(format: format.other).topic)
         }
+    }
+
+    /// The format configs are published in now, nil while a migration holds them back; with discovery off,
+    /// where both formats are cleared, any.
+    private var clearingOrPublishingFormat: DiscoveryFormat? {
+        migration.publishingFormat ?? (configuration.homeAssistant.discovery ? nil : .device)
     }
 
     /// Home Assistant said `online` on its status topic (it started, or its MQTT integration reloaded):
