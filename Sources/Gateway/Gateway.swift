@@ -64,8 +64,9 @@ public actor Gateway {
         self.mqtt = mqtt
         let topics = TopicScheme(base: configuration.baseTopic)
         self.topics = topics
-        self.index = TopicIndex(
+        let index = TopicIndex(
             slugs: SlugRegistry(directory: configuration.stateDirectory, logger: logger), scheme: topics)
+        self.index = index
         self.parts = GatewayParts(
             commands: CommandsPart(
                 responseTopics: ResponseTopicPolicy(
@@ -75,7 +76,8 @@ public actor Gateway {
                         ?? [GatewayConfiguration.defaultResponseTopicFilter(baseTopic: configuration.baseTopic)])),
             homeAssistant: HomeAssistantPart(
                 discovery: HomeAssistantDiscovery(
-                    configuration: configuration.homeAssistant, topics: topics, version: configuration.version)),
+                    configuration: configuration.homeAssistant, topics: topics, version: configuration.version),
+                startingIn: configuration.stateDirectory, isNewInstallation: index.slugMapWasAbsent, logger: logger),
             management: ManagementPart(management: management), health: HealthPart(logging: logging),
             ownership: OwnershipPart(claim: configuration.claim))
     }
@@ -134,6 +136,7 @@ public actor Gateway {
         flush()
         hasPublishedHome = true
         logger.info("published \(published.count) accessories under \(topics.base)/")
+        startDiscoveryFormat()
 
         mqtt.onConnect { [weak self] reconnect in
             guard reconnect, let self, await self.keepsClaim() else { return }
@@ -179,6 +182,7 @@ public actor Gateway {
         for task in tasks { task.cancel() }
         stopCommands()
         stopExclusionFollowers()
+        await endDiscoveryMigrationStep()
         // Another gateway holds the base topic now: its bridge/state and availability are its own to say.
         guard holdsBaseTopic else { return }
         let offline = offlineState

@@ -138,7 +138,8 @@ struct GatewayDiscoveryTests {
     @Test("Home Assistant's birth message brings every config and then every state again, after the delay")
     func birth() async throws {
         try await withGatewayHarness(
-            homeAssistant: HomeAssistantConfiguration(birthDelay: .milliseconds(200)...(.milliseconds(300)))
+            homeAssistant: HomeAssistantConfiguration(
+                birthDelay: .milliseconds(200)...(.milliseconds(300)), format: .entity)
         ) { h in
             try await h.waitUntilOnline()
             let retained = h.mqtt.retained(under: "#")
@@ -212,7 +213,8 @@ struct GatewayDiscoveryTests {
     func exclusions() async throws {
         let settings = HomeAssistantConfiguration(
             prefix: "ha", excludedAccessories: ["front_door", "00:00:00:00:00:01/5"],
-            excludedCharacteristics: ["brightness", "hall_thermostat/thermostat/current_relative_humidity"])
+            excludedCharacteristics: ["brightness", "hall_thermostat/thermostat/current_relative_humidity"],
+            format: .entity)
         try await withGatewayHarness(homeAssistant: settings) { h in
             try await h.waitUntilOnline()
             let configs = h.mqtt.retained(under: "ha/#")
@@ -232,7 +234,8 @@ struct GatewayDiscoveryTests {
 
     @Test("with discovery off no config is published, and configs left from before are cleared")
     func discoveryOff() async throws {
-        try await withGatewayHarness(homeAssistant: HomeAssistantConfiguration(discovery: false)) { h in
+        try await withGatewayHarness(homeAssistant: HomeAssistantConfiguration(discovery: false, format: .entity)) {
+            h in
             try await h.waitUntilOnline()
             let configs = h.mqtt.messages(on: "homeassistant/#")
             #expect(

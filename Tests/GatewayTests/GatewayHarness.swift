@@ -24,6 +24,11 @@ enum GatewayFixture {
 
     static func id(_ aid: Int) -> AccessoryID { AccessoryID(serverID: serverID, aid: aid) }
 
+    /// Home Assistant's defaults with per-entity configs, which most Gateway tests read; a harness without
+    /// a state directory is a new installation, which would publish device-based ones
+    /// (`DiscoveryMigrationGatewayTests` and `DeviceDiscoveryTests` test those).
+    static let perEntity = HomeAssistantConfiguration(format: .entity)
+
     /// The address of the first characteristic of `type` in the provider's accessory `aid`.
     static func address(_ provider: InMemoryAccessoryProvider, aid: Int, _ type: HAPType) -> CharacteristicAddress {
         let accessory = provider.accessories.first { $0.aid == aid }!
@@ -131,7 +136,7 @@ final class GatewayHarness: Stoppable {
 func withGatewayHarness(
     accessories: [Accessory] = GatewayFixture.accessories(), autoSync: Bool = true,
     writeTimeout: Duration = .seconds(10),
-    stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
+    stateDirectory: StateDirectory? = nil, homeAssistant: HomeAssistantConfiguration = GatewayFixture.perEntity,
     homes: [Home] = [Home(name: "Home")], management: Management? = nil, logging: BridgeLogging? = nil,
     moreProviders: [InMemoryAccessoryProvider] = [], responseTopics: [String]? = nil,
     _ body: (GatewayHarness) async throws -> Void
@@ -162,7 +167,7 @@ final class BrokerGatewayHarness: Stoppable {
     /// Starts everything; on a failure, stops what it started before throwing.
     init(
         accessories: [Accessory] = GatewayFixture.accessories(), autoSync: Bool = true,
-        homeAssistant: HomeAssistantConfiguration = HomeAssistantConfiguration(),
+        homeAssistant: HomeAssistantConfiguration = GatewayFixture.perEntity,
         brokerOptions: MosquittoBroker.Options = MosquittoBroker.Options(), sessionExpiry: Duration? = nil
     ) async throws {
         broker = try await MosquittoBroker(options: brokerOptions)

@@ -55,7 +55,8 @@ final class HomeAssistantDemoHome: Stoppable {
     init(
         accessories: [Accessory] = HomeAssistantDemoHome.build(),
         homeAssistant configuration: HomeAssistantConfiguration = HomeAssistantConfiguration(
-            birthDelay: .milliseconds(100)...(.milliseconds(300)))
+            birthDelay: .milliseconds(100)...(.milliseconds(300)),
+            format: DiscoveryFormat(rawValue: HomeAssistantVersion.current.discoveryFormat))
     ) async throws {
         gateway = try await BrokerGatewayHarness(accessories: accessories, homeAssistant: configuration)
         try await gateway.waitUntilOnline()
@@ -73,6 +74,13 @@ final class HomeAssistantDemoHome: Stoppable {
         async throws
     {
         try await withStopping(try await HomeAssistantDemoHome(accessories: accessories), body)
+    }
+
+    /// As `with(accessories:_:)`, with the discovery configs in `format`.
+    static func with(format: DiscoveryFormat, _ body: (HomeAssistantDemoHome) async throws -> Void) async throws {
+        let configuration = HomeAssistantConfiguration(
+            birthDelay: .milliseconds(100)...(.milliseconds(300)), format: format)
+        try await withStopping(try await HomeAssistantDemoHome(homeAssistant: configuration), body)
     }
 
     func stop() async {

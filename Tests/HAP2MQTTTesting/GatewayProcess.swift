@@ -36,7 +36,11 @@ public final class GatewayProcess: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hap2mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         clientID = "hap2mqtt-\(UUID().uuidString.prefix(8))"
-        self.environment = AvahiNamespace.gatewayEnvironment.merging(environment) { _, given in given }
+        // Per-entity discovery configs, which these tests read, unless `environment` names a format: a new
+        // installation would publish device-based ones (the Home Assistant suites choose theirs by version).
+        self.environment = AvahiNamespace.gatewayEnvironment.merging(
+            ["HAP2MQTT_HOMEASSISTANT_DISCOVERY_FORMAT": "entity"].merging(environment) { _, given in given }
+        ) { _, given in given }
         let yaml = """
             mqtt:
               url: \(brokerURL)

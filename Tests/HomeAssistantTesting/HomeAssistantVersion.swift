@@ -30,6 +30,19 @@ public enum HomeAssistantVersion: String, Sendable, CaseIterable, CustomStringCo
 
     public var description: String { "Home Assistant \(rawValue)" }
 
+    /// The discovery format the tests give the gateway for this version (`homeassistant.discovery_format`):
+    /// `entity` for 2024.3, which logs "Integration device is not supported" for device-based configs;
+    /// `device`, the default of a new installation, for 2026.11.
+    public var discoveryFormat: String {
+        switch self {
+        case .v2024: "entity"
+        case .v2026: "device"
+        }
+    }
+
+    /// The environment that gives `hap2mqtt run` this version's discovery format.
+    public var gatewayEnvironment: [String: String] { ["HAP2MQTT_HOMEASSISTANT_DISCOVERY_FORMAT": discoveryFormat] }
+
     /// The environment variable with the path of this version's Python.
     public var pythonVariable: String {
         switch self {

@@ -1,5 +1,6 @@
 import Foundation
 import HAP2MQTTTesting
+import HomeAssistantTesting
 import HomeModel
 import MQTT
 import Testing
@@ -32,8 +33,12 @@ struct HomeAssistantServicesTests {
         let configs = await setup.observer.messages(on: "homeassistant/#").filter {
             $0.topic.hasSuffix("/config") && !$0.payload.isEmpty
         }
+        let bridgeTopic =
+            HomeAssistantVersion.current.discoveryFormat == "device"
+            ? "homeassistant/device/hap2mqtt_bridge_hap2mqtt/config"
+            : "homeassistant/binary_sensor/hap2mqtt_bridge_hap2mqtt/connection_state/config"
         #expect(
-            configs.first?.topic == "homeassistant/binary_sensor/hap2mqtt_bridge_hap2mqtt/connection_state/config",
+            configs.first?.topic == bridgeTopic,
             "the first config is the gateway's own: \(configs.prefix(3).map(\.topic))")
         let bridge = try #require(try await ha.deviceID(of: "binary_sensor.hap2mqtt_connection_state"))
         for (name, entity) in Self.mainEntities {
@@ -454,8 +459,11 @@ struct HomeAssistantServicesTests {
 
         // Characteristics neither HAP nor the vendor table knows are announced as controls named by their
         // description, diagnostic and disabled until the user enables them (Home Assistant shows no state).
+        // Each entity's config: a per-entity config, or a component of a device-based one.
         let configs = await setup.observer.messages(on: "homeassistant/#").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
+        }.flatMap { config in
+            (config["cmps"] as? [String: Any]).map { $0.values.compactMap { $0 as? [String: Any] } } ?? [config]
         }
         for (component, name) in [
             ("number", "Vendor level"), ("switch", "Vendor night mode"), ("text", "Vendor greeting"),

@@ -107,6 +107,17 @@ struct ConfigurationErrorTests {
         #expect(
             try configurationError("homeassistant:\n  exclude_accessories: [lamp, '']\n")
                 == "FILE:2:31: homeassistant.exclude_accessories[1]: must not be empty")
+        // What Home Assistant refuses in a discovery prefix, and a format it does not have.
+        let control = try configurationError("homeassistant:\n  prefix: \"home\\tassistant\"\n")
+        #expect(
+            control?.contains("homeassistant.prefix: must not contain control characters (U+9)") == true,
+            "\(control ?? "")")
+        let nonCharacter = try configurationError("homeassistant:\n  prefix: \"ha\\uFFFE\"\n")
+        #expect(nonCharacter?.contains("the Unicode noncharacter U+FFFE") == true, "\(nonCharacter ?? "")")
+        #expect(
+            try configurationError("homeassistant:\n  discovery_format: both\n")
+                == #"FILE:2:21: homeassistant.discovery_format: must be device (one config per accessory, Home Assistant 2024.11 and later) or entity (one per entity, every release), got "both""#
+        )
         #expect(
             try configurationError("home:\n  rooms: [Hall, Hall]\n")
                 == #"FILE:2:17: home.rooms[1]: the room "Hall" is listed twice"#)

@@ -83,7 +83,7 @@ struct ConfigurationTests {
         }
         collect(root, "")
         let settings = Configuration.environmentVariables
-        #expect(settings.count == 41)
+        #expect(settings.count == 42)
         #expect(Set(settings).subtracting(documented).isEmpty)
         for key in ["name", "room", "home", "exclude"] {
             #expect(text.contains("  #     \(key): "), "the example accessory entry shows \(key)")
@@ -118,6 +118,7 @@ struct ConfigurationTests {
               poll_interval: 1e2
             homeassistant:
               discovery: off
+              discovery_format: entity
               birth_delay_min: 0
               exclude_characteristics: [status_low_battery, kitchen_lamp/lightbulb/brightness]
             home:
@@ -131,6 +132,7 @@ struct ConfigurationTests {
         #expect(c.mqtt.username == "1234" && c.mqtt.qos == .exactlyOnce)
         #expect(c.homekit.writeTimeout == .milliseconds(2500) && c.homekit.pollInterval == .seconds(100))
         #expect(!c.homeassistant.discovery && c.homeassistant.birthDelayMin == .zero)
+        #expect(c.homeassistant.discoveryFormat == .entity)
         #expect(c.homeassistant.excludeCharacteristics == ["status_low_battery", "kitchen_lamp/lightbulb/brightness"])
         #expect(c.home.name == "Home")
         #expect(c.logLevel == .warning && c.mqttLogLevel == .error)

@@ -84,9 +84,12 @@ extension Gateway {
         case "identify": return await identify(request)
         case "rename": return await rename(request)
         case "health_check": return await healthCheck()
+        case Self.migrateRequest: return migrateDiscovery(request)
         default:
-            let known = (["identify", "rename", "health_check"] + Self.managementRequests.sorted()).joined(
-                separator: ", ")
+            let known =
+                (["identify", "rename", "health_check", Self.migrateRequest] + Self.managementRequests.sorted())
+                .joined(
+                    separator: ", ")
             return .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
         }
     }

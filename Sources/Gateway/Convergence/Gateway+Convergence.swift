@@ -16,6 +16,7 @@ extension Gateway {
     func scanBroker() async -> RetainedScan? {
         var filters = [topics.base + "/#"]
         filters.append(configuration.homeAssistant.prefix + "/+/+/+/config")
+        filters.append(configuration.homeAssistant.prefix + "/device/+/config")
         // Outside the base topic, so that subscribers to `<base>/#` never see it.
         let marker = "\(topics.base)-scan/\(UInt64.random(in: 0...UInt64.max))"
         let base = topics.base
@@ -53,11 +54,14 @@ extension Gateway {
                 HomeAssistantDiscovery.nodeID(of: $0, base: topics.base)
             } + [bridgeDiscoveryIdentifier])
         let legacy = legacyNodes(keeping: Set(kept))
+        // A migration under way holds both formats' configs on purpose; its own last step clears the old.
+        let prefix = configuration.homeAssistant.prefix + "/"
+        let skipsConfigs = isMigratingDiscovery
         var cleared = 0
         for topic in inClearingOrder(scan.topics)
         where !expected.contains(topic)
             && (isMadeByGateway(topic, nodes: nodes) || isLegacyConfig(topic, nodes: legacy, in: scan))
-            && !isKept(topic, slugs: keptSlugs)
+            && !isKept(topic, slugs: keptSlugs) && !(skipsConfigs && topic.hasPrefix(prefix))
         {
             outbox.clear(topic)
             cleared += 1
@@ -182,7 +186,8 @@ extension Gateway {
     }
 
     /// Whether this gateway made `topic`: an accessory's topic under the base topic (`bridge/…` is left
-    /// alone: other parts publish there; `bridge/discovered` has its own rule), or a discovery config whose `node_id` is one of `nodes`.
+    /// alone: other parts publish there; `bridge/discovered` has its own rule), or a discovery config, per
+    /// entity or per device, whose `node_id` is one of `nodes`.
     private func isMadeByGateway(_ topic: String, nodes: Set<String>) -> Bool {
         let base = topics.base + "/"
         if topic.hasPrefix(base) { return !topic.hasPrefix(base + "bridge/") }

@@ -42,11 +42,13 @@ struct RetainedScan {
         return levels.count == 3 && levels[0] != "bridge" && levels[2] != "snapshot"
     }
 
-    /// The `node_id` of `topic` when it is a discovery config under `prefix`
-    /// (`<prefix>/<component>/<node_id>/<object_id>/config`), else nil.
+    /// The `node_id` of `topic` when it is a discovery config under `prefix`, per entity
+    /// (`<prefix>/<component>/<node_id>/<object_id>/config`) or per device (`<prefix>/device/<node_id>/config`),
+    /// else nil.
     static func configNode(of topic: String, prefix: String) -> String? {
         guard topic.hasPrefix(prefix + "/") else { return nil }
         let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        if levels.count == 3, levels[0] == "device", levels[2] == "config" { return String(levels[1]) }
         return levels.count == 4 && levels[3] == "config" ? String(levels[1]) : nil
     }
 

@@ -12,7 +12,14 @@ extension Gateway {
     /// when they must be republished (`retainedInOrder()`), since they are the largest retained payloads
     /// (4 MB at 10,000 characteristics) and needed only after a reconnect or Home Assistant's birth message.
     func publishDiscovery(_ accessory: Accessory, _ layout: AccessoryLayout) {
-        let plan = parts.homeAssistant.discovery.plan(for: accessory, layout: layout)
+        // While a migration announces and clears the old configs, nothing is published in either format:
+        // its last step publishes every accessory as it is then. Discovery off clears both formats anyway.
+        guard let format = clearingOrPublishingFormat else { return }
+        var plan = parts.homeAssistant.discovery.plan(for: accessory, layout: layout, format: format)
+        if !configuration.homeAssistant.discovery {
+            // Discovery off removes what either format made.
+            plan.clear += parts.homeAssistant.discovery.plan(for: accessory, layout: layout, format: format.other).clear
+        }
         let current = published[accessory.id]?.topics ?? []
         for config in plan.publish {
             published[accessory.id]?.topics.insert(config.topic)
@@ -28,12 +35,20 @@ extension Gateway {
 
     /// The gateway's own device (a connectivity sensor on `bridge/state`), which accessories point to.
     func publishBridgeDiscovery() {
-        let config = parts.homeAssistant.discovery.bridgeConfig()
+        guard let format = clearingOrPublishingFormat else { return }
+        let config = parts.homeAssistant.discovery.bridgeConfig(format: format)
         if configuration.homeAssistant.discovery {
             outbox.retain(config.topic, config.text, qos: .atLeastOnce)
         } else {
             outbox.clear(config.topic)
+            outbox.clear(parts.homeAssistant.discovery.bridgeConfig(format: format.other).topic)
         }
+    }
+
+    /// The format configs are published in now, nil while a migration holds them back; with discovery off,
+    /// where both formats are cleared, any.
+    private var clearingOrPublishingFormat: DiscoveryFormat? {
+        parts.homeAssistant.migration.publishingFormat ?? (configuration.homeAssistant.discovery ? nil : .device)
     }
 
     /// Home Assistant said `online` on its status topic (it started, or its MQTT integration reloaded):
@@ -67,10 +82,10 @@ extension Gateway {
     func retainedInOrder() async -> [MQTTMessage] {
         let accessories = await store.accessories()
         var configs: [MQTTMessage] = []
-        if configuration.homeAssistant.discovery {
+        if configuration.homeAssistant.discovery, let format = parts.homeAssistant.migration.publishingFormat {
             for accessory in accessories {
                 guard let layout = index.layouts[accessory.id] else { continue }
-                for config in parts.homeAssistant.discovery.plan(for: accessory, layout: layout).publish {
+                for config in parts.homeAssistant.discovery.plan(for: accessory, layout: layout, format: format).publish {
                     configs.append(
                         MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
                 }

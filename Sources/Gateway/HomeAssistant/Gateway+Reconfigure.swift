@@ -12,6 +12,7 @@ extension Gateway {
         options.prefix = configuration.homeAssistant.prefix
         options.statusTopic = configuration.homeAssistant.statusTopic
         let wasOn = configuration.homeAssistant.discovery
+        let formatChanged = options.format != configuration.homeAssistant.format
         configuration.homeAssistant = options
         configuration.configurationJSON = configurationJSON
         parts.homeAssistant.discovery = HomeAssistantDiscovery(
@@ -31,5 +32,8 @@ extension Gateway {
         }
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         flush()
+        // A changed format migrates; discovery turned on goes on with a migration the record holds.
+        if formatChanged { perform(parts.homeAssistant.migration.configure(options.format)) }
+        if options.discovery, !wasOn, case .migrating(_, _, let step) = parts.homeAssistant.migration.state { perform([.run(step)]) }
     }
 }

@@ -21,13 +21,17 @@ public struct HomeAssistantConfiguration: Sendable, Hashable {
     public var excludedCharacteristics: [String]
     /// The project page, for the `origin` block of every config; nil leaves it out.
     public var supportURL: String?
+    /// The discovery format asked for; nil keeps the one the state directory records, which is
+    /// `device` for a new installation. A format other than the recorded one is reached by Home
+    /// Assistant's migration (`DiscoveryMigration`), never by publishing both.
+    public var format: DiscoveryFormat?
 
     /// Home Assistant's defaults: discovery on under `homeassistant`, status on `homeassistant/status`,
-    /// a birth delay of 1 to 5 seconds, nothing excluded. A trailing `/` of `prefix` is dropped.
+    /// a birth delay of 1 to 5 seconds, nothing excluded, the recorded format. A trailing `/` of `prefix` is dropped.
     public init(
         discovery: Bool = true, prefix: String = "homeassistant", statusTopic: String = "homeassistant/status",
         birthDelay: ClosedRange<Duration> = .seconds(1)...(.seconds(5)), excludedAccessories: [String] = [],
-        excludedCharacteristics: [String] = [], supportURL: String? = nil
+        excludedCharacteristics: [String] = [], supportURL: String? = nil, format: DiscoveryFormat? = nil
     ) {
         var trimmed = prefix
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -38,6 +42,7 @@ public struct HomeAssistantConfiguration: Sendable, Hashable {
         self.excludedAccessories = excludedAccessories
         self.excludedCharacteristics = excludedCharacteristics
         self.supportURL = supportURL
+        self.format = format
     }
 
     /// Whether the accessory with this id and slug is left out.

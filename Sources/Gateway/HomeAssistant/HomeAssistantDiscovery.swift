@@ -167,7 +167,7 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// `origin`: who published the config.
-    private var origin: JSONValue {
+    var origin: JSONValue {
         var o: JSONObject = ["name": "hap2mqtt", "sw_version": .string(version)]
         if let url = configuration.supportURL { o["support_url"] = .string(url) }
         return .object(o)

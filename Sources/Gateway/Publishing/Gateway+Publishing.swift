@@ -63,6 +63,8 @@ extension Gateway {
             "homes": .array(homeList), "config": config ?? .object([:]),
             // Beside the YAML file's `homekit.accessories` in `config`: the options saved through the bridge API.
             "options": savedOptionsJSON,
+            // The discovery format in use, and the migration under way (`DiscoveryMigration.record`).
+            "homeassistant": discoveryInfo,
         ]
         return JSONValue.object(info).description
     }

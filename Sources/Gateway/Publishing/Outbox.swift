@@ -57,6 +57,15 @@ struct Outbox {
         messages += more
     }
 
+    /// Takes everything queued, for a caller that publishes it itself and waits for the broker's
+    /// acknowledgement (a step of a discovery migration).
+    mutating func take() -> [MQTTMessage] {
+        var batch: [MQTTMessage] = []
+        swap(&batch, &messages)
+        sent += batch.count
+        return batch
+    }
+
     /// Every retained message kept, sorted by topic, for a republish.
     func retainedMessages() -> [MQTTMessage] {
         retained.sorted { $0.key < $1.key }.map {

@@ -70,12 +70,13 @@ extension Configuration {
             bridgeHealthInterval: mqtt.healthInterval, responseTopics: mqtt.answeredResponseTopics, claim: claim)
     }
 
-    /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay and the exclusions.
+    /// Home Assistant discovery: on or off, the prefix, the status topic, the birth delay, the exclusions and
+    /// the format.
     var homeAssistantConfiguration: HomeAssistantConfiguration {
         HomeAssistantConfiguration(
             discovery: homeassistant.discovery, prefix: homeassistant.prefix, statusTopic: homeassistant.statusTopic,
             birthDelay: homeassistant.birthDelay, excludedAccessories: homeassistant.excludeAccessories,
-            excludedCharacteristics: homeassistant.excludeCharacteristics)
+            excludedCharacteristics: homeassistant.excludeCharacteristics, format: homeassistant.discoveryFormat)
     }
 }
 

@@ -79,6 +79,7 @@ extension HomeAssistantSettings {
             "birth_delay_max": .double(birthDelayMax.inSeconds),
             "exclude_accessories": .texts(excludeAccessories),
             "exclude_characteristics": .texts(excludeCharacteristics),
+            "discovery_format": discoveryFormat.map { .string($0.rawValue) } ?? .null,
         ]
     }
 }

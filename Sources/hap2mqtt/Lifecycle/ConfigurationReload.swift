@@ -10,7 +10,8 @@ import Web
 /// - `log_level` (unless `--log-level` was given, which wins) and `mqtt_log_level`;
 /// - the `name`, `room` and `home` of `homekit.accessories` (the accessories are placed again, their
 ///   slugs and topics stay);
-/// - `homeassistant.discovery`, the birth delays and the exclusions (configs are published or cleared);
+/// - `homeassistant.discovery`, the birth delays and the exclusions (configs are published or cleared),
+///   and `homeassistant.discovery_format` (a change migrates the configs);
 /// - the web page's token (`frontend.auth_token`, or the file `frontend.auth_token_file` names, read
 ///   again): a new one ends every session of the old one.
 ///
@@ -23,7 +24,7 @@ actor ConfigurationReload {
         "log_level", "mqtt_log_level", "homekit.accessories", "homeassistant.discovery",
         "homeassistant.birth_delay_min",
         "homeassistant.birth_delay_max", "homeassistant.exclude_accessories", "homeassistant.exclude_characteristics",
-        "frontend.auth_token",
+        "homeassistant.discovery_format", "frontend.auth_token",
     ]
 
     private var running: Configuration
@@ -76,6 +77,7 @@ actor ConfigurationReload {
         applied.homeassistant.birthDelayMax = new.homeassistant.birthDelayMax
         applied.homeassistant.excludeAccessories = new.homeassistant.excludeAccessories
         applied.homeassistant.excludeCharacteristics = new.homeassistant.excludeCharacteristics
+        applied.homeassistant.discoveryFormat = new.homeassistant.discoveryFormat
         if let webPage, new.frontend.authToken != running.frontend.authToken {
             do throws(WebPageError) {
                 try webPage.replaceToken(new.frontend.authToken?.reveal)

@@ -23,7 +23,8 @@ struct HomeAssistantDemoSetup {
             teardown.add { await broker.stop() }
             let bridge = try await DemoBridge.start()
             teardown.add { await bridge.stop() }
-            let gateway = try GatewayProcess(brokerURL: broker.url)
+            let gateway = try GatewayProcess(
+                brokerURL: broker.url, environment: HomeAssistantVersion.current.gatewayEnvironment)
             teardown.add(gateway)
             try await LiveGateway.pair(gateway, port: bridge.port, code: try bridge.setupCode())
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/bridge/state"])

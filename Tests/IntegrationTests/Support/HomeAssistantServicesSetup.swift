@@ -34,7 +34,10 @@ struct HomeAssistantServicesSetup: Sendable {
             let bridge = try await HAPPythonAccessory.start(profile: .homeAssistant)
             teardown.add { await bridge.stop() }
             let gateway = try GatewayProcess(
-                brokerURL: broker.url, environment: ["HAP2MQTT_HOMEKIT_SNAPSHOT_INTERVAL": String(snapshotInterval)])
+                brokerURL: broker.url,
+                environment: HomeAssistantVersion.current.gatewayEnvironment.merging([
+                    "HAP2MQTT_HOMEKIT_SNAPSHOT_INTERVAL": String(snapshotInterval)
+                ]) { _, given in given })
             teardown.add(gateway)
             try await LiveGateway.pair(gateway, port: bridge.port, code: bridge.setupCode)
             let observer = try await MQTTTestClient.connect(to: broker, subscribe: ["hap2mqtt/#", "homeassistant/#"])

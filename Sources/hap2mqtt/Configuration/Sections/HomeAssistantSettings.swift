@@ -1,3 +1,4 @@
+import Gateway
 import SystemSupport
 
 /// The `homeassistant` section: MQTT discovery for Home Assistant (its "MQTT Discovery" and birth
@@ -19,6 +20,10 @@ struct HomeAssistantSettings: Sendable, Hashable {
     /// `homeassistant.exclude_characteristics`: `<accessory>/<service>/<characteristic>` topic paths,
     /// or characteristic slugs, left out of discovery.
     var excludeCharacteristics: [String] = []
+    /// `homeassistant.discovery_format`: `device` (one config per accessory, Home Assistant 2024.11 and
+    /// later) or `entity` (one per entity, every release); unset keeps the format the state directory
+    /// records, `device` for a new installation. A change migrates by Home Assistant's protocol.
+    var discoveryFormat: DiscoveryFormat?
 
     init() {}
 
@@ -33,8 +38,14 @@ struct HomeAssistantSettings: Sendable, Hashable {
         if let value = section.value("discovery") { discovery = try value.bool() }
         let prefixValue = section.value("prefix")
         let statusValue = section.value("status_topic")
-        if let prefixValue { prefix = try prefixValue.topic(allowsSlashAtEnds: false) }
-        if let statusValue { statusTopic = try statusValue.topic(allowsSlashAtEnds: true) }
+        if let prefixValue {
+            prefix = try prefixValue.topic(allowsSlashAtEnds: false)
+            try Self.checkHomeAssistantAccepts(prefix, prefixValue)
+        }
+        if let statusValue {
+            statusTopic = try statusValue.topic(allowsSlashAtEnds: true)
+            try Self.checkHomeAssistantAccepts(statusTopic, statusValue)
+        }
         // Discovery configs under the base topic, or the base topic under the prefix, would mix the two
         // trees: a config and a characteristic could share a topic, and commands reach the wrong reader.
         let base = "mqtt.base_topic (\(baseTopic.jsonQuoted))"
@@ -60,6 +71,36 @@ struct HomeAssistantSettings: Sendable, Hashable {
         }
         excludeAccessories = try section.value("exclude_accessories")?.texts() ?? []
         excludeCharacteristics = try section.value("exclude_characteristics")?.texts() ?? []
+        if let value = section.value("discovery_format") {
+            let text = try value.nonEmptyText()
+            guard let format = DiscoveryFormat(rawValue: text) else {
+                throw value.invalid(
+                    "must be device (one config per accessory, Home Assistant 2024.11 and later) or entity (one per entity, every release), got \(text.jsonQuoted)"
+                )
+            }
+            discoveryFormat = format
+        }
+    }
+
+    /// Throws when Home Assistant would refuse `topic` as its discovery prefix or birth topic, as its MQTT
+    /// integration checks a topic: no control characters (U+0000 to U+001F, U+007F to U+009F) and no Unicode
+    /// noncharacters (U+FDD0 to U+FDEF, U+xFFFE, U+xFFFF).
+    private static func checkHomeAssistantAccepts(_ topic: String, _ value: ConfigurationValue)
+        throws(ConfigurationError)
+    {
+        for scalar in topic.unicodeScalars {
+            let v = scalar.value
+            if v <= 0x1F || (0x7F...0x9F).contains(v) {
+                throw value.invalid(
+                    "must not contain control characters (U+\(String(v, radix: 16, uppercase: true))), which Home Assistant refuses in a topic"
+                )
+            }
+            if (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE {
+                throw value.invalid(
+                    "must not contain the Unicode noncharacter U+\(String(v, radix: 16, uppercase: true)), which Home Assistant refuses in a topic"
+                )
+            }
+        }
     }
 
     /// Throws `problem` at `value` when the file or environment set it, else (a default conflicts with
