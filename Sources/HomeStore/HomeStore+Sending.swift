@@ -30,6 +30,16 @@ extension HomeStore {
     /// replaced this drain because its write timed out.
     private func drainWrites(_ id: AccessoryID, drain: Int) async {
         while writeQueues[id]?.drain == drain, let item = writeQueues[id]?.popFirst() {
+            if case .joint(let joint) = item {
+                if joint.finished { continue }
+                joint.waiting.remove(id)
+                guard joint.waiting.isEmpty else {
+                    // Parked: the queue stays this drain's, so nothing passes the joint write, until the
+                    // queue that reaches it last has sent it (`resumeParked`).
+                    joint.parked[id] = drain
+                    return
+                }
+            }
             let timeout = configuration.writeTimeout
             let deadline = ContinuousClock.now + timeout
             writeQueues[id]?.inFlight = WriteQueue.InFlight(item: item, deadline: deadline, timeout: timeout)
@@ -47,8 +57,24 @@ extension HomeStore {
             // The subscribers have the confirmed values before the writers have their answers.
             flush()
             item.resume(returning: outcomes, missing: .failed("the accessory sent no result"))
+            if case .joint(let joint) = item { resumeParked(joint) }
         }
         if writeQueues[id]?.drain == drain { writeQueues[id] = nil }
+    }
+
+    /// Lets the queues parked on a joint write that was answered or failed go on with their next writes.
+    func resumeParked(_ joint: JointWrite) {
+        let parked = joint.parked
+        joint.parked = [:]
+        for (id, drain) in parked where writeQueues[id]?.drain == drain {
+            writeQueues[id]?.drain = nil
+            writeQueues[id]?.drainTask = nil
+            if writeQueues[id]?.isEmpty ?? true {
+                writeQueues[id] = nil
+            } else {
+                startDraining(id)
+            }
+        }
     }
 
     /// One provider request, or the store's reason for not sending it (stopped, unreachable).
@@ -114,7 +140,10 @@ extension HomeStore {
 
     /// Fails the writes still waiting in one accessory's queue (its provider was removed).
     func failWaitingWrites(of id: AccessoryID, _ error: HomeStoreError) {
-        while let item = writeQueues[id]?.popFirst() { item.fail(error) }
+        while let item = writeQueues[id]?.popFirst() {
+            item.fail(error)
+            if case .joint(let joint) = item { resumeParked(joint) }
+        }
     }
 
     // MARK: The watchdog
@@ -154,6 +183,7 @@ extension HomeStore {
             writeQueues[id]?.drain = nil
             writeQueues[id]?.drainTask = nil
             inFlight.item.fail(.timedOut(seconds: inFlight.timeout.inSeconds))
+            if case .joint(let joint) = inFlight.item { resumeParked(joint) }
             if queue.isEmpty {
                 writeQueues[id] = nil
             } else {
