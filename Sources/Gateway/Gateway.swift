@@ -21,7 +21,7 @@ import SystemSupport
 /// store, the MQTT client, the `TopicIndex` of where each topic leads, what is published per accessory,
 /// and the `Outbox` through which each step publishes, in one call); each part holds its own state, and
 /// its code lives in its folder: `Commands/`, `Following/`, `HomeAssistant/`, `Management/`, `Health/`,
-/// `Convergence/`. The actor routes messages and change batches to them.
+/// `Convergence/`, `Scenes/`. The actor routes messages and change batches to them.
 public actor Gateway {
     var configuration: GatewayConfiguration
     let store: HomeStore
@@ -72,7 +72,8 @@ public actor Gateway {
             homeAssistant: HomeAssistantPart(
                 discovery: HomeAssistantDiscovery(
                     configuration: configuration.homeAssistant, topics: topics, version: configuration.version)),
-            management: ManagementPart(management: management), health: HealthPart(logging: logging))
+            management: ManagementPart(management: management), health: HealthPart(logging: logging),
+            scenes: ScenesPart(directory: configuration.stateDirectory, logger: logger))
     }
 
     /// The last will to give the MQTT client: `{"state":"offline"}`, retained, QoS 1, on `bridge/state`.
@@ -103,6 +104,8 @@ public actor Gateway {
         }
         isReady = true
         for batch in earlyBatches { apply(batch) }
+        // Before the stale topics are cleared, which keeps what the outbox holds retained.
+        await publishScenesAndGroups()
         earlyBatches = []
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)

@@ -15,4 +15,6 @@ struct GatewayParts {
     var health: HealthPart
     /// The start-up scan and the clearing of stale topics (`Convergence/`).
     var convergence = ConvergencePart()
+    /// Scenes and groups (`Scenes/`).
+    var scenes: ScenesPart
 }

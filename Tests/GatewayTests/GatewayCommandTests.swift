@@ -421,7 +421,7 @@ struct GatewayCommandTests {
             let unknown = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/response/reboot")
             #expect(
                 unknown.payloadString
-                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, backup, options, pair, refresh, unpair"}"#
+                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, backup, options, pair, refresh, unpair, group_add, group_list, group_remove, group_rename, group_set, scene_list, scene_recall, scene_remove, scene_rename, scene_store"}"#
             )
         }
     }

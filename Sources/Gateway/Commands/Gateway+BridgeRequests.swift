@@ -15,6 +15,19 @@ extension Gateway {
             startManagementRequest(command, object, transaction: transaction, answer: answer)
             return
         }
+        if case .success(let object) = request, Self.sceneRequests.contains(command) {
+            // A recall answers when the accessories did, from the store's completion.
+            await sceneRequest(command, object) { [weak self] reply in
+                self?.assumeIsolated { gateway in
+                    if let error = reply.error { gateway.logRefusal(message.topic, error) }
+                    gateway.outbox.send(
+                        contentsOf: Responder.answer(
+                            data: reply.data, error: reply.error, transaction: transaction, to: answer))
+                    gateway.flush()
+                }
+            }
+            return
+        }
         let outcome = await perform(command, request)
         // Without the payload, which may hold a setup code (a malformed pair request).
         if case .failure(let error) = outcome { logRefusal(message.topic, error.description) }
@@ -70,9 +83,14 @@ extension Gateway {
         case "identify": return await identify(request)
         case "rename": return await rename(request)
         case "health_check": return await healthCheck()
+        case _ where Self.sceneRequests.contains(command):
+            let reply = await sceneRequest(command, request)
+            if let error = reply.error { return .failure(.invalidPayload(error)) }
+            return .success(reply.data.description)
         default:
-            let known = (["identify", "rename", "health_check"] + Self.managementRequests.sorted()).joined(
-                separator: ", ")
+            let known =
+                (["identify", "rename", "health_check"] + Self.managementRequests.sorted()
+                + Self.sceneRequests.sorted()).joined(separator: ", ")
             return .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
         }
     }
