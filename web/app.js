@@ -627,22 +627,23 @@ function duration(seconds) {
 
 // ---- scenes and groups: bridge/request/scene_list, group_list, scene_recall, group_set ----
 
-async function showScenes() {
+// `message`: the outcome of the last recall or group command, shown above the lists drawn again.
+async function showScenes(message) {
   state.view = "scenes";
   const [scenes, groups] = await Promise.all([
     api("POST", "bridge/request/scene_list", {}), api("POST", "bridge/request/group_list", {})]);
   if (state.view !== "scenes") return;
-  const status = el("div", { id: "scenes-status" });
+  const status = el("div", { id: "scenes-status" }, message || null);
   const sceneCards = (scenes.ok ? scenes.body.data : []).map((scene) =>
     el("section", { class: "card", "data-scene": scene.slug },
       el("div", { class: "name" }, scene.name),
       el("div", { class: "meta" }, scene.values + " values: " + scene.accessories.join(", ")),
-      el("button", { "data-recall": scene.slug, onclick: () => recallScene(scene.slug, status) }, "Recall")));
+      el("button", { "data-recall": scene.slug, onclick: () => recallScene(scene.slug) }, "Recall")));
   const groupCards = (groups.ok ? groups.body.data : []).map((group) =>
     el("section", { class: "card", "data-group": group.slug },
       el("div", { class: "name" }, group.name, " ", el("span", { class: "badge", "data-group-state": group.slug }, groupStateText(group.state))),
       el("div", { class: "meta" }, group.kind + ": " + group.members.join(", ")),
-      groupControls(group, status)));
+      groupControls(group)));
   main.replaceChildren(
     el("h1", {}, "Scenes"), status,
     sceneCards.length ? el("div", { class: "cards", id: "scenes" }, sceneCards)
@@ -660,8 +661,8 @@ function groupStateText(s) {
   return parts.join(", ");
 }
 
-function groupControls(group, status) {
-  const set = (command) => setGroup(group.slug, command, status);
+function groupControls(group) {
+  const set = (command) => setGroup(group.slug, command);
   if (group.kind === "cover") {
     return el("div", { class: "actions" },
       el("button", { "data-group-command": "open", onclick: () => set({ state: "OPEN" }) }, "Open"),
@@ -673,15 +674,14 @@ function groupControls(group, status) {
 }
 
 // One answer for the whole recall: every failed write and every missing accessory is listed.
-async function recallScene(slug, status) {
+async function recallScene(slug) {
   const answer = await api("POST", "bridge/request/scene_recall", { scene: slug });
-  status.replaceChildren(answer.ok ? notice("Recalled " + slug + ".", "ok") : notice(answer.body.error, "error"));
+  if (state.view === "scenes") showScenes(answer.ok ? notice("Recalled " + slug + ".", "ok") : notice(answer.body.error, "error"));
 }
 
-async function setGroup(slug, command, status) {
+async function setGroup(slug, command) {
   const answer = await api("POST", "bridge/request/group_set", Object.assign({ group: slug }, command));
-  status.replaceChildren(answer.ok ? notice("Done.", "ok") : notice(answer.body.error, "error"));
-  if (state.view === "scenes") showScenes();
+  if (state.view === "scenes") showScenes(answer.ok ? notice("Done.", "ok") : notice(answer.body.error, "error"));
 }
 
 // ---- the log ----
