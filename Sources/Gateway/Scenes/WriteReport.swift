@@ -2,7 +2,7 @@ import HomeModel
 import HomeStore
 import JSON
 
-/// The one answer to a recall or a group's `/set` (docs/scenes-and-groups.md "Answers"): every write's
+/// The one answer to a recall or a group's `/set` (docs/scenes-and-groups.md "Recall"): every write's
 /// outcome by `<accessory>/<service>/<characteristic>`, what was missing, and one error text naming every
 /// failure.
 struct WriteReport: Sendable {
