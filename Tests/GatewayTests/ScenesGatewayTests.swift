@@ -106,4 +106,32 @@ struct ScenesGatewayTests {
             #expect(Self.last(h, "hap2mqtt/bridge/groups")?.payloadString == "[]")
         }
     }
+
+    @Test("group_add refuses unknown, repeated and unfit members and a taken name, each reason named, nothing added")
+    func groupRefusals() async throws {
+        try await withGatewayHarness { h in
+            try await h.waitUntilOnline()
+            let bad = try await Self.request(
+                h, "group_add",
+                #"{"name":"Odd","members":["kitchen_lamp","kitchen_lamp/lightbulb","nobody","front_door","kitchen_lamp/nope"]}"#
+            )
+            #expect(bad["status"] as? String == "error")
+            #expect(
+                bad["error"] as? String
+                    == #"kitchen_lamp/lightbulb is listed twice; no accessory "nobody"; front_door has no light, switch, outlet or cover; "kitchen_lamp/nope" is no light, switch, outlet or cover service"#
+            )
+            let empty = try await Self.request(h, "group_add", #"{"name":"Empty","members":[]}"#)
+            #expect((empty["error"] as? String)?.hasPrefix("list the group's members") == true, "\(empty)")
+            let ok = try await Self.request(h, "group_add", #"{"name":"Lamp","members":["kitchen_lamp"]}"#)
+            #expect(ok["status"] as? String == "ok", "\(ok)")
+            let taken = try await Self.request(h, "group_add", #"{"name":"lamp","members":["kitchen_lamp"]}"#)
+            #expect(
+                taken["error"] as? String
+                    == #"a group named lamp exists already; remove it first, or send "replace":true to replace it"#)
+            let listed = try await Self.request(h, "group_list", "{}")
+            #expect((listed["data"] as? [[String: Any]])?.map { $0["slug"] as? String } == ["lamp"])
+            let unknown = try await Self.request(h, "scene_recall", #"{"scene":"nothing"}"#)
+            #expect(unknown["error"] as? String == #"no scene "nothing"; the scenes are none yet"#)
+        }
+    }
 }
