@@ -66,7 +66,7 @@ struct ScenesGatewayTests {
         }
     }
 
-    @Test("a group of lights is one JSON light entity; group_set writes every member; removing it clears both")
+    @Test("a group of lights is one light entity; group_set writes every member; removing it clears both")
     func groupEntity() async throws {
         let lamps = [
             InMemoryAccessoryProvider.accessory(aid: 2, name: "Kitchen Lamp", services: [.Service.lightbulb]),
@@ -79,10 +79,10 @@ struct ScenesGatewayTests {
             #expect(added["status"] as? String == "ok", "\(added)")
             let config = try #require(Self.last(h, "homeassistant/light/\(Self.node)/group_lights/config"))
             let entity = try #require(jsonObject(config))
-            #expect(entity["schema"] as? String == "json")
             #expect(entity["state_topic"] as? String == "hap2mqtt/groups/lights")
             #expect(entity["command_topic"] as? String == "hap2mqtt/groups/lights/set")
-            #expect(entity["brightness"] as? Bool == true)
+            #expect(entity["brightness_command_topic"] as? String == "hap2mqtt/groups/lights/set")
+            #expect(entity["brightness_command_template"] as? String == #"{"brightness": {{ value }}}"#)
             #expect(entity["brightness_scale"] as? Int == 100)
             #expect(Self.last(h, "hap2mqtt/groups/lights")?.retain == true)
 

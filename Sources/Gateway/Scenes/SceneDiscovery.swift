@@ -2,7 +2,7 @@ import JSON
 
 /// Home Assistant's MQTT discovery configs of the scenes and groups (docs/home-assistant.md "Scenes and
 /// groups"): a scene becomes a `scene` entity whose activation publishes `scene_recall`; a group becomes
-/// one `light` (JSON schema, brightness in percent), `switch` or `cover` on the group's topics. All belong
+/// one `light` (brightness in percent), `switch` or `cover` on the group's topics. All belong
 /// to the gateway's own device, so their node is the gateway's identifier and the start-up convergence
 /// clears those of scenes and groups gone while the gateway was not running.
 struct SceneDiscovery: Sendable {
@@ -41,10 +41,18 @@ struct SceneDiscovery: Sendable {
         payload.append("state_topic", .string(state))
         switch group.kind {
         case .light:
-            payload.append("schema", "json")
-            payload.append("brightness", .bool(hasBrightness))
-            payload.append("brightness_scale", 100)
-            payload.append("supported_color_modes", [hasBrightness ? "brightness" : "onoff"])
+            // The default schema, as the accessories' lights have it: its colour modes follow from the
+            // topics given, in every Home Assistant version tested (the JSON schema's options changed).
+            payload.append("state_value_template", "{{ value_json.state }}")
+            payload.append("payload_on", "ON")
+            payload.append("payload_off", "OFF")
+            if hasBrightness {
+                payload.append("brightness_command_topic", .string(state + "/set"))
+                payload.append("brightness_command_template", #"{"brightness": {{ value }}}"#)
+                payload.append("brightness_state_topic", .string(state))
+                payload.append("brightness_value_template", "{{ value_json.brightness }}")
+                payload.append("brightness_scale", 100)
+            }
         case .switch, .outlet:
             payload.append("value_template", "{{ value_json.state }}")
             payload.append("payload_on", "ON")
@@ -80,7 +88,6 @@ struct SceneDiscovery: Sendable {
     private func common(name: String, object: String) -> JSONObject {
         [
             "name": .string(name), "unique_id": .string("\(bridgeIdentifier)_\(object)"),
-            "object_id": .string("hap2mqtt_\(object)"),
             "device": ["identifiers": [.string(bridgeIdentifier)]],
             "availability_topic": .string(topics.bridgeState),
             "availability_template": "{{ value_json.state }}",
