@@ -631,6 +631,65 @@ function duration(seconds) {
   return [d ? d + " d" : null, d || h ? h + " h" : null, m + " min", d ? null : seconds % 60 + " s"].filter(Boolean).join(" ");
 }
 
+// ---- scenes and groups: bridge/request/scene_list, group_list, scene_recall, group_set ----
+
+// `message`: the outcome of the last recall or group command, shown above the lists drawn again.
+async function showScenes(message) {
+  state.view = "scenes";
+  const [scenes, groups] = await Promise.all([
+    api("POST", "bridge/request/scene_list", {}), api("POST", "bridge/request/group_list", {})]);
+  if (state.view !== "scenes") return;
+  const status = el("div", { id: "scenes-status" }, message || null);
+  const sceneCards = (scenes.ok ? scenes.body.data : []).map((scene) =>
+    el("section", { class: "card", "data-scene": scene.slug },
+      el("div", { class: "name" }, scene.name),
+      el("div", { class: "meta" }, scene.values + " values: " + scene.accessories.join(", ")),
+      el("button", { "data-recall": scene.slug, onclick: () => recallScene(scene.slug) }, "Recall")));
+  const groupCards = (groups.ok ? groups.body.data : []).map((group) =>
+    el("section", { class: "card", "data-group": group.slug },
+      el("div", { class: "name" }, group.name, " ", el("span", { class: "badge", "data-group-state": group.slug }, groupStateText(group.state))),
+      el("div", { class: "meta" }, group.kind + ": " + group.members.join(", ")),
+      groupControls(group)));
+  main.replaceChildren(
+    el("h1", {}, "Scenes"), status,
+    sceneCards.length ? el("div", { class: "cards", id: "scenes" }, sceneCards)
+      : el("p", { class: "empty" }, "No scene yet: store one with bridge/request/scene_store."),
+    el("h2", { class: "section" }, "Groups"),
+    groupCards.length ? el("div", { class: "cards", id: "groups" }, groupCards)
+      : el("p", { class: "empty" }, "No group yet: add one with bridge/request/group_add."));
+}
+
+function groupStateText(s) {
+  if (!s || s.state === null) return "unknown";
+  const parts = [s.state.toLowerCase()];
+  if (s.brightness !== undefined) parts.push(s.brightness + " %");
+  if (s.position !== undefined && s.position !== null) parts.push(s.position + " %");
+  return parts.join(", ");
+}
+
+function groupControls(group) {
+  const set = (command) => setGroup(group.slug, command);
+  if (group.kind === "cover") {
+    return el("div", { class: "actions" },
+      el("button", { "data-group-command": "open", onclick: () => set({ state: "OPEN" }) }, "Open"),
+      el("button", { "data-group-command": "close", class: "secondary", onclick: () => set({ state: "CLOSE" }) }, "Close"));
+  }
+  return el("div", { class: "actions" },
+    el("button", { "data-group-command": "on", onclick: () => set({ state: "ON" }) }, "On"),
+    el("button", { "data-group-command": "off", class: "secondary", onclick: () => set({ state: "OFF" }) }, "Off"));
+}
+
+// One answer for the whole recall: every failed write and every missing accessory is listed.
+async function recallScene(slug) {
+  const answer = await api("POST", "bridge/request/scene_recall", { scene: slug });
+  if (state.view === "scenes") showScenes(answer.ok ? notice("Recalled " + slug + ".", "ok") : notice(answer.body.error, "error"));
+}
+
+async function setGroup(slug, command) {
+  const answer = await api("POST", "bridge/request/group_set", Object.assign({ group: slug }, command));
+  if (state.view === "scenes") showScenes(answer.ok ? notice("Done.", "ok") : notice(answer.body.error, "error"));
+}
+
 // ---- the log ----
 
 async function showLog() {
@@ -691,6 +750,7 @@ function route() {
   if (page === "log") return showLog();
   if (page === "pair") return showPair();
   if (page === "health") return showHealth();
+  if (page === "scenes") return showScenes();
   return showList();
 }
 

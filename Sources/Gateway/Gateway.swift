@@ -23,7 +23,7 @@ import SystemSupport
 /// store, the MQTT client, the `TopicIndex` of where each topic leads, what is published per accessory,
 /// and the `Outbox` through which each step publishes, in one call); each part holds its own state, and
 /// its code lives in its folder: `Commands/`, `Following/`, `HomeAssistant/`, `Management/`, `Health/`,
-/// `Convergence/`. The actor routes messages and change batches to them.
+/// `Convergence/`, `Scenes/`. The actor routes messages and change batches to them.
 public actor Gateway {
     var configuration: GatewayConfiguration
     let store: HomeStore
@@ -79,7 +79,8 @@ public actor Gateway {
                     configuration: configuration.homeAssistant, topics: topics, version: configuration.version),
                 startingIn: configuration.stateDirectory, isNewInstallation: index.slugMapWasAbsent, logger: logger),
             management: ManagementPart(management: management), health: HealthPart(logging: logging),
-            ownership: OwnershipPart(claim: configuration.claim))
+            ownership: OwnershipPart(claim: configuration.claim),
+            scenes: ScenesPart(directory: configuration.stateDirectory, logger: logger))
     }
 
     /// Waits for the store's first sync, publishes everything, subscribes to the command topics, and then
@@ -103,6 +104,8 @@ public actor Gateway {
         }
         isReady = true
         applyEarlyBatches()
+        // Before the stale topics are cleared, which keeps what the outbox holds retained.
+        await publishScenesAndGroups()
         publishHS()
         outbox.retain(topics.bridgeInfo, bridgeInfoJSON(homes: await store.homes), qos: .atLeastOnce)
         await publishHealth()

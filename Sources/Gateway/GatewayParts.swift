@@ -17,4 +17,6 @@ struct GatewayParts {
     var convergence = ConvergencePart()
     /// The claim on the base topic (`Ownership/`).
     var ownership: OwnershipPart
+    /// Scenes and groups (`Scenes/`).
+    var scenes: ScenesPart
 }

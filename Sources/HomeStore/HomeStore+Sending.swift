@@ -31,6 +31,16 @@ extension HomeStore {
     private func drainWrites(_ id: AccessoryID, drain: Int) async {
         while writeQueues[id]?.drain == drain, let queued = writeQueues[id]?.popFirst() {
             let item = queued.item
+            if case .joint(let joint) = item {
+                if joint.finished { continue }
+                joint.waiting.remove(id)
+                guard joint.waiting.isEmpty else {
+                    // Parked: the queue stays this drain's, so nothing passes the joint write, until the
+                    // queue that reaches it last has sent it (`resumeParked`).
+                    joint.parked[id] = drain
+                    return
+                }
+            }
             let timeout = configuration.writeTimeout
             // The time-out counts from when the command came, not from when its turn came: no caller waits
             // longer than the time-out (and the provider's second) for an answer, however many writes were
@@ -38,6 +48,7 @@ extension HomeStore {
             let deadline = queued.since + timeout
             guard deadline > .now else {
                 item.fail(.notSent(Self.waitedTooLong(timeout)))
+                if case .joint(let joint) = item { resumeParked(joint) }
                 continue
             }
             // A provider that answers by the deadline itself says whether the write went out; the watchdog
@@ -60,6 +71,7 @@ extension HomeStore {
             flush()
             awaitSettlements(item, outcomes)
             item.resume(returning: outcomes, missing: .failed("the accessory sent no result"))
+            if case .joint(let joint) = item { resumeParked(joint) }
         }
         if writeQueues[id]?.drain == drain { writeQueues[id] = nil }
     }
@@ -93,6 +105,21 @@ extension HomeStore {
                 }
             case .success?: _ = writeBook.unsettled.take(write.address)
             default: break
+            }
+        }
+    }
+
+    /// Lets the queues parked on a joint write that was answered or failed go on with their next writes.
+    func resumeParked(_ joint: JointWrite) {
+        let parked = joint.parked
+        joint.parked = [:]
+        for (id, drain) in parked where writeQueues[id]?.drain == drain {
+            writeQueues[id]?.drain = nil
+            writeQueues[id]?.drainTask = nil
+            if writeQueues[id]?.isEmpty ?? true {
+                writeQueues[id] = nil
+            } else {
+                startDraining(id)
             }
         }
     }
@@ -177,7 +204,10 @@ extension HomeStore {
 
     /// Fails the writes still waiting in one accessory's queue (its provider was removed).
     func failWaitingWrites(of id: AccessoryID, _ error: HomeStoreError) {
-        while let queued = writeQueues[id]?.popFirst() { queued.item.fail(error) }
+        while let queued = writeQueues[id]?.popFirst() {
+            queued.item.fail(error)
+            if case .joint(let joint) = queued.item { resumeParked(joint) }
+        }
     }
 
     // MARK: The watchdog
@@ -217,6 +247,7 @@ extension HomeStore {
             writeQueues[id]?.drain = nil
             writeQueues[id]?.drainTask = nil
             inFlight.item.fail(.timedOut(seconds: inFlight.timeout.inSeconds))
+            if case .joint(let joint) = inFlight.item { resumeParked(joint) }
             // The writes queued behind it waited for an accessory that does not answer: they fail now,
             // unsent, rather than each waiting out a time-out of its own.
             failWaitingWrites(of: id, .notSent(Self.waitedBehindTimeout))

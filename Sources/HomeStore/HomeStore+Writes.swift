@@ -95,6 +95,39 @@ extension HomeStore {
         enqueue(checked, settled: settled).handOver(to: completion)
     }
 
+    /// Queues checked writes to any accessories, one provider request per accessory server (a scene's
+    /// recall, a group's command): the writes to several accessories of one server go out together once
+    /// every one of those accessories' queues has reached them (`JointWrite`), and the servers are written
+    /// at once, each independently of the others.
+    /// - Returns: every outcome, with the checks' failures, when all are known before the call returns;
+    ///   otherwise nil, and `completion` gets them.
+    public func enqueueByServer(_ checked: CheckedWrites, completion: @escaping BatchWriteCompletion)
+        -> [CharacteristicAddress: WriteResult]?
+    {
+        var groups: [Int: [CharacteristicWrite]] = [:]
+        for write in checked.writes {
+            guard let provider = entries[write.address.accessory]?.provider else { continue }
+            groups[provider, default: []].append(write)
+        }
+        let all = BatchOutcome(checked.failures.mapValues { .failure($0) }, parts: groups.count, dropped: .init())
+        for batch in groups.values {
+            let dropped = Dictionary(
+                batch.map { ($0.address, WriteResult.failure(.failed("the write was dropped"))) },
+                uniquingKeysWith: { _, new in new })
+            let waiter = WriteQueue.BatchWaiter(dropped: dropped, deliver: all.add)
+            let accessories = Set(batch.map(\.address.accessory))
+            if accessories.count == 1, let id = accessories.first {
+                writeQueues[id, default: WriteQueue()].enqueue(batch: batch, waiter: waiter)
+                startDraining(id)
+                continue
+            }
+            let joint = JointWrite(writes: batch, waiter: waiter)
+            for id in accessories.sorted() { writeQueues[id, default: WriteQueue()].enqueue(joint: joint) }
+            for id in accessories.sorted() { startDraining(id) }
+        }
+        return all.waiter.handOver(to: completion)
+    }
+
     /// Checks and writes several commands, one provider request per accessory. Commands that fail the
     /// checks are not sent and get their error; the others are written.
     public func write(_ commands: [WriteCommand]) async -> [CharacteristicAddress: WriteResult] {

@@ -12,12 +12,15 @@ struct WriteQueue {
     enum Item {
         case single(CharacteristicWrite, [SingleWaiter])
         case batch([CharacteristicWrite], BatchWaiter)
+        /// Writes to several accessories of one server in one request, waiting in each one's queue.
+        case joint(JointWrite)
 
         /// What goes to the provider in one request.
         var writes: [CharacteristicWrite] {
             switch self {
             case .single(let write, _): return [write]
             case .batch(let writes, _): return writes
+            case .joint(let joint): return joint.writes
             }
         }
 
@@ -34,6 +37,11 @@ struct WriteQueue {
                 var all = results
                 for write in writes where all[write.address] == nil { all[write.address] = .failure(missing) }
                 waiter.resume(returning: all)
+            case .joint(let joint):
+                var all = results
+                for write in joint.writes where all[write.address] == nil { all[write.address] = .failure(missing) }
+                joint.finished = true
+                joint.waiter.resume(returning: all)
             }
         }
 
@@ -46,6 +54,8 @@ struct WriteQueue {
             case .single(let write, let waiters): return write.address == address ? waiters.compactMap(\.settled) : []
             case .batch(let writes, let waiter):
                 return writes.contains { $0.address == address } ? [waiter.settled].compactMap { $0 } : []
+            case .joint(let joint):
+                return joint.writes.contains { $0.address == address } ? [joint.waiter.settled].compactMap { $0 } : []
             }
         }
     }
@@ -87,7 +97,7 @@ struct WriteQueue {
         items.values.reduce(0) { count, item in
             switch item {
             case .single(_, let waiters): return count + waiters.count
-            case .batch: return count + 1
+            case .batch, .joint: return count + 1
             }
         }
     }
@@ -114,6 +124,14 @@ struct WriteQueue {
         tail += 1
     }
 
+    /// Queues the part of a joint write that waits in this accessory's queue: the write is sent once it is
+    /// first in every queue it waits in (`HomeStore.drainWrites`).
+    mutating func enqueue(joint: JointWrite) {
+        items[tail] = .joint(joint)
+        queuedAt[tail] = .now
+        tail += 1
+    }
+
     /// Takes the oldest write out of the queue.
     mutating func popFirst() -> Queued? {
         guard head < tail, let item = items.removeValue(forKey: head) else { return nil }
@@ -123,5 +141,29 @@ struct WriteQueue {
             waitingSingles[write.address] = nil
         }
         return Queued(item: item, since: since)
+    }
+}
+
+/// Writes to several accessories of one accessory server that go out in one request (a scene's recall, a
+/// group's command: HAP's `PUT /characteristics` takes any characteristics of the server). It waits in
+/// the queue of each accessory it writes, so that it keeps its place among their other writes: each
+/// queue's drain that reaches it parks there, and the last to reach it sends it; when it is answered,
+/// the parked queues go on. Held only by the store's queues, on the store's executor.
+final class JointWrite {
+    /// Every write, for one provider.
+    let writes: [CharacteristicWrite]
+    /// Who gets the outcomes.
+    let waiter: WriteQueue.BatchWaiter
+    /// The accessories whose queue has not reached it yet.
+    var waiting: Set<AccessoryID>
+    /// The queues parked on it, with the number of the drain that parked each.
+    var parked: [AccessoryID: Int] = [:]
+    /// Answered (or failed): a queue that reaches it later passes it by.
+    var finished = false
+
+    init(writes: [CharacteristicWrite], waiter: WriteQueue.BatchWaiter) {
+        self.writes = writes
+        self.waiter = waiter
+        waiting = Set(writes.map(\.address.accessory))
     }
 }

@@ -8,7 +8,8 @@ discovery tests, scripts/lib/avahi-namespace): HAP-python's own zeroconf then an
   {"event":"ready","port":…,"control_port":…,"ready_ns":…,"pairing_id":…,"config_version":…,"paired":…,"accessories":{…}}
                                                     (ready_ns: CLOCK_MONOTONIC when the server listens and,
                                                     with --mdns, its first announcement has gone out)
-  {"event":"set","accessory":"Light","characteristic":"Brightness","value":50,"type":"int","timed":false}
+  {"event":"set","accessory":"Light","characteristic":"Brightness","value":50,"type":"int","timed":false,"request":3}
+                                                    (request: which PUT /characteristics carried it, from 1)
   {"event":"rejected","accessory":"Lock","characteristic":"LockTargetState","value":1,"type":"int","status":-70410}
   {"event":"prepare","ttl":10000,"pid":12345}
   {"event":"stopped"}
@@ -141,10 +142,12 @@ MISBEHAVIOUR = Misbehaviour()
 
 
 class FixtureDriver(AccessoryDriver):
-    """Notes whether the write in progress is a timed one (top-level "pid") and reports prepares; drops the
-    events and refuses the reads that MISBEHAVIOUR asks for."""
+    """Notes whether the write in progress is a timed one (top-level "pid") and which PUT /characteristics
+    it is (counted from 1: the setter lines carry it as "request"), and reports prepares; drops the events
+    and refuses the reads that MISBEHAVIOUR asks for."""
 
     current_pid = None
+    write_requests = 0
 
     def publish(self, data, sender_client_addr=None, immediate=False):
         if (data[const.HAP_REPR_AID], data[const.HAP_REPR_IID]) in MISBEHAVIOUR.silent:
@@ -165,6 +168,7 @@ class FixtureDriver(AccessoryDriver):
 
     def set_characteristics(self, chars_query, client_addr):
         self.current_pid = chars_query.get(const.HAP_REPR_PID)
+        self.write_requests += 1
         try:
             return super().set_characteristics(chars_query, client_addr)
         finally:
@@ -199,6 +203,7 @@ def record_setters(driver, acc, effects):
                     emit({
                         "event": "set", "accessory": acc.display_name, "characteristic": char.display_name,
                         "service": service.display_name, **typed(value), "timed": driver.current_pid is not None,
+                        "request": driver.write_requests,
                     })
                 effect = effects.get(char.display_name)
                 if effect:

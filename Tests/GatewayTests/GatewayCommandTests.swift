@@ -438,7 +438,7 @@ struct GatewayCommandTests {
             let unknown = try await h.mqtt.waitFor(topic: "hap2mqtt/bridge/response/reboot")
             #expect(
                 unknown.payloadString
-                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, homeassistant_migrate, add_pairing, backup, list_pairings, options, pair, refresh, remove_pairing, unpair"}"#
+                    == #"{"status":"error","data":{},"error":"unknown request 'reboot'; the requests are identify, rename, health_check, homeassistant_migrate, add_pairing, backup, list_pairings, options, pair, refresh, remove_pairing, unpair, group_add, group_list, group_remove, group_rename, group_set, scene_list, scene_recall, scene_remove, scene_rename, scene_store"}"#
             )
         }
     }

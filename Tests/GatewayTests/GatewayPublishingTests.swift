@@ -49,7 +49,7 @@ struct GatewayPublishingTests {
             #expect(
                 Set(h.mqtt.subscriptions.keys) == [
                     "hap2mqtt/+/+/+/set", "hap2mqtt/+/+/+/get", "hap2mqtt/+/set", "hap2mqtt/bridge/request/+",
-                    "homeassistant/status",
+                    "hap2mqtt/groups/+/set", "homeassistant/status",
                 ])
         }
     }

@@ -246,6 +246,51 @@ struct HomeAssistantIntegrationTests {
         }
     }
 
+    @Test("a scene is a scene entity that recalls it, a group of lights one light that switches both in one request")
+    func scenesAndGroups() async throws {
+        let lamps = [
+            InMemoryAccessoryProvider.accessory(aid: 2, name: "Kitchen Lamp", services: [.Service.lightbulb]),
+            InMemoryAccessoryProvider.accessory(aid: 3, name: "Desk Lamp", services: [.Service.lightbulb]),
+        ]
+        try await HomeAssistantDemoHome.with(accessories: lamps) { home in
+            let ha = home.homeAssistant
+            let observer = home.gateway.observer
+            for (command, payload) in [
+                (
+                    "scene_store",
+                    #"{"name":"Evening","values":{"kitchen_lamp":{"lightbulb":{"on":true,"brightness":30}},"desk_lamp":{"lightbulb":{"on":true}}}}"#
+                ),
+                ("group_add", #"{"name":"Lights","members":["kitchen_lamp","desk_lamp"]}"#),
+            ] {
+                try await observer.publish("hap2mqtt/bridge/request/\(command)", payload)
+                let answer = try await observer.waitFor(topic: "hap2mqtt/bridge/response/\(command)")
+                #expect(answer.payloadString?.hasPrefix(#"{"status":"ok""#) == true, "\(answer.payloadString ?? "")")
+            }
+            // Entities of the gateway's own device, whose name Home Assistant puts first.
+            var entities: [String] = []
+            do {
+                try await eventually("the scene and the group in Home Assistant", timeout: .seconds(30)) {
+                    entities = try await ha.deviceEntities(named: "hap2mqtt")
+                    return entities.contains("scene.hap2mqtt_evening") && entities.contains("light.hap2mqtt_lights")
+                }
+            } catch {
+                Issue.record("the hap2mqtt device's entities: \(entities)")
+                throw error
+            }
+            _ = try await ha.waitForState("light.hap2mqtt_lights") { $0.state == "off" }
+            try await ha.callService("scene", "turn_on", ["entity_id": "scene.hap2mqtt_evening"])
+            let recall = try await home.waitForWrite { $0.count == 3 }
+            #expect(Set(recall.map(\.address.accessory.aid)) == [2, 3], "one request for both lamps")
+            _ = try await ha.waitForState("light.hap2mqtt_lights") { $0.state == "on" }
+            try await ha.callService("light", "turn_off", ["entity_id": "light.hap2mqtt_lights"])
+            _ = try await home.waitForWrite { writes in
+                writes.count == 2 && writes.allSatisfy { $0.value == .bool(false) }
+            }
+            _ = try await ha.waitForState("light.hap2mqtt_lights") { $0.state == "off" }
+            try await home.homeAssistant.expectNoProblems()
+        }
+    }
+
     @Test("Home Assistant accepts the configs of every mapped service type, each with its main entity")
     func everyServiceType() async throws {
         let mapped = HomeAssistantDiscoveryTests.mainComponents

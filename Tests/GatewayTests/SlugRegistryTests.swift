@@ -32,8 +32,8 @@ struct SlugRegistryTests {
         let a = AccessoryID(serverID: "AA:AA:AA:AA:AA:AA", aid: 2)
         _ = registry.slug(for: a, name: "Lamp")
         for (slug, reason) in [
-            ("response", "'response' is reserved for the gateway's own topics ('bridge', 'response')"),
-            ("bridge", "'bridge' is reserved for the gateway's own topics ('bridge', 'response')"),
+            ("response", "'response' is reserved for the gateway's own topics ('bridge', 'groups', 'response')"),
+            ("bridge", "'bridge' is reserved for the gateway's own topics ('bridge', 'groups', 'response')"),
             ("Lamp X", "use lower-case letters, digits, '_' and '-' only"),
         ] {
             #expect(throws: GatewayError.invalidSlug(slug, reason: reason)) { try registry.rename(a, to: slug) }

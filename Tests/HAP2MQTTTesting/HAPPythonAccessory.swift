@@ -301,6 +301,9 @@ public final class HAPPythonAccessory: Sendable {
     public var setterCalls: [SetterCall] { shared.record.setterCalls }
     /// Every write refused through `failWrites`, in order.
     public var rejectedWrites: [RejectedWrite] { shared.record.rejectedWrites }
+    /// Which `PUT /characteristics` carried each of `setterCalls` (counted from 1 since the fixture
+    /// started), in the same order.
+    public var setterRequests: [Int?] { shared.record.setterRequests }
     /// Every `PUT /prepare` so far, in order.
     public var prepareRequests: [PrepareRequest] { shared.record.prepareRequests }
     /// Every snapshot a camera sent (`POST /resource`), in order.

@@ -8,6 +8,8 @@ final class FixtureProcess: Sendable {
     /// What the fixture reported about writes.
     struct Record: Sendable {
         var setterCalls: [HAPPythonAccessory.SetterCall] = []
+        /// Which `PUT /characteristics` carried each setter call, in the same order (nil when not told).
+        var setterRequests: [Int?] = []
         var rejectedWrites: [HAPPythonAccessory.RejectedWrite] = []
         var prepareRequests: [HAPPythonAccessory.PrepareRequest] = []
         var snapshotRequests: [HAPPythonAccessory.SnapshotRequest] = []
@@ -88,7 +90,9 @@ final class FixtureProcess: Sendable {
                     s.controlPort = port
                     s.readyNanoseconds = nanoseconds
                     s.ready = true
-                case .set(let call, _): s.record.setterCalls.append(call)
+                case .set(let call, let request):
+                    s.record.setterCalls.append(call)
+                    s.record.setterRequests.append(request)
                 case .rejected(let write): s.record.rejectedWrites.append(write)
                 case .prepare(let request): s.record.prepareRequests.append(request)
                 case .snapshot(let request): s.record.snapshotRequests.append(request)

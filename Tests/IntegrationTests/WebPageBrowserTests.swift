@@ -431,6 +431,37 @@ struct WebPageBrowserTests {
         await live.stop()
     }
 
+    @Test("the scenes page recalls a scene and switches a group, and says how each went")
+    func scenesPage() async throws {
+        let (live, url) = try await Self.start()
+        let browser = try await Browser.start()
+        do {
+            for (command, payload) in [
+                ("scene_store", #"{"name":"Evening","values":{"light":{"lightbulb":{"on":true,"brightness":40}}}}"#),
+                ("group_add", #"{"name":"Lights","members":["light"]}"#),
+            ] {
+                await live.observer.clear()
+                try await live.publish("hap2mqtt/bridge/request/\(command)", payload)
+                let answer = try await live.next(on: "hap2mqtt/bridge/response/\(command)")
+                #expect(answer.payloadString?.hasPrefix(#"{"status":"ok""#) == true, "\(answer.payloadString ?? "")")
+            }
+            try await signIn(browser, url)
+            try await browser.click(#"nav a[data-nav="scenes"]"#)
+            try await browser.wait(#"#scenes [data-scene="evening"]"#, text: "Evening")
+            try await browser.click(#"[data-recall="evening"]"#)
+            try await browser.wait("#scenes-status .notice.ok", text: "Recalled evening.")
+            #expect(try await live.accessory.value(accessory: "Light", characteristic: "Brightness") == .int(40))
+            try await browser.wait(#"[data-group-state="lights"]"#, text: "on")
+            try await browser.click(#"[data-group="lights"] [data-group-command="off"]"#)
+            try await browser.wait(#"[data-group-state="lights"]"#, text: "off")
+            #expect(try await live.accessory.value(accessory: "Light", characteristic: "On") == .bool(false))
+        } catch {
+            Issue.record("\(error)\n\(await browser.diagnosis())\n--- hap2mqtt ---\n\(live.gateway.log.suffix(3000))")
+        }
+        await browser.quit()
+        await live.stop()
+    }
+
     private func signIn(_ browser: Browser, _ url: String) async throws {
         try await browser.open(url)
         try await browser.type("#token", Self.token, enter: true)

@@ -170,7 +170,7 @@ struct WebPageAPITests {
             #expect(unknown.status == 422)
             #expect(
                 unknown.json?["error"] as? String
-                    == "unknown request 'reboot'; the requests are identify, rename, health_check, homeassistant_migrate, add_pairing, backup, list_pairings, options, pair, refresh, remove_pairing, unpair"
+                    == "unknown request 'reboot'; the requests are identify, rename, health_check, homeassistant_migrate, add_pairing, backup, list_pairings, options, pair, refresh, remove_pairing, unpair, group_add, group_list, group_remove, group_rename, group_set, scene_list, scene_recall, scene_remove, scene_rename, scene_store"
             )
             let renamed = try await page.post(
                 "/api/bridge/request/rename", #"{"accessory":"kitchen_lamp","to":"pantry_lamp"}"#)

@@ -15,6 +15,19 @@ extension Gateway {
             startManagementRequest(command, object, transaction: transaction, answer: answer)
             return
         }
+        if case .success(let object) = request, Self.sceneRequests.contains(command) {
+            // A recall answers when the accessories did, from the store's completion.
+            await sceneRequest(command, object) { [weak self] reply in
+                self?.assumeIsolated { gateway in
+                    if let error = reply.error { gateway.logRefusal(message.topic, error) }
+                    gateway.outbox.send(
+                        contentsOf: Responder.answer(
+                            data: reply.data, error: reply.error, transaction: transaction, to: answer))
+                    gateway.flush()
+                }
+            }
+            return
+        }
         let outcome = await perform(command, request)
         // Without the payload, which may hold a setup code (a malformed pair request).
         if case .failure(let error) = outcome { logRefusal(message.topic, error.description) }
@@ -85,11 +98,14 @@ extension Gateway {
         case "rename": return await rename(request)
         case "health_check": return await healthCheck()
         case Self.migrateRequest: return migrateDiscovery(request)
+        case _ where Self.sceneRequests.contains(command):
+            let reply = await sceneRequest(command, request)
+            if let error = reply.error { return .failure(.invalidPayload(error)) }
+            return .success(reply.data)
         default:
             let known =
-                (["identify", "rename", "health_check", Self.migrateRequest] + Self.managementRequests.sorted())
-                .joined(
-                    separator: ", ")
+                (["identify", "rename", "health_check", Self.migrateRequest] + Self.managementRequests.sorted()
+                + Self.sceneRequests.sorted()).joined(separator: ", ")
             return .failure(.invalidPayload("unknown request '\(command)'; the requests are \(known)"))
         }
     }

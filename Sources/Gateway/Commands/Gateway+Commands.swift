@@ -102,7 +102,7 @@ extension Gateway {
                 case .success(let id) = accessoryID(in: request)
             else { return nil }
             return (id.serverID, true)
-        case .bridgeRequest: return nil
+        case .bridgeRequest, .groupSet: return nil
         }
     }
 
@@ -134,6 +134,7 @@ extension Gateway {
             }
         case .accessorySet(let slug): await handleAccessorySet(slug: slug, message)
         case .bridgeRequest(let name): await handleBridgeRequest(name, message)
+        case .groupSet(let group): await handleGroupSet(group, message)
         }
         flush()
     }
@@ -156,6 +157,10 @@ extension Gateway {
             respond(
                 .failure(error.description),
                 to: Responder.Request(answerTopic: topics.accessory(slug) + "/set/result", properties: properties))
+        case .groupSet(let group):
+            respond(
+                .failure(error.description),
+                to: Responder.Request(answerTopic: topics.group(group) + "/set/result", properties: properties))
         case .bridgeRequest(let name):
             let request = Responder.Request(answerTopic: topics.bridgeResponse(name), properties: properties)
             outbox.send(contentsOf: Responder.answer(.failure(error), transaction: nil, to: request))

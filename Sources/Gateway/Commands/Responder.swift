@@ -91,6 +91,20 @@ enum Responder {
         return messages(JSONValue.object(answer).description, to: request)
     }
 
+    /// A bridge request's answer that carries `data` also when it failed in part (a scene recall that
+    /// wrote some values): `{"status":"ok"|"error","data":<data>,"error":"…"}`, `transaction` echoed.
+    static func answer(data: JSONValue, error: String?, transaction: JSONValue?, to request: Request) -> [MQTTMessage] {
+        var answer: JSONObject = ["status": error == nil ? "ok" : "error", "data": data]
+        if let error { answer.append("error", .string(error)) }
+        if let transaction { answer.append("transaction", transaction) }
+        return messages(JSONValue.object(answer).description, to: request)
+    }
+
+    /// A JSON answer on the request's answer topic and response topic (a group's `/set`).
+    static func answer(json: JSONValue, to request: Request) -> [MQTTMessage] {
+        messages(json.description, to: request)
+    }
+
     /// The payload on the answer topic, and on the response topic with the correlation data.
     private static func messages(_ payload: String, to request: Request) -> [MQTTMessage] {
         var out: [MQTTMessage] = []

@@ -66,6 +66,7 @@ extension Gateway {
                 listChanged = true
             }
         }
+        followGroups(batch)
         if confirmsWrite {
             // A confirmed write: its writer's answer follows in this same job (the store answers right after
             // delivering), so state, accessory JSON and result leave together, in one hand-over to the MQTT

@@ -102,7 +102,7 @@ extension Gateway {
                 slug = String(rest.prefix { $0 != "/" })
             }
         case .accessorySet(let accessory): slug = accessory
-        case .bridgeRequest: return nil
+        case .bridgeRequest, .groupSet: return nil
         }
         guard index.accessory(slug: slug) == nil, let id = index.registeredAccessory(slug: slug), isExcluded(id) else {
             return nil

@@ -10,8 +10,9 @@ internal import Foundation
 /// accept (docs/DESIGN.md "Identity and names").
 public enum Slug {
     /// Slugs the gateway keeps for itself: `bridge` for its own topics, `response` for the answers to
-    /// MQTT 5 requests that name a response topic under the base topic (`ResponseTopicPolicy`).
-    public static let reserved: Set<String> = ["bridge", responseLevel]
+    /// MQTT 5 requests that name a response topic under the base topic (`ResponseTopicPolicy`), `groups`
+    /// for the groups' topics (docs/scenes-and-groups.md).
+    public static let reserved: Set<String> = ["bridge", responseLevel, TopicScheme.groupsLevel]
 
     /// The level under the base topic where answers on MQTT 5 response topics may go.
     public static let responseLevel = "response"

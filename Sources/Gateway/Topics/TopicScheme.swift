@@ -24,6 +24,15 @@ public struct TopicScheme: Sendable, Hashable {
     public func bridgeRequest(_ command: String) -> String { "\(base)/bridge/request/\(command)" }
     public func bridgeResponse(_ command: String) -> String { "\(base)/bridge/response/\(command)" }
 
+    /// `<base>/bridge/scenes`: the stored scenes (retained).
+    public var bridgeScenes: String { "\(base)/bridge/scenes" }
+    /// `<base>/bridge/groups`: the groups (retained).
+    public var bridgeGroups: String { "\(base)/bridge/groups" }
+    /// `<base>/groups/<group>`: a group's aggregated state (retained); `…/set` takes its commands.
+    public func group(_ slug: String) -> String { "\(base)/\(Self.groupsLevel)/\(slug)" }
+    /// The level under the base topic where the groups' topics are (a reserved slug, `Slug.reserved`).
+    public static let groupsLevel = "groups"
+
     /// `<base>/<accessory>`: the accessory's JSON.
     public func accessory(_ slug: String) -> String { "\(base)/\(slug)" }
     public func availability(_ slug: String) -> String { "\(base)/\(slug)/availability" }
@@ -40,7 +49,10 @@ public struct TopicScheme: Sendable, Hashable {
 
     /// The topic filters the gateway subscribes to for commands.
     public var commandFilters: [String] {
-        ["\(base)/+/+/+/set", "\(base)/+/+/+/get", "\(base)/+/set", "\(base)/bridge/request/+"]
+        [
+            "\(base)/+/+/+/set", "\(base)/+/+/+/get", "\(base)/+/set", "\(base)/bridge/request/+",
+            "\(base)/\(Self.groupsLevel)/+/set",
+        ]
     }
 
     /// What an incoming topic asks for.
@@ -53,11 +65,13 @@ public struct TopicScheme: Sendable, Hashable {
         case accessorySet(accessory: String)
         /// `<base>/bridge/request/<command>`.
         case bridgeRequest(String)
+        /// `<base>/groups/<group>/set`, a group's command.
+        case groupSet(group: String)
 
         /// Whether the command writes to an accessory (`/set`, `<accessory>/set`).
         public var isWrite: Bool {
             switch self {
-            case .set, .accessorySet: return true
+            case .set, .accessorySet, .groupSet: return true
             case .get, .bridgeRequest: return false
             }
         }
@@ -75,6 +89,9 @@ public struct TopicScheme: Sendable, Hashable {
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0] == "bridge", parts[1] == "request", !parts[2].isEmpty {
             return .bridgeRequest(String(parts[2]))
+        }
+        if parts.count == 3, parts[0] == Self.groupsLevel, parts[2] == "set", !parts[1].isEmpty {
+            return .groupSet(group: String(parts[1]))
         }
         if parts.count == 2, parts[1] == "set", parts[0] != "bridge" {
             return .accessorySet(accessory: String(parts[0]))
@@ -142,6 +159,8 @@ public struct TopicScheme: Sendable, Hashable {
         switch count {
         case 3 where level(levels.0, is: "bridge") && level(levels.1, is: "request") && !levels.2.isEmpty:
             return .bridgeRequest(string(levels.2))
+        case 3 where level(levels.0, is: "groups") && level(levels.2, is: "set") && !levels.1.isEmpty:
+            return .groupSet(group: string(levels.1))
         case 2 where level(levels.1, is: "set") && !level(levels.0, is: "bridge"):
             return .accessorySet(accessory: string(levels.0))
         case 4 where !level(levels.0, is: "bridge") && !levels.0.isEmpty && !levels.1.isEmpty && !levels.2.isEmpty:

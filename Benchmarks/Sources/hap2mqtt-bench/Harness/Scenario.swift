@@ -64,6 +64,7 @@ enum ScenarioRegistry {
         MemoryScenario(),
         HAPScenario(),
         ScaleScenario(),
+        SceneScenario(),
         PeerScenario(),
         FaultsScenario(),
         FloodScenario(),
