@@ -289,7 +289,9 @@ extension Gateway {
             // must not fill the log.
             let what: String
             if case .unconfirmed = error { what = "got no answer" } else { what = "failed" }
-            if let line = parts.commands.refusals.admit("write of \(address) \(what): \(error)", topic: "failed " + command.topic) {
+            if let line = parts.commands.refusals.admit(
+                "write of \(address) \(what): \(error)", topic: "failed " + command.topic)
+            {
                 logger.warning("\(line)", ["accessory": address.accessory.description])
             }
             respond(.failure(error), to: command.request)

@@ -18,7 +18,8 @@ extension Gateway {
             logger.info(
                 "migrating the Home Assistant discovery configs from \(from) to \(to), from the step \(step) on (Home Assistant's migration keeps every entity)"
             )
-        } else if parts.homeAssistant.migration.asked == nil, parts.homeAssistant.migration.publishingFormat == .entity {
+        } else if parts.homeAssistant.migration.asked == nil, parts.homeAssistant.migration.publishingFormat == .entity
+        {
             logger.info(
                 "Home Assistant discovery publishes one config per entity, as this installation did before; Home Assistant 2024.11 and later take one per device: set homeassistant.discovery_format: device, or send {\"format\":\"device\"} to \(topics.bridgeRequest(Self.migrateRequest)), to migrate"
             )

@@ -85,7 +85,8 @@ extension Gateway {
         if configuration.homeAssistant.discovery, let format = parts.homeAssistant.migration.publishingFormat {
             for accessory in accessories {
                 guard let layout = index.layouts[accessory.id] else { continue }
-                for config in parts.homeAssistant.discovery.plan(for: accessory, layout: layout, format: format).publish {
+                for config in parts.homeAssistant.discovery.plan(for: accessory, layout: layout, format: format).publish
+                {
                     configs.append(
                         MQTTMessage(topic: config.topic, string: config.text, qos: .atLeastOnce, retain: true))
                 }

@@ -34,6 +34,8 @@ extension Gateway {
         flush()
         // A changed format migrates; discovery turned on goes on with a migration the record holds.
         if formatChanged { perform(parts.homeAssistant.migration.configure(options.format)) }
-        if options.discovery, !wasOn, case .migrating(_, _, let step) = parts.homeAssistant.migration.state { perform([.run(step)]) }
+        if options.discovery, !wasOn, case .migrating(_, _, let step) = parts.homeAssistant.migration.state {
+            perform([.run(step)])
+        }
     }
 }
